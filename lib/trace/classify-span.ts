@@ -1,0 +1,88 @@
+import { jsonAttributeOrUndefined } from './parse-json-attribute';
+import type { AttributeValue, Span } from './span';
+
+/** What a span is in genkit's terms; everything not from genkit is `other`. */
+export type SpanRole = 'generate' | 'model' | 'tool' | 'flow' | 'other';
+
+/**
+ * How a span ended. `interrupted` is a tool that asked for a human — a pause, never a
+ * failure, although genkit records it with status ERROR (genkit-ai/genkit #4636).
+ */
+export type SpanOutcome = 'ok' | 'error' | 'interrupted' | 'running';
+
+export interface SpanClassification {
+  role: SpanRole;
+  /** `genkit:name` when present, else the span name. */
+  label: string;
+  outcome: SpanOutcome;
+  /** Tool spans run by a resume's restart carry `genkit:metadata:resumed`. */
+  restarted: boolean;
+  /** The error message of a failed span (from the status or the exception event). */
+  errorMessage?: string;
+  /** The exception type recorded on the span, if any. */
+  exceptionType?: string;
+}
+
+const INTERRUPT_ERROR_TYPE = 'ToolInterruptError';
+
+function stringAttribute(value: AttributeValue | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The role of a span from its `genkit:type` / `genkit:metadata:subtype` attributes. */
+export function spanRole(span: Span): SpanRole {
+  const type = stringAttribute(span.attributes['genkit:type']);
+  const subtype = stringAttribute(span.attributes['genkit:metadata:subtype']);
+  // A generate run directly is `util`; run through genkit's reflection API it is an
+  // `action` whose subtype is `util`.
+  if (type === 'util' && (span.attributes['genkit:name'] ?? span.name) === 'generate') return 'generate';
+  if (type === 'util') return 'other';
+  if (type === 'action' && subtype === 'util') return 'generate';
+  if (type === 'action' && subtype === 'model') return 'model';
+  if (type === 'action' && subtype === 'tool') return 'tool';
+  if (type === 'flow' || (type === 'action' && subtype === 'flow')) return 'flow';
+  return 'other';
+}
+
+function exceptionEvent(span: Span) {
+  return span.events.find((event) => event.name === 'exception');
+}
+
+/** True when the span is a tool call that ended in `ctx.interrupt()` / a `defineInterrupt` tool. */
+export function isInterruptSpan(span: Span): boolean {
+  if (span.attributes['genkit:metadata:interrupt'] !== undefined) return true;
+  const event = exceptionEvent(span);
+  return event !== undefined && event.attributes['exception.type'] === INTERRUPT_ERROR_TYPE;
+}
+
+/** The finish reason recorded in a generate span's output, if readable. */
+export function generateFinishReason(span: Span): string | undefined {
+  const output = jsonAttributeOrUndefined(span.attributes['genkit:output']);
+  if (output && typeof output === 'object' && 'finishReason' in output) {
+    const reason = (output as { finishReason?: unknown }).finishReason;
+    return typeof reason === 'string' ? reason : undefined;
+  }
+  return undefined;
+}
+
+/** Classifies one span. Pure; compute once per span and keep the result. */
+export function classifySpan(span: Span): SpanClassification {
+  const role = spanRole(span);
+  const label = stringAttribute(span.attributes['genkit:name']) ?? span.name;
+  const restarted = role === 'tool' && span.attributes['genkit:metadata:resumed'] !== undefined;
+  const event = exceptionEvent(span);
+  const exceptionType = stringAttribute(event?.attributes['exception.type']);
+
+  let outcome: SpanOutcome;
+  if (span.endTimeUnixNano === undefined) outcome = 'running';
+  else if (isInterruptSpan(span)) outcome = 'interrupted';
+  else if (span.status.code === 2 || span.attributes['genkit:state'] === 'error') outcome = 'error';
+  else if (role === 'generate' && generateFinishReason(span) === 'interrupted') outcome = 'interrupted';
+  else outcome = 'ok';
+
+  const errorMessage =
+    outcome === 'error'
+      ? span.status.message || stringAttribute(event?.attributes['exception.message']) || exceptionType || 'failed without a message'
+      : undefined;
+  return { role, label, outcome, restarted, errorMessage, exceptionType };
+}
