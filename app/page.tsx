@@ -1,0 +1,5 @@
+import { HomePage } from '@/components/home-page';
+
+export default function Page() {
+  return <HomePage />;
+}

@@ -1,0 +1,36 @@
+import { LoopscopeError } from '@/lib/errors';
+import { getAppContext } from '@/lib/server/app-context';
+import { readBodyLimited } from '@/lib/server/http';
+import { decodeOtlpRequest, OTLP_MAX_BODY_BYTES } from '@/lib/server/otlp-receiver';
+import { ingestSpans } from '@/lib/server/run-service';
+
+export const dynamic = 'force-dynamic';
+
+/** google.rpc.Status codes the OTLP spec uses in error bodies. */
+const RPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 413: 8, 415: 3, 500: 13 };
+
+function otlpError(status: number, message: string): Response {
+  return Response.json({ code: RPC_CODE[status] ?? 13, message }, { status });
+}
+
+/** The OTLP/HTTP trace receiver: any OpenTelemetry exporter can send here (JSON or protobuf). */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const body = await readBodyLimited(request, OTLP_MAX_BODY_BYTES);
+    const spans = decodeOtlpRequest({
+      contentType: request.headers.get('content-type'),
+      contentEncoding: request.headers.get('content-encoding'),
+      body,
+    });
+    await ingestSpans(getAppContext(), spans);
+    const protobuf = (request.headers.get('content-type') ?? '').includes('protobuf');
+    // An empty ExportTraceServiceResponse: full success.
+    return protobuf
+      ? new Response(new Uint8Array(), { status: 200, headers: { 'content-type': 'application/x-protobuf' } })
+      : Response.json({}, { status: 200 });
+  } catch (error) {
+    if (LoopscopeError.isInstance(error)) return otlpError(error.httpStatus, error.message);
+    console.error('loopscope: OTLP receiver failed', error);
+    return otlpError(500, 'The spans could not be stored; see the server log.');
+  }
+}

@@ -1,0 +1,192 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useCallback, useEffect, useState } from 'react';
+import type { Scenario } from '@/lib/runtime/scenario';
+import type { ToolInfo } from '@/lib/runtime/runner-protocol';
+import type { RunnerStatus } from '@/lib/server/runner-supervisor';
+import type { TraceSummary } from '@/lib/trace/summarize-trace';
+import type { SavedTraceFile } from '@/lib/trace/trace-store';
+import { apiJson } from './api-client';
+import { StatusPill } from './status-pill';
+import { useLiveEvents } from './use-live-events';
+
+interface ScenarioList {
+  scenarios: Scenario[];
+  tools: ToolInfo[];
+  problems: { file: string; message: string }[];
+  runner: RunnerStatus['state'];
+}
+
+function formatTime(millis: number): string {
+  return new Date(millis).toLocaleString();
+}
+
+/** Home: scenarios to run, captured traces and saved trace files, kept fresh over the event stream. */
+export function HomePage() {
+  const router = useRouter();
+  const [scenarios, setScenarios] = useState<ScenarioList | undefined>();
+  const [traces, setTraces] = useState<TraceSummary[] | undefined>();
+  const [saved, setSaved] = useState<SavedTraceFile[] | undefined>();
+  const [runner, setRunner] = useState<RunnerStatus | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [starting, setStarting] = useState<string | undefined>();
+
+  const loadTraces = useCallback(async () => {
+    try {
+      const [captured, files] = await Promise.all([
+        apiJson<{ traces: TraceSummary[] }>('/api/traces'),
+        apiJson<{ files: SavedTraceFile[] }>('/api/saved'),
+      ]);
+      setTraces(captured.traces);
+      setSaved(files.files);
+    } catch (loadError) {
+      setError((loadError as Error).message);
+    }
+  }, []);
+  const loadScenarios = useCallback(async () => {
+    try {
+      setScenarios(await apiJson<ScenarioList>('/api/scenarios'));
+    } catch (loadError) {
+      setError((loadError as Error).message);
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadScenarios();
+    void loadTraces();
+  }, [loadScenarios, loadTraces]);
+
+  useLiveEvents({}, (event) => {
+    if (event.type === 'traces-changed') void loadTraces();
+    if (event.type === 'runner') {
+      setRunner(event.status);
+      if (event.status.state === 'ready') void loadScenarios();
+    }
+  });
+
+  const run = async (name: string) => {
+    setStarting(name);
+    setError(undefined);
+    try {
+      const { run: started } = await apiJson<{ run: { runId: string } }>('/api/runs', { method: 'POST', body: { scenario: name } });
+      router.push(`/runs/${started.runId}`);
+    } catch (runError) {
+      setError((runError as Error).message);
+      setStarting(undefined);
+    }
+  };
+
+  const runnerState = runner?.state ?? scenarios?.runner;
+  return (
+    <main className="home">
+      <section aria-labelledby="scenarios-heading">
+        <div className="section-head">
+          <h2 id="scenarios-heading">Scenarios</h2>
+          <span className="runner-state" data-testid="runner-state">
+            runner: {runnerState ?? 'starting'}
+            {runner?.lastRestartReason ? ` (last restart: ${runner.lastRestartReason})` : ''}
+          </span>
+        </div>
+        <p className="hint">
+          Each scenario runs real genkit with your tools from <code>tools/</code> and a scripted model. Edit a tool and
+          the runner reloads it.
+        </p>
+        {error ? (
+          <p role="alert" className="error-text" data-testid="home-error">
+            {error}
+          </p>
+        ) : null}
+        {scenarios?.problems.length ? (
+          <div role="alert" className="problems">
+            <strong>Some files in tools/ could not be loaded:</strong>
+            <ul>
+              {scenarios.problems.map((problem) => (
+                <li key={problem.file}>
+                  <code>{problem.file}</code>: {problem.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {!scenarios ? <p className="empty">Loading scenarios…</p> : null}
+        <ul className="scenario-grid">
+          {scenarios?.scenarios.map((scenario) => (
+            <li key={scenario.name} className="scenario-card" data-testid="scenario-card" data-scenario={scenario.name}>
+              <h3>{scenario.title}</h3>
+              <p className="scenario-name">
+                <code>{scenario.name}</code>
+              </p>
+              <p>{scenario.description}</p>
+              <p className="scenario-tools">
+                tools:{' '}
+                {scenario.tools.map((tool) => (
+                  <code key={tool}>{tool}</code>
+                ))}
+              </p>
+              <button type="button" onClick={() => run(scenario.name)} disabled={starting !== undefined} data-testid={`run-${scenario.name}`}>
+                {starting === scenario.name ? 'Starting…' : 'Run'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="traces-heading">
+        <h2 id="traces-heading">Captured traces</h2>
+        <p className="hint">
+          From runs here and from any app exporting OTLP/HTTP to <code>/v1/traces</code>. Newest first.
+        </p>
+        {traces && traces.length === 0 ? <p className="empty">No traces yet: run a scenario.</p> : null}
+        <table className="trace-table" data-testid="trace-table">
+          <tbody>
+            {traces?.map((trace) => (
+              <tr key={trace.traceId} data-testid="trace-row" data-trace-id={trace.traceId}>
+                <td>
+                  <Link href={`/traces/${trace.traceId}`}>{trace.name}</Link>
+                </td>
+                <td>{trace.models.join(', ')}</td>
+                <td>
+                  <StatusPill status={trace.status} />
+                </td>
+                <td>{trace.spanCount} spans</td>
+                <td>{formatTime(trace.startTime)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="saved-heading">
+        <h2 id="saved-heading">Saved traces</h2>
+        <p className="hint">
+          Files in <code>traces/</code>: shipped examples and the repros you saved.
+        </p>
+        {saved && saved.length === 0 ? <p className="empty">No saved traces.</p> : null}
+        <ul className="saved-list" data-testid="saved-list">
+          {saved?.map((file) => (
+            <li key={file.file} data-testid="saved-row">
+              {file.error ? (
+                <span>
+                  <code>{file.file}</code> <span className="error-text">cannot be read: {file.error}</span>
+                </span>
+              ) : (
+                <Link href={`/saved/${encodeURIComponent(file.file)}`}>
+                  <code>{file.file}</code>
+                </Link>
+              )}
+              {file.description ? <span className="saved-description"> — {file.description}</span> : null}
+              {!file.error ? (
+                <span className="saved-meta">
+                  {' '}
+                  · {file.traceIds.length} trace(s) · {file.spanCount} spans
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,148 @@
+'use client';
+
+import Link from 'next/link';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { RunSession } from '@/lib/server/run-registry';
+import { decodeOtlpJson } from '@/lib/trace/otlp-json';
+import { openSpanFromStart } from '@/lib/trace/open-span';
+import { apiJson } from './api-client';
+import { SaveTraceForm } from './save-trace-form';
+import { StatusPill } from './status-pill';
+import { TraceWorkspace } from './trace-workspace';
+import { useLiveEvents } from './use-live-events';
+import { useSpanCollection } from './use-span-collection';
+
+/** A scenario run as it happens: status, the spans of every generate call (first run and resumes), live. */
+export function RunPage(props: { runId: string }) {
+  const { runId } = props;
+  const [run, setRun] = useState<RunSession | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [hasScriptedAnswer, setHasScriptedAnswer] = useState(false);
+  const [resuming, setResuming] = useState(false);
+  const collection = useSpanCollection();
+  const loadedTraces = useRef(new Set<string>());
+
+  const loadTrace = useCallback(
+    async (traceId: string) => {
+      if (loadedTraces.current.has(traceId)) return;
+      loadedTraces.current.add(traceId);
+      try {
+        collection.add(decodeOtlpJson(await apiJson<unknown>(`/api/traces/${traceId}`)));
+      } catch {
+        // Not stored yet: its spans arrive on the event stream.
+        loadedTraces.current.delete(traceId);
+      }
+    },
+    [collection],
+  );
+
+  useEffect(() => {
+    apiJson<{ run: RunSession }>(`/api/runs/${runId}`)
+      .then(({ run: loaded }) => {
+        setRun((current) => current ?? loaded);
+        for (const traceId of loaded.traceIds) void loadTrace(traceId);
+      })
+      .catch((loadError: Error) => setError(loadError.message));
+  }, [runId, loadTrace]);
+
+  useEffect(() => {
+    if (!run) return;
+    apiJson<{ scenarios: { name: string; resumes?: unknown[] }[] }>('/api/scenarios')
+      .then(({ scenarios }) => {
+        const scenario = scenarios.find((candidate) => candidate.name === run.scenario);
+        setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > run.resumes);
+      })
+      .catch(() => setHasScriptedAnswer(false));
+  }, [run?.scenario, run?.resumes]);
+
+  const connected = useLiveEvents({ runId }, (event) => {
+    if (event.type === 'run') {
+      setRun(event.run);
+      // Traces finished before we subscribed are fetched once.
+      if (event.run.status !== 'running') for (const traceId of event.run.traceIds) void loadTrace(traceId);
+    } else if (event.type === 'span-start') collection.add([openSpanFromStart(event.span)]);
+    else if (event.type === 'spans') collection.add(event.spans);
+  });
+
+  const resume = async () => {
+    setResuming(true);
+    setError(undefined);
+    try {
+      const { run: updated } = await apiJson<{ run: RunSession }>(`/api/runs/${runId}/resume`, { method: 'POST', body: {} });
+      setRun(updated);
+    } catch (resumeError) {
+      setError((resumeError as Error).message);
+    } finally {
+      setResuming(false);
+    }
+  };
+
+  if (error && !run) {
+    return (
+      <main>
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+        <Link href="/">Back to the scenarios</Link>
+      </main>
+    );
+  }
+  return (
+    <main className="run-page">
+      <header className="page-head">
+        <div>
+          <h1>
+            Run of <code>{run?.scenario ?? '…'}</code>
+          </h1>
+          <p className="detail-meta">
+            {run ? <StatusPill status={run.status} testId="run-status" /> : null}
+            {run?.finishReason ? <span> finishReason: <code data-testid="run-finish-reason">{run.finishReason}</code></span> : null}
+            {run && run.resumes > 0 ? <span> · resumed {run.resumes}×</span> : null}
+            <span className={connected ? 'live on' : 'live'}>{connected ? ' · live' : ' · connecting…'}</span>
+          </p>
+        </div>
+        <div className="actions">
+          {run?.status === 'interrupted' && hasScriptedAnswer ? (
+            <button type="button" onClick={resume} disabled={resuming} data-testid="resume-scripted">
+              Resume with the scenario&apos;s answer
+            </button>
+          ) : null}
+          {run && run.traceIds.length > 0 && run.status !== 'running' ? (
+            <SaveTraceForm traceIds={run.traceIds} suggestedName={`${run.scenario}-${new Date(run.startedAt).toISOString().slice(0, 19).replace(/[:T]/g, '-')}`} />
+          ) : null}
+        </div>
+      </header>
+      {run?.status === 'interrupted' ? (
+        <p className="pause-banner" role="status" data-testid="pause-banner">
+          The run is paused: {run.interrupts.length} tool call(s) interrupted and wait for an answer (respond or restart).
+        </p>
+      ) : null}
+      {run?.failure ? (
+        <p className="error-banner" role="alert" data-testid="run-failure">
+          {run.failure.status ? <code>{run.failure.status}</code> : null} {run.failure.message}
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      ) : null}
+      {run?.text && run.status === 'finished' ? (
+        <p className="final-answer" data-testid="run-text">
+          Model: {run.text}
+        </p>
+      ) : null}
+      {run && run.traceIds.length > 0 ? (
+        <p className="trace-links">
+          Traces:{' '}
+          {run.traceIds.map((traceId, index) => (
+            <Link key={traceId} href={`/traces/${traceId}`}>
+              {index === 0 ? 'first generate' : `resume ${index}`}
+            </Link>
+          ))}
+        </p>
+      ) : null}
+      <TraceWorkspace spans={collection.spans} />
+    </main>
+  );
+}

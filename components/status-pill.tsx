@@ -1,0 +1,28 @@
+/** Run and trace statuses in words. An interrupt is a pause — never shown as a failure. */
+const WORDS: Record<string, string> = {
+  running: 'running…',
+  interrupted: 'paused — waiting for an answer',
+  finished: 'finished',
+  ok: 'ok',
+  failed: 'failed',
+  error: 'failed',
+  incomplete: 'in flight',
+};
+
+const CLASS: Record<string, string> = {
+  running: 'running',
+  interrupted: 'interrupted',
+  finished: 'ok',
+  ok: 'ok',
+  failed: 'error',
+  error: 'error',
+  incomplete: 'running',
+};
+
+export function StatusPill(props: { status: string; testId?: string }) {
+  return (
+    <span className={`status-pill status-${CLASS[props.status] ?? 'running'}`} data-testid={props.testId} data-status={props.status}>
+      {WORDS[props.status] ?? props.status}
+    </span>
+  );
+}

@@ -1,0 +1,62 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useState } from 'react';
+import { decodeOtlpJson } from '@/lib/trace/otlp-json';
+import { summarizeTrace } from '@/lib/trace/summarize-trace';
+import { apiJson } from './api-client';
+import { SaveTraceForm } from './save-trace-form';
+import { StatusPill } from './status-pill';
+import { TraceWorkspace } from './trace-workspace';
+import { useLiveEvents } from './use-live-events';
+import { useSpanCollection } from './use-span-collection';
+
+/** A captured trace or a saved file (one or more traces), with live updates for captured ones. */
+export function TracePage(props: { traceId?: string; savedFile?: string; initialSpanId?: string }) {
+  const collection = useSpanCollection();
+  const [error, setError] = useState<string | undefined>();
+  const [loaded, setLoaded] = useState(false);
+  const source = props.traceId ? `/api/traces/${props.traceId}` : `/api/saved/${encodeURIComponent(props.savedFile ?? '')}`;
+
+  useEffect(() => {
+    apiJson<unknown>(source)
+      .then((body) => collection.add(decodeOtlpJson(body)))
+      .catch((loadError: Error) => setError(loadError.message))
+      .finally(() => setLoaded(true));
+  }, [source, collection.add]);
+
+  useLiveEvents({ traceIds: props.traceId ? [props.traceId] : [] }, (event) => {
+    if (event.type === 'spans' && event.traceId === props.traceId) collection.add(event.spans);
+  });
+
+  const traceIds = [...new Set(collection.spans.map((span) => span.traceId))];
+  const summary = traceIds.length > 0 ? summarizeTrace(traceIds[0], collection.spans.filter((span) => span.traceId === traceIds[0])) : undefined;
+  return (
+    <main className="trace-page">
+      <header className="page-head">
+        <div>
+          <h1>{props.savedFile ? <code>traces/{props.savedFile}</code> : summary?.name ?? 'Trace'}</h1>
+          <p className="detail-meta">
+            {summary && traceIds.length === 1 ? <StatusPill status={summary.status} testId="trace-status" /> : null}{' '}
+            {traceIds.length} trace(s) · {collection.spans.length} spans
+            {props.traceId ? (
+              <>
+                {' '}
+                · <code>{props.traceId}</code>
+              </>
+            ) : null}
+          </p>
+        </div>
+        <div className="actions">
+          {props.traceId && collection.spans.length > 0 ? <SaveTraceForm traceIds={[props.traceId]} suggestedName={`trace-${props.traceId.slice(0, 8)}`} /> : null}
+        </div>
+      </header>
+      {error ? (
+        <p role="alert" className="error-banner">
+          {error} <Link href="/">Back home</Link>
+        </p>
+      ) : null}
+      {loaded || collection.spans.length > 0 ? <TraceWorkspace spans={collection.spans} initialSpanId={props.initialSpanId} /> : <p className="empty">Loading…</p>}
+    </main>
+  );
+}

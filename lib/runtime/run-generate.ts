@@ -1,0 +1,136 @@
+import { generateMiddleware, type GenkitBeta, type MessageData, type Part, type ToolRequestPart as GenkitToolRequestPart, type ToolResponsePart } from 'genkit/beta';
+import { errorMessage } from '../errors';
+import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest } from './runner-protocol';
+import { scriptedModelName, type Scenario } from './scenario';
+
+class ToolTimeoutError extends Error {
+  readonly status = 'DEADLINE_EXCEEDED';
+  constructor(toolName: string, ref: string | undefined, limitMs: number) {
+    super(
+      `Tool '${toolName}${ref ? `#${ref}` : ''}' did not finish within ${limitMs} ms ` +
+        `(the limit is set by LOOPSCOPE_TOOL_TIMEOUT_MS).`,
+    );
+    this.name = 'ToolTimeoutError';
+  }
+}
+
+/**
+ * Fails a tool call that runs past the limit. A busy loop blocks the event loop and never
+ * reaches this timer: the server's heartbeat catches that case and replaces the runner.
+ */
+export function toolTimeoutMiddleware(limitMs: number) {
+  return generateMiddleware({ name: 'loopscope/tool-timeout' }, () => ({
+    tool: async (request, context, next) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ToolTimeoutError(request.toolRequest.name, request.toolRequest.ref, limitMs)), limitMs);
+      });
+      try {
+        return await Promise.race([next(request, context), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  }));
+}
+
+type ToolRequestPart = Part & { toolRequest: { name: string; ref?: string; input?: unknown } };
+
+function lastModelToolRequests(messages: MessageData[]): ToolRequestPart[] {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== 'model') return [];
+  return last.content.filter((part): part is ToolRequestPart => part.toolRequest !== undefined);
+}
+
+interface ToolBuilders {
+  respond(interrupt: Part, output: unknown): ToolResponsePart;
+  restart(interrupt: Part, resumedMetadata?: unknown, options?: { replaceInput?: unknown }): GenkitToolRequestPart;
+}
+
+/**
+ * Turns a resume request (name + ref + answer) into the parts genkit expects, using the
+ * tool's own `respond` / `restart` builders where the tool is registered here.
+ */
+async function buildResumeParts(ai: GenkitBeta, messages: MessageData[], resume: ResumeRequest) {
+  const requests = lastModelToolRequests(messages);
+  const find = (name: string, ref: string | undefined) => {
+    const part = requests.find((candidate) => candidate.toolRequest.name === name && candidate.toolRequest.ref === ref);
+    if (!part) {
+      throw Object.assign(new Error(`The last model message has no tool request '${name}${ref ? `#${ref}` : ''}' to answer.`), {
+        status: 'INVALID_ARGUMENT',
+      });
+    }
+    return part;
+  };
+  const lookup = async (name: string) => (await ai.registry.lookupAction(`/tool/${name}`)) as unknown as ToolBuilders | undefined;
+
+  const respond: ToolResponsePart[] = [];
+  for (const answer of resume.respond ?? []) {
+    const interrupt = find(answer.name, answer.ref);
+    const tool = await lookup(answer.name);
+    // Respond needs no local tool: the part is data. With the tool, genkit validates the output.
+    respond.push(
+      tool
+        ? tool.respond(interrupt, answer.output)
+        : { toolResponse: { name: answer.name, ref: answer.ref, output: answer.output }, metadata: { interruptResponse: true } },
+    );
+  }
+  const restart: GenkitToolRequestPart[] = [];
+  for (const answer of resume.restart ?? []) {
+    const interrupt = find(answer.name, answer.ref);
+    const tool = await lookup(answer.name);
+    if (!tool) {
+      throw Object.assign(new Error(`Cannot restart '${answer.name}': no tool of that name is registered in tools/.`), {
+        status: 'FAILED_PRECONDITION',
+      });
+    }
+    restart.push(
+      tool.restart(interrupt, answer.resumed, answer.replaceInput !== undefined ? { replaceInput: answer.replaceInput } : undefined),
+    );
+  }
+  return { respond, restart };
+}
+
+function toFailure(error: unknown): GenerateFailure {
+  const status = (error as { status?: unknown }).status;
+  return {
+    message: errorMessage(error),
+    status: typeof status === 'string' ? status : undefined,
+    name: error instanceof Error ? error.name : undefined,
+  };
+}
+
+/** Runs one generate call of a scenario (a fresh run, or a resume of a given history). */
+export async function runGenerate(options: {
+  ai: GenkitBeta;
+  scenarios: ReadonlyMap<string, Scenario>;
+  command: GenerateCommand;
+  toolTimeoutMs: number;
+}): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure }> {
+  const { ai, command } = options;
+  const scenario = options.scenarios.get(command.scenario);
+  if (!scenario) return { failure: { message: `No scenario named "${command.scenario}" in tools/scenarios/.`, status: 'NOT_FOUND' } };
+  try {
+    // genkit 1.42 rewrites the caller's messages on resume (INTERRUPT-MODEL.md §7 bug 3): copy first.
+    const messages = command.messages ? (structuredClone(command.messages) as MessageData[]) : undefined;
+    const resume = command.resume && messages ? await buildResumeParts(ai, messages, command.resume) : undefined;
+    const response = await ai.generate({
+      model: scriptedModelName(scenario.name),
+      ...(messages ? { messages } : { prompt: scenario.prompt }),
+      tools: scenario.tools,
+      maxTurns: scenario.maxTurns,
+      resume,
+      use: [toolTimeoutMiddleware(options.toolTimeoutMs)()],
+    });
+    return {
+      outcome: {
+        finishReason: response.finishReason,
+        text: response.text,
+        interrupts: response.interrupts,
+        messages: response.messages,
+      },
+    };
+  } catch (error) {
+    return { failure: toFailure(error) };
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The runner: a child process of the server that loads `tools/` into one real `genkit/beta`
+ * instance and runs generate calls on request. Started as `node --import tsx runner-main.ts`
+ * with an IPC channel; it exits when the channel closes, so it never outlives the server.
+ *
+ * Environment: LOOPSCOPE_OTLP_ENDPOINT (where spans go), LOOPSCOPE_TOKEN, LOOPSCOPE_TOOLS_DIR,
+ * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS.
+ */
+import path from 'node:path';
+import { RunnerCommandSchema, type RunnerEvent } from './runner-protocol';
+import { runContext, startRunnerTelemetry } from './runner-telemetry';
+
+function send(event: RunnerEvent): void {
+  if (process.connected) process.send?.(event);
+}
+
+if (!process.send) {
+  console.error('The runner is started by the Loopscope server (it needs an IPC channel).');
+  process.exit(2);
+}
+
+const projectDir = process.cwd();
+const toolsDir = path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools');
+const scenariosDir = path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios'));
+const toolTimeoutMs = Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000);
+const endpoint = process.env.LOOPSCOPE_OTLP_ENDPOINT;
+if (!endpoint) {
+  console.error('LOOPSCOPE_OTLP_ENDPOINT is not set: the runner would have nowhere to send its spans.');
+  process.exit(2);
+}
+
+const telemetry = startRunnerTelemetry({
+  endpoint,
+  token: process.env.LOOPSCOPE_TOKEN,
+  onSpanStart: (span, isNewTrace) => {
+    send({ type: 'span-start', span });
+    const run = runContext.getStore();
+    if (isNewTrace && run) send({ type: 'run-trace', runId: run.runId, requestId: run.requestId, traceId: span.traceId });
+  },
+});
+
+// genkit is imported after telemetry starts so its tracer binds to our provider.
+const { genkit } = await import('genkit/beta');
+const { loadToolModules } = await import('./load-tools');
+const { loadScenarios } = await import('./scenario');
+const { defineScriptedModel } = await import('./scripted-model');
+const { runGenerate } = await import('./run-generate');
+
+const ai = genkit({});
+const loadedTools = await loadToolModules(ai, toolsDir);
+const loadedScenarios = await loadScenarios(scenariosDir);
+const scenarios = new Map(loadedScenarios.scenarios.map((scenario) => [scenario.name, scenario]));
+for (const scenario of loadedScenarios.scenarios) defineScriptedModel(ai, scenario);
+
+process.on('message', async (raw) => {
+  const parsed = RunnerCommandSchema.safeParse(raw);
+  if (!parsed.success) {
+    console.error(`runner: ignored a malformed command: ${parsed.error.issues[0]?.message}`);
+    return;
+  }
+  const command = parsed.data;
+  if (command.type === 'ping') return send({ type: 'pong', sentAt: command.sentAt });
+  if (command.type === 'shutdown') {
+    await telemetry.shutdown().catch(() => undefined);
+    process.exit(0);
+  }
+  const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
+  const result = await runContext.run(run, () => runGenerate({ ai, scenarios, command, toolTimeoutMs }));
+  // Every span of the call is exported (and acknowledged) before the result goes out, so a
+  // caller that sees the result can count on the trace being stored.
+  await telemetry.flush().catch((error: unknown) => console.error('runner: span export failed:', error));
+  send({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+});
+
+process.on('disconnect', () => {
+  // The server is gone: flush what we can and leave, never linger as an orphan.
+  telemetry.flush().finally(() => process.exit(0));
+  setTimeout(() => process.exit(0), 1_000).unref();
+});
+
+send({
+  type: 'ready',
+  pid: process.pid,
+  tools: loadedTools.tools,
+  scenarios: loadedScenarios.scenarios,
+  problems: [...loadedTools.problems, ...loadedScenarios.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` }))],
+});

@@ -1,0 +1,99 @@
+/**
+ * Messages between the server and the runner child process (Node IPC, JSON-serialised).
+ * Shared by both sides; the runner validates what it receives.
+ */
+import { z } from 'zod';
+import type { Scenario } from './scenario';
+
+/** What the caller asks to be done with the interrupts of the last model message. */
+export const ResumeRequestSchema = z.object({
+  respond: z.array(z.object({ name: z.string(), ref: z.string().optional(), output: z.unknown() })).optional(),
+  restart: z
+    .array(
+      z.object({
+        name: z.string(),
+        ref: z.string().optional(),
+        resumed: z.unknown().optional(),
+        replaceInput: z.unknown().optional(),
+      }),
+    )
+    .optional(),
+});
+export type ResumeRequest = z.infer<typeof ResumeRequestSchema>;
+
+export const GenerateCommandSchema = z.object({
+  type: z.literal('generate'),
+  requestId: z.string(),
+  runId: z.string(),
+  scenario: z.string(),
+  /** History to continue from (a resume); absent for a fresh run of the scenario's prompt. */
+  messages: z.array(z.unknown()).optional(),
+  resume: ResumeRequestSchema.optional(),
+});
+
+export const RunnerCommandSchema = z.discriminatedUnion('type', [
+  GenerateCommandSchema,
+  z.object({ type: z.literal('ping'), sentAt: z.number() }),
+  z.object({ type: z.literal('shutdown') }),
+]);
+export type RunnerCommand = z.infer<typeof RunnerCommandSchema>;
+export type GenerateCommand = z.infer<typeof GenerateCommandSchema>;
+
+/** A registered tool as the UI and the validator see it. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  /** `false` for `defineInterrupt` tools: meant to be answered by respond. */
+  restartable?: boolean;
+  /** The file in `tools/` that defined it. */
+  file: string;
+}
+
+/** A span that started in the runner; the full span arrives over OTLP when it ends. */
+export interface SpanStartEvent {
+  runId: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes: Record<string, string>;
+  startTimeUnixNano: string;
+}
+
+export interface GenerateOutcome {
+  finishReason?: string;
+  text?: string;
+  /** The interrupted tool request parts of the final model message. */
+  interrupts: unknown[];
+  /** The full history after the call, to resume from. */
+  messages: unknown[];
+}
+
+export interface GenerateFailure {
+  message: string;
+  /** genkit's status (NOT_FOUND, ABORTED, INVALID_ARGUMENT, …) when the error carried one. */
+  status?: string;
+  name?: string;
+}
+
+export type RunnerEvent =
+  | {
+      type: 'ready';
+      pid: number;
+      tools: ToolInfo[];
+      scenarios: Scenario[];
+      problems: { file: string; message: string }[];
+    }
+  | { type: 'span-start'; span: SpanStartEvent }
+  | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
+  | {
+      type: 'generate-result';
+      requestId: string;
+      runId: string;
+      traceIds: string[];
+      outcome?: GenerateOutcome;
+      failure?: GenerateFailure;
+    }
+  | { type: 'pong'; sentAt: number };

@@ -1,0 +1,106 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { errorMessage } from '../errors';
+
+/** A JSON value as it travels in a script (inputs, outputs, metadata). */
+const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
+);
+
+/** A tool request the scripted model makes. `ref` is required: without it genkit cannot tell two calls of one tool apart. */
+export const ScriptedToolRequestSchema = z.object({
+  name: z.string().min(1),
+  ref: z.string().min(1),
+  input: JsonValueSchema.optional(),
+});
+
+/** One model turn of a script: text, tool requests, or both. */
+export const ScriptedTurnSchema = z
+  .object({
+    text: z.string().optional(),
+    toolRequests: z.array(ScriptedToolRequestSchema).optional(),
+  })
+  .refine((turn) => turn.text !== undefined || (turn.toolRequests?.length ?? 0) > 0, {
+    message: 'a turn needs text or at least one tool request',
+  });
+
+/** The scripted answer a scenario gives to its own interrupts, so a run can be resumed in one click. */
+export const ScriptedResumeSchema = z
+  .object({
+    respond: z.array(z.object({ name: z.string().min(1), ref: z.string().min(1), output: JsonValueSchema })).optional(),
+    restart: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          ref: z.string().min(1),
+          resumed: JsonValueSchema.optional(),
+          replaceInput: JsonValueSchema.optional(),
+        }),
+      )
+      .optional(),
+  })
+  .refine((resume) => (resume.respond?.length ?? 0) + (resume.restart?.length ?? 0) > 0, {
+    message: 'a resume needs at least one respond or restart part',
+  });
+
+export const ScenarioSchema = z.object({
+  /** Identifier: kebab-case, also the file name. */
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and dashes'),
+  title: z.string().min(1),
+  description: z.string().min(1),
+  prompt: z.string().min(1),
+  /** Names of the tools offered to the model (they need not all exist: see the unknown-tool scenario). */
+  tools: z.array(z.string().min(1)),
+  /** The scripted model's turns, in order, across the first generate and every resume. */
+  script: z.array(ScriptedTurnSchema).min(1),
+  /** Answers to the interrupts of the first generate, one entry per resume. */
+  resumes: z.array(ScriptedResumeSchema).optional(),
+  maxTurns: z.number().int().positive().optional(),
+});
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type ScriptedTurn = z.infer<typeof ScriptedTurnSchema>;
+export type ScriptedResume = z.infer<typeof ScriptedResumeSchema>;
+
+export interface ScenarioLoadResult {
+  scenarios: Scenario[];
+  /** One entry per file that could not be used; the others still load. */
+  problems: { file: string; message: string }[];
+}
+
+/** Reads every `*.json` scenario in a folder. A bad file is reported, never fatal. */
+export async function loadScenarios(directory: string): Promise<ScenarioLoadResult> {
+  const result: ScenarioLoadResult = { scenarios: [], problems: [] };
+  let entries: string[];
+  try {
+    entries = (await readdir(directory)).filter((entry) => entry.endsWith('.json')).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    throw error;
+  }
+  for (const entry of entries) {
+    const file = path.join(directory, entry);
+    try {
+      const parsed = ScenarioSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        result.problems.push({ file: entry, message: `${issue.path.join('.') || '(root)'}: ${issue.message}` });
+        continue;
+      }
+      if (`${parsed.data.name}.json` !== entry) {
+        result.problems.push({ file: entry, message: `the scenario is named "${parsed.data.name}" but the file is ${entry}` });
+        continue;
+      }
+      result.scenarios.push(parsed.data);
+    } catch (error) {
+      result.problems.push({ file: entry, message: errorMessage(error) });
+    }
+  }
+  return result;
+}
+
+/** The name of the scripted model that plays a scenario. */
+export function scriptedModelName(scenarioName: string): string {
+  return `scripted/${scenarioName}`;
+}

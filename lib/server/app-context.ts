@@ -1,0 +1,48 @@
+import { TraceStore } from '../trace/trace-store';
+import { EventBus } from './event-bus';
+import { RunRegistry } from './run-registry';
+import { RunnerSupervisor } from './runner-supervisor';
+import { readServerConfig, type ServerConfig } from './server-config';
+
+/** The server's long-lived parts, one set per process. */
+export interface AppContext {
+  config: ServerConfig;
+  store: TraceStore;
+  bus: EventBus;
+  runs: RunRegistry;
+  supervisor: RunnerSupervisor;
+}
+
+const KEY = Symbol.for('loopscope.app-context');
+
+function createAppContext(): AppContext {
+  const config = readServerConfig();
+  const bus = new EventBus();
+  const store = new TraceStore({ dataDir: config.dataDir, savedDir: config.savedDir });
+  const runs = new RunRegistry((run) => bus.publish({ type: 'run', run }));
+  const supervisor = new RunnerSupervisor({
+    projectDir: config.projectDir,
+    // The runner exports to our own receiver: the same door as any other app.
+    otlpEndpoint: `http://127.0.0.1:${config.port}/v1/traces`,
+    token: config.token,
+    toolsDir: config.toolsDir,
+    toolTimeoutMs: config.toolTimeoutMs,
+    heartbeatTimeoutMs: config.heartbeatTimeoutMs,
+    memoryLimitMb: config.runnerMemoryMb,
+    watchTools: true,
+    onSpanStart: (span) => bus.publish({ type: 'span-start', span }),
+    onRunTrace: (runId, traceId) => runs.addTrace(runId, traceId),
+    onStatus: (status) => bus.publish({ type: 'runner', status }),
+  });
+  return { config, store, bus, runs, supervisor };
+}
+
+/**
+ * The process-wide context. Kept on globalThis because Next loads route handlers,
+ * the proxy and instrumentation as separate bundles that share only the global object.
+ */
+export function getAppContext(): AppContext {
+  const holder = globalThis as unknown as Record<symbol, AppContext | undefined>;
+  holder[KEY] ??= createAppContext();
+  return holder[KEY];
+}

@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import { errorMessage, LoopscopeError } from '../errors';
+
+/** 1 MiB is plenty for any API body (scenario names, resume answers, save requests). */
+export const API_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Maps any thrown value to a JSON error response; unknown errors are 500 without internals. */
+export function errorResponse(error: unknown): Response {
+  if (LoopscopeError.isInstance(error)) {
+    return Response.json({ error: { code: error.code, message: error.message } }, { status: error.httpStatus });
+  }
+  console.error('loopscope: unexpected error', error);
+  return Response.json({ error: { code: 'INTERNAL', message: 'Internal error; see the server log.' } }, { status: 500 });
+}
+
+/** Reads a request body, refusing it once it passes `maxBytes` (declared or streamed). */
+export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new LoopscopeError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; the limit is ${maxBytes}.`);
+  }
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new LoopscopeError('PAYLOAD_TOO_LARGE', `The body passed the limit of ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** Parses a JSON body against a schema; every failure is a 4xx naming the problem. */
+export async function readJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+  const mediaType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    throw new LoopscopeError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+  }
+  const bytes = await readBodyLimited(request, API_MAX_BODY_BYTES);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw new LoopscopeError('INVALID_ARGUMENT', `The body is not valid JSON: ${errorMessage(error)}`, { cause: error });
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new LoopscopeError('INVALID_ARGUMENT', `Invalid request body at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,57 @@
+import { gunzipSync } from 'node:zlib';
+import { errorMessage, LoopscopeError } from '../errors';
+import { decodeOtlpJson } from '../trace/otlp-json';
+import { decodeOtlpProtobuf } from '../trace/otlp-protobuf';
+import type { Span } from '../trace/span';
+
+/** 32 MiB: far above a real batch (512 spans), far below what could hurt the server. */
+export const OTLP_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Decodes one OTLP/HTTP trace export (JSON or protobuf, optionally gzipped) into spans.
+ * Throws a LoopscopeError whose code maps to the status the OTLP spec asks for
+ * (400 malformed, 413 too large, 415 unknown content type).
+ */
+export function decodeOtlpRequest(options: {
+  contentType: string | null;
+  contentEncoding: string | null;
+  body: Uint8Array;
+  maxBytes?: number;
+}): Span[] {
+  const maxBytes = options.maxBytes ?? OTLP_MAX_BODY_BYTES;
+  let body = options.body;
+  if (body.byteLength > maxBytes) {
+    throw new LoopscopeError('PAYLOAD_TOO_LARGE', `The export body is ${body.byteLength} bytes; the limit is ${maxBytes}.`);
+  }
+  const encoding = (options.contentEncoding ?? '').trim().toLowerCase();
+  if (encoding === 'gzip') {
+    try {
+      // maxOutputLength guards against a small gzip bomb expanding past the limit.
+      body = gunzipSync(body, { maxOutputLength: maxBytes });
+    } catch (error) {
+      const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || /Cannot create a Buffer larger/.test(errorMessage(error));
+      if (tooLarge) throw new LoopscopeError('PAYLOAD_TOO_LARGE', `The gzipped export body expands past ${maxBytes} bytes.`, { cause: error });
+      throw new LoopscopeError('INVALID_ARGUMENT', `The body says Content-Encoding: gzip but is not valid gzip: ${errorMessage(error)}`, { cause: error });
+    }
+  } else if (encoding !== '' && encoding !== 'identity') {
+    throw new LoopscopeError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding "${encoding}" is not supported; send identity or gzip.`);
+  }
+
+  const mediaType = (options.contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (mediaType === 'application/json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+    } catch (error) {
+      throw new LoopscopeError('INVALID_ARGUMENT', `The export body is not valid JSON: ${errorMessage(error)}`, { cause: error });
+    }
+    return decodeOtlpJson(parsed);
+  }
+  if (mediaType === 'application/x-protobuf' || mediaType === 'application/protobuf') {
+    return decodeOtlpJson(decodeOtlpProtobuf(body));
+  }
+  throw new LoopscopeError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `Content-Type "${mediaType || '(none)'}" is not an OTLP trace export; send application/json or application/x-protobuf.`,
+  );
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { LoopscopeError } from '../errors';
+import type { GenerateFailure, ResumeRequest } from '../runtime/runner-protocol';
+import type { GenerateResult } from './runner-supervisor';
+
+/**
+ * A run: one scenario's first generate and the resumes that followed it. `interrupted` is
+ * a pause, waiting for an answer — never a failure.
+ */
+export interface RunSession {
+  runId: string;
+  scenario: string;
+  status: 'running' | 'interrupted' | 'finished' | 'failed';
+  /** Trace ids in causal order (each generate call is its own trace). */
+  traceIds: string[];
+  startedAt: number;
+  endedAt?: number;
+  finishReason?: string;
+  text?: string;
+  failure?: GenerateFailure;
+  /** The interrupted tool requests awaiting an answer. */
+  interrupts: unknown[];
+  /** How many resumes ran. */
+  resumes: number;
+}
+
+interface RunState {
+  session: RunSession;
+  /** The history to resume from; kept server-side, never sent to the page unasked. */
+  messages?: unknown[];
+}
+
+const MAX_RUNS = 200;
+
+/** Keeps recent runs in memory; their traces live in the store. */
+export class RunRegistry {
+  private readonly runs = new Map<string, RunState>();
+
+  constructor(private readonly onChange: (session: RunSession) => void) {}
+
+  create(scenario: string): RunSession {
+    const session: RunSession = {
+      runId: randomUUID(),
+      scenario,
+      status: 'running',
+      traceIds: [],
+      startedAt: Date.now(),
+      interrupts: [],
+      resumes: 0,
+    };
+    this.runs.set(session.runId, { session });
+    // Forget the oldest runs; their traces stay in the store.
+    while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value as string);
+    this.onChange(session);
+    return session;
+  }
+
+  get(runId: string): RunSession | undefined {
+    return this.runs.get(runId)?.session;
+  }
+
+  list(): RunSession[] {
+    return [...this.runs.values()].map((state) => state.session).reverse();
+  }
+
+  addTrace(runId: string, traceId: string): void {
+    const state = this.runs.get(runId);
+    if (!state || state.session.traceIds.includes(traceId)) return;
+    this.update(state, { traceIds: [...state.session.traceIds, traceId] });
+  }
+
+  /** The history and scenario to resume a paused run with. */
+  resumeInput(runId: string, resume: ResumeRequest): { scenario: string; messages: unknown[]; resume: ResumeRequest } {
+    const state = this.runs.get(runId);
+    if (!state) throw new LoopscopeError('NOT_FOUND', `No run ${runId} (runs are kept in memory until the server restarts).`);
+    if (state.session.status !== 'interrupted' || !state.messages) {
+      throw new LoopscopeError('FAILED_PRECONDITION', `Run ${runId} is ${state.session.status}, not interrupted: there is nothing to resume.`);
+    }
+    this.update(state, { status: 'running', resumes: state.session.resumes + 1, endedAt: undefined, interrupts: [] });
+    return { scenario: state.session.scenario, messages: state.messages, resume };
+  }
+
+  /** Records the outcome of one generate call of the run. */
+  complete(runId: string, result: GenerateResult): RunSession | undefined {
+    const state = this.runs.get(runId);
+    if (!state) return undefined;
+    const traceIds = [...state.session.traceIds];
+    for (const traceId of result.traceIds) if (!traceIds.includes(traceId)) traceIds.push(traceId);
+    if (result.failure) {
+      this.update(state, { status: 'failed', failure: result.failure, traceIds, endedAt: Date.now(), finishReason: 'error' });
+    } else {
+      const outcome = result.outcome;
+      state.messages = outcome?.messages;
+      this.update(state, {
+        status: outcome?.finishReason === 'interrupted' ? 'interrupted' : 'finished',
+        finishReason: outcome?.finishReason,
+        text: outcome?.text,
+        interrupts: outcome?.interrupts ?? [],
+        traceIds,
+        endedAt: Date.now(),
+        failure: undefined,
+      });
+    }
+    return state.session;
+  }
+
+  private update(state: RunState, patch: Partial<RunSession>): void {
+    state.session = { ...state.session, ...patch };
+    this.onChange(state.session);
+  }
+}

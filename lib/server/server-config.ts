@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export const DEFAULT_PORT = 4747;
+
+export interface ServerConfig {
+  port: number;
+  token: string;
+  projectDir: string;
+  dataDir: string;
+  savedDir: string;
+  toolsDir: string;
+  toolTimeoutMs: number;
+  heartbeatTimeoutMs: number;
+  runnerMemoryMb: number;
+}
+
+function positiveNumber(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+/**
+ * The per-launch token. The start script sets LOOPSCOPE_TOKEN; when the server is started
+ * some other way, one is made here and put in the environment so that every bundle of the
+ * server (proxy, route handlers, instrumentation) sees the same one.
+ */
+export function serverToken(): string {
+  if (!process.env.LOOPSCOPE_TOKEN) process.env.LOOPSCOPE_TOKEN = randomBytes(24).toString('base64url');
+  return process.env.LOOPSCOPE_TOKEN;
+}
+
+export function serverPort(): number {
+  return positiveNumber(process.env.PORT, DEFAULT_PORT);
+}
+
+/** Server settings from the environment (ARCHITECTURE.md: PORT, LOOPSCOPE_TOKEN, LOOPSCOPE_DATA_DIR). */
+export function readServerConfig(): ServerConfig {
+  const projectDir = process.cwd();
+  return {
+    port: serverPort(),
+    token: serverToken(),
+    projectDir,
+    dataDir: path.resolve(projectDir, process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope'),
+    savedDir: path.resolve(projectDir, process.env.LOOPSCOPE_TRACES_DIR ?? 'traces'),
+    toolsDir: path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools'),
+    toolTimeoutMs: positiveNumber(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS, 30_000),
+    heartbeatTimeoutMs: positiveNumber(process.env.LOOPSCOPE_HEARTBEAT_TIMEOUT_MS, 5_000),
+    runnerMemoryMb: positiveNumber(process.env.LOOPSCOPE_RUNNER_MEMORY_MB, 1_024),
+  };
+}

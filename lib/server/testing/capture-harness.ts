@@ -1,0 +1,74 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { LoopscopeError } from '../../errors';
+import { TraceStore } from '../../trace/trace-store';
+import type { Span } from '../../trace/span';
+import { decodeOtlpRequest } from '../otlp-receiver';
+import { RunnerSupervisor, type RunnerSupervisorOptions } from '../runner-supervisor';
+
+/**
+ * A real capture path without Next: an HTTP receiver using the same decoder and store as the
+ * server's `/v1/traces` route, and a real runner child process exporting to it.
+ */
+export interface CaptureHarness {
+  supervisor: RunnerSupervisor;
+  store: TraceStore;
+  /** Every span that arrived, in arrival order. */
+  received: Span[];
+  /** Export requests that arrived. */
+  requests: number;
+  close(): Promise<void>;
+}
+
+export async function startCaptureHarness(options: Partial<RunnerSupervisorOptions> = {}): Promise<CaptureHarness> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-capture-'));
+  const store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved') });
+  const token = 'test-token';
+  const harness = { received: [] as Span[], requests: 0 };
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      try {
+        if (request.headers.authorization !== `Bearer ${token}`) throw new LoopscopeError('UNAUTHENTICATED', 'missing token');
+        const spans = decodeOtlpRequest({
+          contentType: request.headers['content-type'] ?? null,
+          contentEncoding: (request.headers['content-encoding'] as string | undefined) ?? null,
+          body: Buffer.concat(chunks),
+        });
+        harness.requests += 1;
+        harness.received.push(...spans);
+        await store.append(spans);
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      } catch (error) {
+        const status = LoopscopeError.isInstance(error) ? error.httpStatus : 500;
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(error) }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const supervisor = new RunnerSupervisor({
+    projectDir: process.cwd(),
+    otlpEndpoint: `http://127.0.0.1:${port}/v1/traces`,
+    token,
+    toolsDir: path.join(process.cwd(), 'tools'),
+    toolTimeoutMs: 30_000,
+    heartbeatTimeoutMs: 5_000,
+    memoryLimitMb: 512,
+    watchTools: false,
+    ...options,
+  });
+  supervisor.start();
+  return Object.assign(harness, {
+    supervisor,
+    store,
+    async close() {
+      await supervisor.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  });
+}

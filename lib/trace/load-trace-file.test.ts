@@ -1,0 +1,141 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LoopscopeError } from '../errors';
+import { loadTraceFile, parseTraceText } from './load-trace-file';
+import { encodeOtlpJson } from './otlp-json';
+import { createAttributes, type Span } from './span';
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const OTHER_TRACE_ID = 'cccccccccccccccccccccccccccccccc';
+
+function span(spanId: string, overrides: Partial<Span> = {}): Span {
+  return {
+    traceId: TRACE_ID,
+    spanId,
+    name: `span-${spanId}`,
+    kind: 1,
+    startTimeUnixNano: '1718000000000000000',
+    endTimeUnixNano: '1718000001000000000',
+    attributes: createAttributes(),
+    events: [],
+    links: [],
+    status: { code: 0 },
+    resource: createAttributes(),
+    scope: { name: 'genkit-tracer' },
+    ...overrides,
+  };
+}
+
+const rootOpen = span('aaaaaaaaaaaaaaaa', { endTimeUnixNano: undefined });
+const rootEnded = span('aaaaaaaaaaaaaaaa');
+const child = span('bbbbbbbbbbbbbbbb', { parentSpanId: 'aaaaaaaaaaaaaaaa' });
+
+const genkitTraceData = {
+  traceId: OTHER_TRACE_ID,
+  spans: {
+    dddddddddddddddd: {
+      spanId: 'dddddddddddddddd',
+      traceId: OTHER_TRACE_ID,
+      startTime: 1718000000000,
+      endTime: 1718000000500,
+      attributes: { 'genkit:name': 'myFlow', 'genkit:type': 'flow' },
+      displayName: 'myFlow',
+      instrumentationLibrary: { name: 'genkit-tracer', version: 'v1' },
+      spanKind: 'INTERNAL',
+    },
+  },
+};
+
+function errorOf(action: () => unknown): LoopscopeError {
+  try {
+    action();
+  } catch (error) {
+    if (LoopscopeError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a LoopscopeError');
+}
+
+describe('parseTraceText', () => {
+  it('reads an OTLP JSON export request (with a BOM)', () => {
+    const text = `\uFEFF${JSON.stringify(encodeOtlpJson([rootEnded, child]))}`;
+    expect(parseTraceText(text, 'a.json')).toEqual([rootEnded, child]);
+  });
+
+  it('reads Genkit TraceData', () => {
+    const spans = parseTraceText(JSON.stringify(genkitTraceData), 'trace');
+    expect(spans).toHaveLength(1);
+    expect(spans[0]).toMatchObject({ traceId: OTHER_TRACE_ID, name: 'myFlow', endTimeUnixNano: '1718000000500000000' });
+  });
+
+  it('reads a JSON array mixing both formats', () => {
+    const text = JSON.stringify([encodeOtlpJson([rootEnded]), genkitTraceData]);
+    expect(parseTraceText(text, 'mixed.json').map((item) => item.traceId)).toEqual([TRACE_ID, OTHER_TRACE_ID]);
+  });
+
+  it('reads JSONL, skipping blank lines, and merges re-exported spans (ended wins over open)', () => {
+    const lines = [
+      JSON.stringify(encodeOtlpJson([rootOpen])),
+      '',
+      JSON.stringify(encodeOtlpJson([child])),
+      JSON.stringify(encodeOtlpJson([rootEnded])),
+      '   ',
+      JSON.stringify(encodeOtlpJson([rootOpen])), // a late start export must not reopen the span
+      JSON.stringify(genkitTraceData),
+      '',
+    ];
+    const spans = parseTraceText(lines.join('\r\n'), 'capture.jsonl');
+    expect(spans.map((item) => item.spanId)).toEqual(['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb', 'dddddddddddddddd']);
+    expect(spans[0]).toEqual(rootEnded);
+  });
+
+  it('names the bad line of a JSONL file', () => {
+    const good = JSON.stringify(encodeOtlpJson([rootEnded]));
+    const notJson = errorOf(() => parseTraceText([good, '', '{"resourceSpans": [', good].join('\n'), 'capture.jsonl'));
+    expect(notJson.code).toBe('INVALID_ARGUMENT');
+    expect(notJson.message).toMatch(/^capture\.jsonl: line 3 is not valid JSON: /);
+    const invalid = errorOf(() => parseTraceText([good, '{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"x"}]}]}]}'].join('\n'), 'capture.jsonl'));
+    expect(invalid.message).toMatch(/^capture\.jsonl: line 2: Invalid OTLP JSON at resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.traceId: expected 32 hex/);
+    const notTrace = errorOf(() => parseTraceText([good, '{"hello":1}'].join('\n'), 'capture.jsonl'));
+    expect(notTrace.message).toMatch(/^capture\.jsonl: line 2: not a trace: expected an OTLP JSON export request/);
+  });
+
+  it('explains empty, broken and foreign inputs with the source name', () => {
+    expect(errorOf(() => parseTraceText('  \n', 'empty.json')).message).toBe('empty.json: the file is empty.');
+    expect(errorOf(() => parseTraceText('{\n  "resourceSpans": [\n', 'broken.json')).message).toMatch(/^broken\.json: not valid JSON: /);
+    expect(errorOf(() => parseTraceText('{"name":"package"}', 'package.json')).message).toMatch(/^package\.json: not a trace: /);
+    expect(errorOf(() => parseTraceText('[1]', 'list.json')).message).toMatch(/^list\.json: item \[0\]: not a trace/);
+    const nested = errorOf(() => parseTraceText(JSON.stringify([genkitTraceData, { traceId: 'bad', spans: {} }]), 'list.json'));
+    expect(nested.message).toBe('list.json: item [1]: Invalid Genkit TraceData at traceId: expected 32 hex characters (or base64 of 16 bytes), got "bad".');
+    expect(nested.cause).toBeDefined();
+  });
+});
+
+describe('loadTraceFile', () => {
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'loopscope-load-'));
+  });
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('reads a file from disk', async () => {
+    const file = path.join(folder, 'trace.json');
+    await writeFile(file, JSON.stringify(encodeOtlpJson([rootEnded, child])));
+    expect(await loadTraceFile(file)).toHaveLength(2);
+  });
+
+  it('reports a missing file as NOT_FOUND with its path, and a malformed one with its path', async () => {
+    const missing = path.join(folder, 'nope.json');
+    const error = await loadTraceFile(missing).catch((caught: unknown) => caught);
+    expect(LoopscopeError.isInstance(error) && error.code).toBe('NOT_FOUND');
+    expect((error as Error).message).toBe(`Trace file not found: ${missing}`);
+    const broken = path.join(folder, 'broken.json');
+    await writeFile(broken, '{"resourceSpans": 3}');
+    await expect(loadTraceFile(broken)).rejects.toThrow(`${broken}: Invalid OTLP JSON at resourceSpans: expected array, received number.`);
+    await expect(loadTraceFile(folder)).rejects.toThrow('is a folder, not a trace file');
+  });
+});

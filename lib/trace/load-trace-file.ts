@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { errorMessage, LoopscopeError } from '../errors';
+import { decodeGenkitTraceData, isGenkitTraceData } from './genkit-trace-data';
+import { mergeSpans } from './merge-spans';
+import { decodeOtlpJson } from './otlp-json';
+import type { Span } from './span';
+
+const NOT_A_TRACE =
+  'expected an OTLP JSON export request (an object with "resourceSpans"), Genkit TraceData (an object with "traceId" and "spans"), a JSON array of them, or JSONL with one per line';
+
+function isOtlpExportRequest(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'resourceSpans' in value;
+}
+
+/** Decodes one parsed document; `where` prefixes errors ("line 3: ", "item [2]: "). */
+function decodeDocument(value: unknown, sourceName: string, where: string): Span[] {
+  try {
+    if (isOtlpExportRequest(value)) return decodeOtlpJson(value);
+    if (isGenkitTraceData(value)) return decodeGenkitTraceData(value);
+  } catch (error) {
+    throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: ${where}${errorMessage(error)}`, { cause: error });
+  }
+  throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: ${where}not a trace: ${NOT_A_TRACE}.`);
+}
+
+function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function parseJsonLines(lines: string[], sourceName: string): Span[] {
+  let spans: Span[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const parsed = tryParseJson(line);
+    if (!parsed.ok) {
+      throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: line ${index + 1} is not valid JSON: ${errorMessage(parsed.error)}`, {
+        cause: parsed.error,
+      });
+    }
+    spans = mergeSpans(spans, decodeDocument(parsed.value, sourceName, `line ${index + 1}: `));
+  });
+  return spans;
+}
+
+/**
+ * Reads spans from the text of a trace file in any supported JSON format: an OTLP JSON
+ * export request, Genkit `TraceData`, a JSON array of either, or JSONL with one of either
+ * per line (blank lines skipped). A span present twice is merged by `mergeSpans`.
+ *
+ * @param sourceName names the input in error messages (a path or file name).
+ * @throws LoopscopeError INVALID_ARGUMENT `"<sourceName>: <what is wrong>"`.
+ */
+export function parseTraceText(text: string, sourceName: string): Span[] {
+  const content = text.replace(/^\uFEFF/, '');
+  if (content.trim() === '') throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: the file is empty.`);
+
+  const whole = tryParseJson(content);
+  if (whole.ok) {
+    if (Array.isArray(whole.value)) {
+      return whole.value.reduce<Span[]>((spans, item, index) => mergeSpans(spans, decodeDocument(item, sourceName, `item [${index}]: `)), []);
+    }
+    return mergeSpans([], decodeDocument(whole.value, sourceName, ''));
+  }
+
+  // JSONL only when the first non-blank line is a JSON document on its own; otherwise a
+  // broken pretty-printed file would be misreported as "line 1 is not valid JSON".
+  const lines = content.split(/\r?\n/);
+  const firstLine = lines.find((line) => line.trim() !== '') ?? '';
+  if (lines.filter((line) => line.trim() !== '').length > 1 && tryParseJson(firstLine).ok) return parseJsonLines(lines, sourceName);
+  throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: not valid JSON: ${errorMessage(whole.error)}`, { cause: whole.error });
+}
+
+/**
+ * Reads a trace file (OTLP JSON, JSONL of export requests, Genkit TraceData) into spans.
+ * @throws LoopscopeError NOT_FOUND when the file does not exist, INVALID_ARGUMENT when it is not a trace.
+ */
+export async function loadTraceFile(path: string): Promise<Span[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new LoopscopeError('NOT_FOUND', `Trace file not found: ${path}`, { cause: error });
+    if (code === 'EACCES' || code === 'EPERM') throw new LoopscopeError('PERMISSION_DENIED', `Cannot read ${path}: permission denied.`, { cause: error });
+    if (code === 'EISDIR') throw new LoopscopeError('INVALID_ARGUMENT', `${path} is a folder, not a trace file.`, { cause: error });
+    throw new LoopscopeError('INTERNAL', `Could not read ${path}: ${errorMessage(error)}`, { cause: error });
+  }
+  return parseTraceText(text, path);
+}

@@ -1,0 +1,86 @@
+import { classifySpan, type SpanOutcome, type SpanRole } from './classify-span';
+import { compareNanos, spanDurationMillis, type Span } from './span';
+
+/** One row of the span tree the page draws. Plain data: components compute nothing. */
+export interface SpanTreeNode {
+  spanId: string;
+  traceId: string;
+  role: SpanRole;
+  label: string;
+  outcome: SpanOutcome;
+  /** Short words for the status, e.g. "paused — waiting for an answer". */
+  statusText: string;
+  restarted: boolean;
+  errorMessage?: string;
+  durationMs?: number;
+  depth: number;
+  /** The parent was referenced but never arrived: this span was promoted to a root. */
+  orphan: boolean;
+  children: SpanTreeNode[];
+}
+
+const STATUS_TEXT: Record<SpanOutcome, string> = {
+  ok: 'ok',
+  error: 'failed',
+  interrupted: 'paused — waiting for an answer',
+  running: 'running…',
+};
+
+/**
+ * Builds the span forest of one or more traces: children sorted by start time, spans whose
+ * parent never arrived become roots (marked orphan), roots ordered by start time.
+ */
+export function buildSpanTree(spans: readonly Span[]): SpanTreeNode[] {
+  const byId = new Map<string, Span>();
+  for (const span of spans) byId.set(`${span.traceId}:${span.spanId}`, span);
+  const childrenOf = new Map<string, Span[]>();
+  const roots: Span[] = [];
+  for (const span of byId.values()) {
+    const parentKey = span.parentSpanId ? `${span.traceId}:${span.parentSpanId}` : undefined;
+    if (parentKey && byId.has(parentKey)) {
+      const siblings = childrenOf.get(parentKey) ?? [];
+      siblings.push(span);
+      childrenOf.set(parentKey, siblings);
+    } else {
+      roots.push(span);
+    }
+  }
+  const byStart = (a: Span, b: Span) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano);
+
+  const visit = (span: Span, depth: number, ancestors: Set<string>): SpanTreeNode => {
+    const key = `${span.traceId}:${span.spanId}`;
+    const classification = classifySpan(span);
+    // A cycle in hand-edited data must not recurse forever.
+    const nextAncestors = new Set(ancestors).add(key);
+    const children = (childrenOf.get(key) ?? [])
+      .filter((child) => !nextAncestors.has(`${child.traceId}:${child.spanId}`))
+      .sort(byStart)
+      .map((child) => visit(child, depth + 1, nextAncestors));
+    return {
+      spanId: span.spanId,
+      traceId: span.traceId,
+      role: classification.role,
+      label: classification.label,
+      outcome: classification.outcome,
+      statusText: classification.restarted && classification.outcome === 'ok' ? 'ok — restarted by a resume' : STATUS_TEXT[classification.outcome],
+      restarted: classification.restarted,
+      errorMessage: classification.errorMessage,
+      durationMs: spanDurationMillis(span),
+      depth,
+      orphan: span.parentSpanId !== undefined,
+      children,
+    };
+  };
+  return roots.sort(byStart).map((root) => visit(root, 0, new Set()));
+}
+
+/** Depth-first list of the forest, for keyboard navigation and flat rendering. */
+export function flattenSpanTree(nodes: readonly SpanTreeNode[]): SpanTreeNode[] {
+  const result: SpanTreeNode[] = [];
+  const walk = (node: SpanTreeNode) => {
+    result.push(node);
+    node.children.forEach(walk);
+  };
+  nodes.forEach(walk);
+  return result;
+}

@@ -1,0 +1,311 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LoopscopeError } from '../errors';
+import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
+import { createAttributes, type Span } from './span';
+import { TraceStore } from './trace-store';
+
+const TRACE_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const TRACE_B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+const TRACE_C = 'cccccccccccccccccccccccccccccccc';
+const ROOT = '1000000000000001';
+
+function span(traceId: string, spanId: string, overrides: Partial<Span> = {}): Span {
+  const attributes = createAttributes();
+  attributes['genkit:type'] = 'flow';
+  attributes['genkit:name'] = `flow-${traceId.slice(0, 4)}`;
+  return {
+    traceId,
+    spanId,
+    name: 'flow',
+    kind: 1,
+    startTimeUnixNano: '1718000000000000000',
+    endTimeUnixNano: '1718000001000000000',
+    attributes,
+    events: [],
+    links: [],
+    status: { code: 0 },
+    resource: createAttributes(),
+    scope: { name: 'genkit-tracer' },
+    ...overrides,
+  };
+}
+
+function childId(index: number): string {
+  return (0x2000000000000000n + BigInt(index)).toString(16);
+}
+
+let root: string;
+let dataDir: string;
+let savedDir: string;
+let store: TraceStore;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'loopscope-store-'));
+  dataDir = path.join(root, 'data');
+  savedDir = path.join(root, 'saved');
+  store = new TraceStore({ dataDir, savedDir });
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Every file under the temp root with its bytes, to prove nothing was written. */
+async function snapshot(): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    files[path.relative(root, file)] = await readFile(file, 'base64');
+  }
+  return files;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<LoopscopeError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!LoopscopeError.isInstance(error)) throw new Error(`expected a LoopscopeError, got ${String(error)}`);
+  return error;
+}
+
+describe('TraceStore.append', () => {
+  it('merges several batches of one trace into one trace file', async () => {
+    await store.append([span(TRACE_A, ROOT, { endTimeUnixNano: undefined })]);
+    await store.append([span(TRACE_A, childId(1), { parentSpanId: ROOT })]);
+    const result = await store.append([span(TRACE_A, ROOT)]);
+    expect(result).toEqual({ traceIds: [TRACE_A] });
+
+    const spans = await store.get(TRACE_A);
+    expect(spans?.map((item) => item.spanId)).toEqual([ROOT, childId(1)]);
+    expect(spans?.[0].endTimeUnixNano).toBe('1718000001000000000');
+    const onDisk = decodeOtlpJson(JSON.parse(await readFile(path.join(dataDir, 'traces', `${TRACE_A}.json`), 'utf8')));
+    expect(onDisk).toEqual(spans);
+    const [summary] = await store.list();
+    expect(summary).toMatchObject({ traceId: TRACE_A, spanCount: 2, status: 'ok' });
+  });
+
+  it('loses no span when many batches of one trace arrive at once', async () => {
+    const batches = Array.from({ length: 40 }, (_, index) => [span(TRACE_A, childId(index), { parentSpanId: ROOT })]);
+    await Promise.all(batches.map((batch) => store.append(batch)));
+    expect((await store.get(TRACE_A))?.length).toBe(40);
+    expect((await store.list())[0].spanCount).toBe(40);
+    expect(await readdir(path.join(dataDir, 'traces'))).toEqual([`${TRACE_A}.json`]);
+  });
+
+  it('splits a batch by trace and lists newest first', async () => {
+    await store.append([
+      span(TRACE_A, ROOT, { startTimeUnixNano: '1718000000000000000' }),
+      span(TRACE_B, ROOT, { startTimeUnixNano: '1718000005000000000', endTimeUnixNano: '1718000006000000000' }),
+    ]);
+    expect((await store.list()).map((summary) => summary.traceId)).toEqual([TRACE_B, TRACE_A]);
+  });
+
+  it('writes nothing when the input is malformed', async () => {
+    await store.append([span(TRACE_A, ROOT)]);
+    const before = await snapshot();
+    const badId = await rejection(store.append([span(TRACE_B, ROOT), span('not-hex', ROOT)]));
+    expect(badId.code).toBe('INVALID_ARGUMENT');
+    expect(badId.message).toBe('Invalid span at spans[1].traceId: expected 32 lowercase hex characters, not all zeros.');
+    const badTime = await rejection(store.append([span(TRACE_B, ROOT, { endTimeUnixNano: '12.5' })]));
+    expect(badTime.message).toContain('spans[0].endTimeUnixNano');
+    // A valid first trace and an unencodable second one: the first must not be written either.
+    const unencodable = { ...span(TRACE_C, ROOT), attributes: undefined } as unknown as Span;
+    expect((await rejection(store.append([span(TRACE_B, ROOT), unencodable]))).code).toBe('INVALID_ARGUMENT');
+    expect((await rejection(store.append('nope' as unknown as Span[]))).code).toBe('INVALID_ARGUMENT');
+    expect(await snapshot()).toEqual(before);
+    // The queue still works after failures.
+    await store.append([span(TRACE_B, ROOT)]);
+    expect((await store.list()).length).toBe(2);
+  });
+
+  it('refuses to merge into a corrupt captured file and leaves it in place', async () => {
+    await mkdir(path.join(dataDir, 'traces'), { recursive: true });
+    await writeFile(path.join(dataDir, 'traces', `${TRACE_A}.json`), '{ not json');
+    await store.list(); // the first use rebuilds the index (skipping the corrupt file)
+    const before = await snapshot();
+    const error = await rejection(store.append([span(TRACE_A, ROOT)]));
+    expect(error.code).toBe('FAILED_PRECONDITION');
+    expect(error.message).toContain('is corrupt');
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('TraceStore index', () => {
+  it('answers list() from the index, not the trace files', async () => {
+    await store.append([span(TRACE_A, ROOT)]);
+    await unlink(path.join(dataDir, 'traces', `${TRACE_A}.json`));
+    expect((await store.list()).map((summary) => summary.traceId)).toEqual([TRACE_A]);
+    // A fresh store reads the persisted index instead of scanning.
+    const reopened = new TraceStore({ dataDir, savedDir });
+    expect((await reopened.list()).map((summary) => summary.traceId)).toEqual([TRACE_A]);
+    const index = JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8'));
+    expect(index).toMatchObject({ version: 1, traces: [{ traceId: TRACE_A, spanCount: 1 }] });
+  });
+
+  it('rebuilds a missing or unreadable index from the trace files, skipping corrupt ones', async () => {
+    await store.append([span(TRACE_A, ROOT), span(TRACE_B, ROOT), span(TRACE_B, childId(1), { parentSpanId: ROOT })]);
+    const corruptPath = path.join(dataDir, 'traces', `${TRACE_C}.json`);
+    await writeFile(corruptPath, '{"resourceSpans": "oops"}');
+    await unlink(path.join(dataDir, 'index.json'));
+
+    const rebuilt = new TraceStore({ dataDir, savedDir });
+    const summaries = await rebuilt.list();
+    expect(summaries.map((summary) => [summary.traceId, summary.spanCount]).sort()).toEqual([
+      [TRACE_A, 1],
+      [TRACE_B, 2],
+    ]);
+    expect(rebuilt.warnings).toHaveLength(1);
+    expect(rebuilt.warnings[0]).toContain(`${TRACE_C}.json`);
+    expect(await readFile(corruptPath, 'utf8')).toBe('{"resourceSpans": "oops"}');
+    expect(JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8')).traces).toHaveLength(2);
+
+    await writeFile(path.join(dataDir, 'index.json'), '{"version": 99}');
+    const fromCorruptIndex = new TraceStore({ dataDir, savedDir });
+    expect(await fromCorruptIndex.list()).toHaveLength(2);
+    expect(fromCorruptIndex.warnings[0]).toContain('index.json was unreadable');
+  });
+
+  it('creates nothing for an empty store', async () => {
+    expect(await store.list()).toEqual([]);
+    expect(await snapshot()).toEqual({});
+  });
+});
+
+describe('TraceStore.get', () => {
+  it('returns captured spans, else spans from a saved file, else undefined', async () => {
+    await store.append([span(TRACE_A, ROOT)]);
+    await mkdir(savedDir, { recursive: true });
+    await writeFile(path.join(savedDir, 'repro.json'), JSON.stringify(encodeOtlpJson([span(TRACE_B, ROOT), span(TRACE_C, ROOT)])));
+    expect((await store.get(TRACE_A))?.[0].traceId).toBe(TRACE_A);
+    expect((await store.get(TRACE_B.toUpperCase()))?.map((item) => item.traceId)).toEqual([TRACE_B]);
+    expect(await store.get('dddddddddddddddddddddddddddddddd')).toBeUndefined();
+    expect((await rejection(store.get('../../etc/passwd'))).code).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('TraceStore.save / loadSaved', () => {
+  beforeEach(async () => {
+    await store.append([span(TRACE_A, ROOT), span(TRACE_B, ROOT)]);
+  });
+
+  it('writes the traces as pretty OTLP JSON and reads them back', async () => {
+    expect(await store.save({ traceIds: [TRACE_A, TRACE_B], name: 'interrupt-bug' })).toEqual({ file: 'interrupt-bug.json' });
+    const text = await readFile(path.join(savedDir, 'interrupt-bug.json'), 'utf8');
+    expect(text).toContain('\n  "resourceSpans"');
+    const spans = await store.loadSaved('interrupt-bug.json');
+    expect(spans).toEqual([...((await store.get(TRACE_A)) ?? []), ...((await store.get(TRACE_B)) ?? [])]);
+    expect(await store.loadSaved('interrupt-bug')).toEqual(spans);
+    expect(await store.save({ traceIds: [TRACE_A], name: 'v1.2_final.json' })).toEqual({ file: 'v1.2_final.json' });
+  });
+
+  it('refuses to replace a file unless asked', async () => {
+    await store.save({ traceIds: [TRACE_A], name: 'repro' });
+    const error = await rejection(store.save({ traceIds: [TRACE_B], name: 'repro' }));
+    expect(error.code).toBe('ALREADY_EXISTS');
+    expect(error.message).toBe('A saved trace named repro.json already exists; choose another name or overwrite it.');
+    expect((await store.loadSaved('repro.json'))[0].traceId).toBe(TRACE_A);
+    await store.save({ traceIds: [TRACE_B], name: 'repro', overwrite: true });
+    expect((await store.loadSaved('repro.json'))[0].traceId).toBe(TRACE_B);
+    expect(await readdir(savedDir)).toEqual(['repro.json']);
+  });
+
+  it('reports unknown trace ids and writes nothing', async () => {
+    const before = await snapshot();
+    const error = await rejection(store.save({ traceIds: [TRACE_A, TRACE_C], name: 'partial' }));
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toBe(`Unknown trace id: ${TRACE_C}.`);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each(['../x', '/etc/passwd', 'a/b', '..', '.hidden', 'x\u0000', 'a\\b', 'a..b', '', 'C:evil', 'x'.repeat(101), ' spaced'])(
+    'rejects the name %j without writing',
+    async (name) => {
+      const before = await snapshot();
+      expect((await rejection(store.save({ traceIds: [TRACE_A], name }))).code).toBe('INVALID_ARGUMENT');
+      expect((await rejection(store.loadSaved(name))).code).toBe('INVALID_ARGUMENT');
+      expect(await snapshot()).toEqual(before);
+    },
+  );
+
+  it('explains a rejected name', async () => {
+    expect((await rejection(store.save({ traceIds: [TRACE_A], name: '../x' }))).message).toBe(
+      'Invalid saved trace name "../x": use only letters, digits, ".", "_" and "-", without ".." or folders.',
+    );
+    expect((await rejection(store.save({ traceIds: [TRACE_A], name: '.hidden' }))).message).toBe(
+      'Invalid saved trace name ".hidden": it must not start with a dot.',
+    );
+  });
+
+  it('reports a missing saved file as NOT_FOUND', async () => {
+    const error = await rejection(store.loadSaved('nothing-here.json'));
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toBe('No saved trace file named nothing-here.json.');
+  });
+});
+
+describe('TraceStore.listSaved', () => {
+  const genkitTraceData = {
+    traceId: TRACE_C,
+    spans: {
+      [ROOT]: { spanId: ROOT, traceId: TRACE_C, startTime: 1718000009000, endTime: 1718000009500, displayName: 'x', spanKind: 'INTERNAL', attributes: {} },
+    },
+  };
+
+  async function writeSaved(file: string, content: string) {
+    await mkdir(savedDir, { recursive: true });
+    await writeFile(path.join(savedDir, file), content);
+  }
+
+  beforeEach(async () => {
+    await writeSaved('described.json', JSON.stringify({ description: 'Resume drops the second interrupt', ...encodeOtlpJson([span(TRACE_A, ROOT)]) }));
+    await writeSaved('capture.jsonl', `${JSON.stringify(encodeOtlpJson([span(TRACE_B, ROOT, { startTimeUnixNano: '1718000002000000000' })]))}\n`);
+    await writeSaved('genkit.json', JSON.stringify(genkitTraceData));
+    await writeSaved('broken.json', '{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": 1}]}]}]}');
+    await writeSaved('notes.md', '# not a trace');
+    await writeSaved('.draft.json', '{}');
+  });
+
+  it('lists every json/jsonl file, newest first, with unreadable files carrying an error', async () => {
+    const before = await readFile(path.join(savedDir, 'broken.json'), 'utf8');
+    const files = await store.listSaved();
+    expect(files.map((file) => file.file)).toEqual(['genkit.json', 'capture.jsonl', 'described.json', 'broken.json']);
+    expect(files[2]).toMatchObject({ traceIds: [TRACE_A], spanCount: 1, status: 'ok', description: 'Resume drops the second interrupt', name: 'flow-aaaa' });
+    expect(files[0]).toMatchObject({ traceIds: [TRACE_C], spanCount: 1, startTime: 1718000009000 });
+    expect(files[3]).toMatchObject({ file: 'broken.json', traceIds: [], spanCount: 0, status: 'error' });
+    expect(files[3].error).toBe('broken.json: Invalid OTLP JSON at resourceSpans[0].scopeSpans[0].spans[0].traceId: expected string, received number.');
+    expect(await readFile(path.join(savedDir, 'broken.json'), 'utf8')).toBe(before);
+  });
+
+  it('re-reads only new or changed files, also across store instances', async () => {
+    // A whole-second mtime, so setting it again below restores it exactly.
+    const described = path.join(savedDir, 'described.json');
+    const mtime = new Date('2024-06-01T12:00:00Z');
+    await utimes(described, mtime, mtime);
+    await store.listSaved();
+    // Same size and mtime but different content: a cached file must not be re-read.
+    const text = await readFile(described, 'utf8');
+    await writeFile(described, text.replace('second', 'SECOND'));
+    await utimes(described, mtime, mtime);
+    // A changed file (different size) must be re-read.
+    await writeSaved('capture.jsonl', `${JSON.stringify(encodeOtlpJson([span(TRACE_B, ROOT), span(TRACE_B, childId(1), { parentSpanId: ROOT })]))}\n`);
+    await unlink(path.join(savedDir, 'genkit.json'));
+
+    const files = await store.listSaved();
+    expect(files.map((file) => file.file).sort()).toEqual(['broken.json', 'capture.jsonl', 'described.json']);
+    expect(files.find((file) => file.file === 'described.json')?.description).toBe('Resume drops the second interrupt');
+    expect(files.find((file) => file.file === 'capture.jsonl')?.spanCount).toBe(2);
+
+    const reopened = new TraceStore({ dataDir, savedDir });
+    expect((await reopened.listSaved()).find((file) => file.file === 'described.json')?.description).toBe('Resume drops the second interrupt');
+    const index = JSON.parse(await readFile(path.join(dataDir, 'saved-index.json'), 'utf8'));
+    expect(index.files).toHaveLength(3);
+  });
+
+  it('loads .jsonl saved files too', async () => {
+    expect((await store.loadSaved('capture.jsonl')).map((item) => item.traceId)).toEqual([TRACE_B]);
+  });
+});

@@ -1,0 +1,11 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // No "powered by" header; nothing about the server leaks to a page.
+  poweredByHeader: false,
+  // Genkit and OpenTelemetry stay plain Node modules loaded at run time, not bundled.
+  serverExternalPackages: ['genkit', '@genkit-ai/core', '@genkit-ai/ai', '@opentelemetry/sdk-node', 'tsx'],
+  // Type errors fail the build (next build type-checks the whole project).
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default nextConfig;
