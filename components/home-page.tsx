@@ -9,6 +9,7 @@ import type { RunnerStatus } from '@/lib/server/runner-supervisor';
 import type { TraceSummary } from '@/lib/trace/summarize-trace';
 import type { SavedTraceFile } from '@/lib/trace/trace-store';
 import { apiJson } from './api-client';
+import { ImportTraceButton } from './import-trace-button';
 import { StatusPill } from './status-pill';
 import { useLiveEvents } from './use-live-events';
 
@@ -78,15 +79,28 @@ export function HomePage() {
     }
   };
 
+  const restartRunner = async () => {
+    try {
+      await apiJson('/api/runner/restart', { method: 'POST', body: {} });
+    } catch (restartError) {
+      setError((restartError as Error).message);
+    }
+  };
+
   const runnerState = runner?.state ?? scenarios?.runner;
   return (
     <main className="home">
       <section aria-labelledby="scenarios-heading">
         <div className="section-head">
           <h2 id="scenarios-heading">Scenarios</h2>
-          <span className="runner-state" data-testid="runner-state">
-            runner: {runnerState ?? 'starting'}
-            {runner?.lastRestartReason ? ` (last restart: ${runner.lastRestartReason})` : ''}
+          <span className="runner-state">
+            <span data-testid="runner-state">
+              runner: {runnerState ?? 'starting'}
+              {runner?.lastRestartReason ? ` (last restart: ${runner.lastRestartReason})` : ''}
+            </span>{' '}
+            <button type="button" className="secondary" onClick={restartRunner} data-testid="restart-runner" title="Kill the runner process and start a fresh one">
+              Restart runner
+            </button>
           </span>
         </div>
         <p className="hint">
@@ -134,9 +148,13 @@ export function HomePage() {
       </section>
 
       <section aria-labelledby="traces-heading">
-        <h2 id="traces-heading">Captured traces</h2>
+        <div className="section-head">
+          <h2 id="traces-heading">Captured traces</h2>
+          <ImportTraceButton />
+        </div>
         <p className="hint">
-          From runs here and from any app exporting OTLP/HTTP to <code>/v1/traces</code>. Newest first.
+          From runs here, from any app exporting OTLP/HTTP to <code>/v1/traces</code>, and imported files (OTLP JSON, JSONL,
+          Genkit Dev UI <code>.genkit/traces/</code> files). Newest first.
         </p>
         {traces && traces.length === 0 ? <p className="empty">No traces yet: run a scenario.</p> : null}
         <table className="trace-table" data-testid="trace-table">
@@ -144,9 +162,12 @@ export function HomePage() {
             {traces?.map((trace) => (
               <tr key={trace.traceId} data-testid="trace-row" data-trace-id={trace.traceId}>
                 <td>
-                  <Link href={`/traces/${trace.traceId}`}>{trace.name}</Link>
+                  <Link href={`/traces/${trace.traceId}`}>{trace.models.length > 0 ? trace.models.join(', ') : trace.name}</Link>
                 </td>
-                <td>{trace.models.join(', ')}</td>
+                <td>
+                  {trace.name}
+                  {trace.serviceName ? ` · ${trace.serviceName}` : ''} <span className="trace-id">{trace.traceId.slice(0, 8)}</span>
+                </td>
                 <td>
                   <StatusPill status={trace.status} />
                 </td>

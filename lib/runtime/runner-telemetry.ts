@@ -87,6 +87,9 @@ export function startRunnerTelemetry(options: {
     spanProcessors: [new SpanStartReporter(options.onSpanStart), batch],
     // No auto-instrumentations: only genkit's own spans belong in a run's trace.
     instrumentations: [],
+    // No host/process detectors: saved traces get shared in bug reports; they need no
+    // host name, host id or command line.
+    resourceDetectors: [],
   });
   sdk.start();
   return {

@@ -57,6 +57,8 @@ export const ScenarioSchema = z.object({
   /** Answers to the interrupts of the first generate, one entry per resume. */
   resumes: z.array(ScriptedResumeSchema).optional(),
   maxTurns: z.number().int().positive().optional(),
+  /** Position in the list on the home page (teaching order); scenarios without one come last. */
+  order: z.number().optional(),
 });
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
@@ -97,6 +99,7 @@ export async function loadScenarios(directory: string): Promise<ScenarioLoadResu
       result.problems.push({ file: entry, message: errorMessage(error) });
     }
   }
+  result.scenarios.sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.name.localeCompare(b.name));
   return result;
 }
 

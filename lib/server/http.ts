@@ -43,12 +43,16 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
 }
 
 /** Parses a JSON body against a schema; every failure is a 4xx naming the problem. */
-export async function readJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+export async function readJsonBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+  maxBytes = API_MAX_BODY_BYTES,
+): Promise<z.infer<Schema>> {
   const mediaType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (mediaType !== 'application/json') {
     throw new LoopscopeError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
   }
-  const bytes = await readBodyLimited(request, API_MAX_BODY_BYTES);
+  const bytes = await readBodyLimited(request, maxBytes);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder().decode(bytes));

@@ -6,10 +6,11 @@ import type { RunRegistry } from './run-registry';
  * small global ones (runner state, the trace list changed). Spans only go to pages that
  * asked for their run or trace.
  */
-export function liveEventFilter(runs: RunRegistry, filter: { runId?: string; traceIds: string[] }) {
+export function liveEventFilter(runs: RunRegistry, filter: { runId?: string; traceIds: string[]; all?: boolean }) {
   const wantsTrace = (traceId: string) =>
     filter.traceIds.includes(traceId) || (filter.runId !== undefined && (runs.get(filter.runId)?.traceIds.includes(traceId) ?? false));
   return (event: LiveEvent): boolean => {
+    if (filter.all) return true;
     switch (event.type) {
       case 'runner':
       case 'traces-changed':

@@ -67,7 +67,7 @@ export function buildSpanTree(spans: readonly Span[]): SpanTreeNode[] {
       errorMessage: classification.errorMessage,
       durationMs: spanDurationMillis(span),
       depth,
-      orphan: span.parentSpanId !== undefined,
+      orphan: depth === 0 && span.parentSpanId !== undefined,
       children,
     };
   };

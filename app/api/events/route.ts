@@ -5,7 +5,7 @@ export const dynamic = 'force-dynamic';
 
 /**
  * Server-sent events: spans as they arrive, span starts, run and runner changes.
- * `?runId=` and `?traceId=` narrow the stream; the token comes as `?token=` because
+ * `?runId=` and `?traceId=` narrow the stream, `?all=1` widens it to every span; the token comes as `?token=` because
  * EventSource cannot send headers (checked by the proxy).
  */
 export async function GET(request: Request): Promise<Response> {
@@ -14,6 +14,7 @@ export async function GET(request: Request): Promise<Response> {
   const accepts = liveEventFilter(context.runs, {
     runId: url.searchParams.get('runId') ?? undefined,
     traceIds: url.searchParams.getAll('traceId'),
+    all: url.searchParams.get('all') === '1',
   });
   const encoder = new TextEncoder();
   let unsubscribe = () => {};

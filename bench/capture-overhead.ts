@@ -1,0 +1,168 @@
+/**
+ * Benchmark (not a test): what Loopscope's capture costs per model turn, and how fast a span
+ * reaches the browser.
+ *
+ * Side by side in one run, on the same 20-round scenario (21 model turns, 20 tool runs):
+ *  A. bare genkit in this process: the same tools and scripted model, spans to an
+ *     in-memory exporter;
+ *  B. Loopscope: POST /api/runs to a production server; the runner runs the generate, its
+ *     spans go over OTLP/HTTP to /v1/traces, are stored, and the run is reported done only
+ *     after every span was acknowledged.
+ * Prints time per model turn for both and the ratio (target ≤ 3×), and the latency from a
+ * span's end in the runner to its arrival in Chromium's EventSource (target: median ≤ 100 ms).
+ *
+ * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { chromium } from '@playwright/test';
+import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { trace } from '@opentelemetry/api';
+import { disableGenkitOTelInitialization } from 'genkit/tracing';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
+const PORT = Number(process.env.BENCH_PORT ?? 4791);
+const TOKEN = 'bench-token';
+const projectDir = process.cwd();
+const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
+const SCENARIO = 'bench-loop';
+const MODEL_TURNS = 21;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function bareGenkit(): Promise<number[]> {
+  disableGenkitOTelInitialization();
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  trace.setGlobalTracerProvider(provider);
+  const { genkit } = await import('genkit/beta');
+  const { loadToolModules } = await import('../lib/runtime/load-tools');
+  const { loadScenarios } = await import('../lib/runtime/scenario');
+  const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
+  const ai = genkit({});
+  await loadToolModules(ai, toolsDir);
+  const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.find((candidate) => candidate.name === SCENARIO)!;
+  defineScriptedModel(ai, scenario);
+  const generate = () =>
+    ai.generate({ model: `scripted/${SCENARIO}`, prompt: scenario.prompt, tools: scenario.tools, maxTurns: scenario.maxTurns });
+  await generate(); // warm-up
+  exporter.reset();
+  const perTurn: number[] = [];
+  for (let index = 0; index < ITERATIONS; index++) {
+    const start = performance.now();
+    const response = await generate();
+    perTurn.push((performance.now() - start) / MODEL_TURNS);
+    if (response.finishReason !== 'stop') throw new Error(`bare genkit run ended with ${response.finishReason}`);
+  }
+  const expected = ITERATIONS * (2 * MODEL_TURNS + 20);
+  if (exporter.getFinishedSpans().length !== expected) {
+    throw new Error(`bare genkit recorded ${exporter.getFinishedSpans().length} spans, expected ${expected}`);
+  }
+  return perTurn;
+}
+
+async function startServer(dataDir: string) {
+  const child = spawn(process.execPath, ['scripts/start.js'], {
+    cwd: projectDir,
+    env: { ...process.env, PORT: String(PORT), LOOPSCOPE_TOKEN: TOKEN, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TOOLS_DIR: toolsDir, LOOPSCOPE_TRACES_DIR: path.join(dataDir, 'saved') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Loopscope is running')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return child;
+}
+
+async function loopscope(dataDir: string) {
+  const server = await startServer(dataDir);
+  const browser = await chromium.launch({
+    executablePath: process.env.LOOPSCOPE_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    // The page listens to every span and notes when each arrives.
+    await page.evaluate((token) => {
+      const state = { arrivals: [] as { endNanos: string; arrivedAt: number }[], ready: false };
+      (window as unknown as { benchState: typeof state }).benchState = state;
+      const source = new EventSource(`/api/events?all=1&token=${encodeURIComponent(token)}`);
+      source.addEventListener('ready', () => (state.ready = true));
+      source.addEventListener('spans', (message) => {
+        const arrivedAt = Date.now();
+        const event = JSON.parse((message as MessageEvent<string>).data) as { spans: { endTimeUnixNano?: string }[] };
+        for (const span of event.spans) if (span.endTimeUnixNano) state.arrivals.push({ endNanos: span.endTimeUnixNano, arrivedAt });
+      });
+    }, TOKEN);
+    await page.waitForFunction(() => (window as unknown as { benchState: { ready: boolean } }).benchState.ready);
+
+    const runOnce = () =>
+      page.evaluate(
+        async ({ token, scenario }) => {
+          const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+          const start = performance.now();
+          const started = await (await fetch('/api/runs', { method: 'POST', headers, body: JSON.stringify({ scenario }) })).json();
+          for (;;) {
+            const { run } = await (await fetch(`/api/runs/${started.run.runId}`, { headers })).json();
+            if (run.status !== 'running') return { elapsed: performance.now() - start, status: run.status as string };
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+        },
+        { token: TOKEN, scenario: SCENARIO },
+      );
+    await runOnce(); // warm-up
+    const perTurn: number[] = [];
+    for (let index = 0; index < ITERATIONS; index++) {
+      const { elapsed, status } = await runOnce();
+      if (status !== 'finished') throw new Error(`Loopscope run ended ${status}`);
+      perTurn.push(elapsed / MODEL_TURNS);
+    }
+    await page.waitForTimeout(300);
+    const arrivals = await page.evaluate(() => (window as unknown as { benchState: { arrivals: { endNanos: string; arrivedAt: number }[] } }).benchState.arrivals);
+    const latencies = arrivals.map((arrival) => arrival.arrivedAt - Number(arrival.endNanos.slice(0, -6)));
+    const spanCount = arrivals.length;
+    return { perTurn, latencies, spanCount };
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+  }
+}
+
+async function main() {
+  if (!existsSync(path.join(projectDir, '.next', 'BUILD_ID'))) {
+    console.error('bench: no production build; run `npm run build` first.');
+    process.exit(2);
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-bench-'));
+  try {
+    console.log(`capture overhead: scenario ${SCENARIO} (${MODEL_TURNS} model turns, 20 tool runs), ${ITERATIONS} runs each, side by side`);
+    const bare = await bareGenkit();
+    const captured = await loopscope(dataDir);
+    const bareMedian = median(bare);
+    const loopscopeMedian = median(captured.perTurn);
+    const expectedSpans = (ITERATIONS + 1) * (2 * MODEL_TURNS + 20);
+    console.log(`  bare genkit + in-memory spans : ${bareMedian.toFixed(3)} ms per model turn (median)`);
+    console.log(`  Loopscope runner+capture+store: ${loopscopeMedian.toFixed(3)} ms per model turn (median)`);
+    console.log(`  ratio                         : ${(loopscopeMedian / bareMedian).toFixed(2)}× (target ≤ 3×)`);
+    console.log(`span end (runner) → browser EventSource: median ${median(captured.latencies).toFixed(1)} ms, p95 ${percentile(captured.latencies, 95).toFixed(1)} ms over ${captured.spanCount} spans (target median ≤ 100 ms)`);
+    if (captured.spanCount !== expectedSpans) console.log(`  WARNING: ${captured.spanCount} spans reached the browser, expected ${expectedSpans}`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,7 @@
+/**
+ * Loopscope's library entry points (ARCHITECTURE.md, "Contracts"): the CLI and the routes are
+ * thin shells over these.
+ */
+export { loadTraceFile, parseTraceText } from './trace/load-trace-file';
+export type { Span } from './trace/span';
+export { summarizeTrace, type TraceSummary } from './trace/summarize-trace';
