@@ -1,0 +1,259 @@
+import { jsonAttributeOrUndefined } from '../trace/parse-json-attribute';
+import { nanosToMillis, type Span } from '../trace/span';
+import {
+  canonicalJson,
+  inputMessages,
+  isObject,
+  messageParts,
+  messageText,
+  requestLabel,
+  toolRequestParts,
+  type RecordedMessage,
+} from './message-parts';
+import type { GenerateCall, ModelCall, Resolution, ToolCall, ToolRequestData, Turn } from './run-graph';
+import { spanKey, type SpanIndex } from './span-index';
+
+const STATUS_PREFIX = /^([A-Z_]{3,}):/;
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function buildModelCall(index: SpanIndex, span: Span): ModelCall {
+  const classification = index.classify(span);
+  const output = jsonAttributeOrUndefined(span.attributes['genkit:output']);
+  const message = isObject(output) ? output.message : undefined;
+  return {
+    id: spanKey(span),
+    traceId: span.traceId,
+    spanId: span.spanId,
+    model: classification.label,
+    status: classification.outcome === 'running' ? 'running' : classification.outcome === 'error' ? 'error' : 'ok',
+    toolRequests: toolRequestParts(message).map((part) => part.request),
+    text: messageText(message),
+    finishReason: isObject(output) ? stringOf(output.finishReason) : undefined,
+    errorMessage: classification.errorMessage,
+  };
+}
+
+function buildToolCall(index: SpanIndex, span: Span, request?: ToolRequestData): ToolCall {
+  const classification = index.classify(span);
+  const interruptAttribute = span.attributes['genkit:metadata:interrupt'];
+  let interrupt: ToolCall['interrupt'];
+  if (classification.outcome === 'interrupted') {
+    interrupt =
+      interruptAttribute !== undefined
+        ? { metadata: jsonAttributeOrUndefined(interruptAttribute) ?? interruptAttribute, evidence: 'attribute' }
+        : { metadata: true, evidence: 'exception' };
+  }
+  const resumedAttribute = span.attributes['genkit:metadata:resumed'];
+  return {
+    id: spanKey(span),
+    traceId: span.traceId,
+    spanId: span.spanId,
+    name: classification.label,
+    ref: request?.ref,
+    input: jsonAttributeOrUndefined(span.attributes['genkit:input']),
+    output: jsonAttributeOrUndefined(span.attributes['genkit:output']),
+    status: classification.outcome,
+    restarted: classification.restarted,
+    resumedMetadata: resumedAttribute !== undefined ? (jsonAttributeOrUndefined(resumedAttribute) ?? resumedAttribute) : undefined,
+    interrupt,
+    parked: false,
+    errorMessage: classification.errorMessage,
+    resolvedBy: [],
+  };
+}
+
+/**
+ * Pairs the model's tool requests with the tool spans of the turn. The span does not record
+ * the request's `ref`, so pairing is by name and input, then by name in order. A request
+ * with no span (unknown tool, the generate failed first) becomes a `not-run` call.
+ */
+function pairToolCalls(index: SpanIndex, turnId: string, requests: ToolRequestData[], toolSpans: Span[]): ToolCall[] {
+  const unused = [...toolSpans];
+  const take = (predicate: (span: Span) => boolean) => {
+    const position = unused.findIndex(predicate);
+    return position < 0 ? undefined : unused.splice(position, 1)[0];
+  };
+  const calls = requests.map((request) => {
+    const inputJson = canonicalJson(request.input);
+    const span =
+      take((candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === inputJson) ??
+      take((candidate) => index.classify(candidate).label === request.name);
+    if (span) return buildToolCall(index, span, request);
+    return {
+      id: `${turnId}:request:${requestLabel(request)}`,
+      traceId: turnId.split(':')[0],
+      name: request.name,
+      ref: request.ref,
+      input: request.input,
+      status: 'not-run' as const,
+      restarted: false,
+      parked: false,
+      resolvedBy: [],
+    };
+  });
+  return [...calls, ...unused.map((span) => buildToolCall(index, span))];
+}
+
+/** Tool responses genkit built from pendingOutput (`metadata.source: "pending"`), from a later turn's history. */
+function pendingResponses(messages: RecordedMessage[]): Map<string, unknown> {
+  const result = new Map<string, unknown>();
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    for (const part of messageParts(message)) {
+      const response = part.toolResponse;
+      if (isObject(response) && typeof response.name === 'string' && part.metadata?.source === 'pending') {
+        result.set(requestLabel({ name: response.name, ref: stringOf(response.ref) }), response.output);
+      }
+    }
+  }
+  return result;
+}
+
+function buildResolutions(options: {
+  generateId: string;
+  input: Record<string, unknown>;
+  errorMessage?: string;
+  resumeToolCalls: ToolCall[];
+  laterMessages: RecordedMessage[];
+}): Resolution[] {
+  const resume = isObject(options.input.resume) ? options.input.resume : {};
+  const respondParts = Array.isArray(resume.respond) ? resume.respond.filter(isObject) : [];
+  const restartParts = Array.isArray(resume.restart) ? resume.restart.filter(isObject) : [];
+  const messages = inputMessages(options.input);
+  const last = messages[messages.length - 1];
+  const requests = last?.role === 'model' ? toolRequestParts(last) : [];
+  const pending = pendingResponses(options.laterMessages);
+  const unusedRestarts = [...options.resumeToolCalls];
+
+  return requests.map(({ request, metadata }) => {
+    const label = requestLabel(request);
+    const id = `${options.generateId}:resume:${label}`;
+    const matches = (part: Record<string, unknown>, key: 'toolResponse' | 'toolRequest') => {
+      const inner = part[key];
+      return isObject(inner) && inner.name === request.name && (stringOf(inner.ref) ?? '') === (request.ref ?? '');
+    };
+    const respond = respondParts.find((part) => matches(part, 'toolResponse'));
+    if (respond) {
+      return { id, kind: 'respond' as const, request, output: (respond.toolResponse as { output?: unknown }).output };
+    }
+    const restart = restartParts.find((part) => matches(part, 'toolRequest'));
+    if (restart) {
+      const restartMetadata = isObject(restart.metadata) ? restart.metadata : {};
+      const newInput = (restart.toolRequest as { input?: unknown }).input;
+      const position = unusedRestarts.findIndex((call) => call.name === request.name);
+      const ran = position >= 0 ? unusedRestarts.splice(position, 1)[0] : undefined;
+      if (ran) ran.ref = request.ref;
+      return {
+        id,
+        kind: 'restart' as const,
+        request,
+        resumed: restartMetadata.resumed ?? true,
+        replacedInput: restartMetadata.replacedInput !== undefined ? newInput : undefined,
+        restartedToolCallId: ran?.id,
+      };
+    }
+    // genkit names each request it could not resolve; everything else was pendingOutput.
+    // (The recorded history may have lost the pendingOutput marker: genkit 1.42 bug 3.)
+    if (options.errorMessage?.includes(`'${label}'`) && /Unresolved tool request/.test(options.errorMessage)) {
+      return { id, kind: 'unresolved' as const, request };
+    }
+    const output = metadata.pendingOutput !== undefined ? metadata.pendingOutput : pending.get(label);
+    return { id, kind: 'pending' as const, request, output };
+  });
+}
+
+/** Builds one top-level generate call — its turns, tool calls and resume — from its span. */
+export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: string): GenerateCall {
+  const id = spanKey(root);
+  const classification = index.classify(root);
+  const input = jsonAttributeOrUndefined(root.attributes['genkit:input']);
+  const inputObject = isObject(input) ? input : {};
+  const output = jsonAttributeOrUndefined(root.attributes['genkit:output']);
+  const outputObject = isObject(output) ? output : {};
+
+  const turns: Turn[] = [];
+  let resumeToolCalls: ToolCall[] = [];
+  const laterMessages: RecordedMessage[] = [];
+  const seen = new Set<Span>();
+  for (let current: Span | undefined = root; current && !seen.has(current); ) {
+    seen.add(current);
+    const children = index.childrenOf(current);
+    const modelSpan = children.find((child) => index.classify(child).role === 'model');
+    const toolSpans = children.filter((child) => index.classify(child).role === 'tool');
+    if (modelSpan) {
+      const model = buildModelCall(index, modelSpan);
+      const turnId = spanKey(current);
+      turns.push({ index: turns.length, generateSpanId: current.spanId, model, toolCalls: pairToolCalls(index, turnId, model.toolRequests, toolSpans) });
+    } else if (toolSpans.length > 0 && current === root) {
+      // A resume generate runs its restarts before recursing into its first model turn.
+      resumeToolCalls = toolSpans.map((span) => buildToolCall(index, span));
+    }
+    const nested = children.find((child) => index.classify(child).role === 'generate');
+    if (nested && current === root && inputObject.resume !== undefined) {
+      // Only the first nested turn's history is needed: it holds the tool message the resume built.
+      laterMessages.push(...inputMessages(jsonAttributeOrUndefined(nested.attributes['genkit:input'])));
+    }
+    current = nested;
+  }
+
+  // Interrupt markers in the final message: evidence for interrupts whose span shows none.
+  const finalMessage = outputObject.message;
+  const pendingInterrupts = toolRequestParts(finalMessage)
+    .filter((part) => part.metadata.interrupt !== undefined)
+    .map((part) => ({ ...part, metadata: part.metadata.interrupt }));
+  const lastTurn = turns[turns.length - 1];
+  if (lastTurn) {
+    for (const marker of pendingInterrupts) {
+      const call = lastTurn.toolCalls.find((candidate) => candidate.name === marker.request.name && (candidate.ref ?? '') === (marker.request.ref ?? ''));
+      if (call && call.status !== 'interrupted') {
+        call.status = 'interrupted';
+        call.errorMessage = undefined;
+        call.interrupt = { metadata: marker.metadata, evidence: 'message' };
+      } else if (call?.interrupt?.evidence === 'exception') {
+        call.interrupt = { metadata: marker.metadata, evidence: 'exception' };
+      }
+    }
+  }
+  for (const turn of turns) {
+    if (!turn.toolCalls.some((call) => call.status === 'interrupted')) continue;
+    for (const call of turn.toolCalls) if (call.status === 'ok') call.parked = true;
+  }
+
+  const finishReason = stringOf(outputObject.finishReason);
+  let status: GenerateCall['status'];
+  if (classification.outcome === 'running') status = 'running';
+  else if (classification.outcome === 'error') status = 'error';
+  else if (finishReason === 'interrupted' || classification.outcome === 'interrupted') status = 'interrupted';
+  else status = 'ok';
+  const errorMessage = status === 'error' ? classification.errorMessage : undefined;
+
+  const messages = inputMessages(inputObject);
+  const lastUser = [...messages].reverse().find((message) => message.role === 'user');
+  const firstModel = turns.find((turn) => turn.model)?.model?.model;
+
+  return {
+    id,
+    traceId: root.traceId,
+    spanId: root.spanId,
+    flowSpanId,
+    startTime: nanosToMillis(root.startTimeUnixNano),
+    endTime: root.endTimeUnixNano !== undefined ? nanosToMillis(root.endTimeUnixNano) : undefined,
+    status,
+    finishReason: status === 'error' ? undefined : finishReason,
+    errorMessage,
+    errorStatus: errorMessage ? STATUS_PREFIX.exec(errorMessage)?.[1] : undefined,
+    model: stringOf(inputObject.model) ?? firstModel,
+    prompt: lastUser ? messageText(lastUser) : undefined,
+    turns,
+    resumeToolCalls,
+    resume:
+      inputObject.resume !== undefined
+        ? { resolutions: buildResolutions({ generateId: id, input: inputObject, errorMessage, resumeToolCalls, laterMessages }) }
+        : undefined,
+    pendingInterrupts: pendingInterrupts.map((part) => part.request),
+    text: finishReason === 'stop' || finishReason === 'length' ? messageText(finalMessage) : undefined,
+  };
+}

@@ -1,0 +1,61 @@
+import type { Span } from '../trace/span';
+import { buildGenerateCall } from './build-generate-call';
+import { graphElements } from './graph-elements';
+import { linkResumes } from './link-resumes';
+import type { GenerateCall, GraphSummary, RunGraph } from './run-graph';
+import { buildSpanIndex, enclosingFlow, isNestedGenerate, type SpanIndex } from './span-index';
+
+function summarize(index: SpanIndex, generates: GenerateCall[]): GraphSummary {
+  const traces = new Set<string>();
+  let modelCalls = 0;
+  let toolCalls = 0;
+  for (const span of index.byKey.values()) {
+    traces.add(span.traceId);
+    const role = index.classify(span).role;
+    if (role === 'model') modelCalls += 1;
+    else if (role === 'tool') toolCalls += 1;
+  }
+  const counts = { interrupts: 0, responds: 0, restarts: 0, pendingReused: 0, errors: 0 };
+  for (const generate of generates) {
+    if (generate.status === 'error') counts.errors += 1;
+    const calls = [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)];
+    counts.interrupts += calls.filter((call) => call.status === 'interrupted').length;
+    for (const resolution of generate.resume?.resolutions ?? []) {
+      if (resolution.kind === 'respond') counts.responds += 1;
+      else if (resolution.kind === 'restart') counts.restarts += 1;
+      else if (resolution.kind === 'pending') counts.pendingReused += 1;
+    }
+  }
+  // Causal order: a resume always starts after the generate it answers, so start time orders them.
+  const last = generates[generates.length - 1];
+  const finishReason = last ? (last.status === 'error' ? 'error' : (last.finishReason ?? null)) : null;
+  return {
+    traces: traces.size,
+    generates: generates.length,
+    modelCalls,
+    toolCalls,
+    interrupts: counts.interrupts,
+    responds: counts.responds,
+    restarts: counts.restarts,
+    pendingReused: counts.pendingReused,
+    errors: counts.errors,
+    finishReason,
+  };
+}
+
+/**
+ * Builds the run graph of any set of spans: one or several traces, in any order, with
+ * missing parents or open spans. Pure: a fresh graph per call.
+ */
+export function buildRunGraph(spans: readonly Span[]): RunGraph {
+  const index = buildSpanIndex(spans);
+  const generates: GenerateCall[] = [];
+  for (const span of index.byKey.values()) {
+    if (index.classify(span).role !== 'generate' || isNestedGenerate(index, span)) continue;
+    generates.push(buildGenerateCall(index, span, enclosingFlow(index, span)?.spanId));
+  }
+  generates.sort((a, b) => a.startTime - b.startTime || a.id.localeCompare(b.id));
+  linkResumes(generates);
+  const { nodes, edges } = graphElements(generates);
+  return { summary: summarize(index, generates), generates, nodes, edges };
+}

@@ -1,0 +1,168 @@
+import { requestLabel } from './message-parts';
+import type { GenerateCall, GraphEdge, GraphNode, Resolution, ToolCall } from './run-graph';
+
+const RESOLUTION_WORDS: Record<Resolution['kind'], string> = {
+  respond: 'answered by respond (hand-written, tool not re-run)',
+  restart: 'restarted: the tool runs again',
+  pending: 'pendingOutput reused — not re-run',
+  unresolved: 'left unanswered by the resume',
+};
+
+function toolNode(call: ToolCall, generateId: string): GraphNode {
+  const base = { id: call.id, generateId, traceId: call.traceId, spanId: call.spanId, label: call.ref ? `${call.name}#${call.ref}` : call.name };
+  if (call.status === 'interrupted') {
+    const answered = call.resolvedBy.map((resolution) => resolution.kind);
+    return {
+      ...base,
+      kind: 'tool-interrupt',
+      tone: 'interrupted',
+      status: answered.length > 0 ? `paused — answered by ${[...new Set(answered)].join(' / ')}` : 'paused — waiting for an answer',
+      detail: call.interrupt && call.interrupt.metadata !== true ? JSON.stringify(call.interrupt.metadata) : undefined,
+    };
+  }
+  const statusWords: Record<Exclude<ToolCall['status'], 'interrupted'>, string> = {
+    ok: call.restarted ? 'ok — restarted by a resume' : call.parked ? 'ok — parked as pendingOutput' : 'ok',
+    error: 'failed',
+    running: 'running…',
+    'not-run': 'never ran',
+  };
+  const status = call.status as Exclude<ToolCall['status'], 'interrupted'>;
+  return {
+    ...base,
+    kind: 'tool-call',
+    tone: status === 'ok' ? 'ok' : status === 'error' ? 'error' : status === 'running' ? 'running' : 'neutral',
+    status: statusWords[status],
+    detail: call.errorMessage,
+  };
+}
+
+/**
+ * Nodes and edges of the run graph: each generate flows left to right through its turns;
+ * parallel tool calls fan out from their model call and join at the next one; an interrupt
+ * ends its branch as a paused node; dashed `answer` edges run from each interrupt (or parked
+ * call) to the resume part that resolved it, across traces.
+ */
+export function graphElements(generates: GenerateCall[]): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const connect = (sources: string[], target: string) => {
+    for (const source of sources) edges.push({ id: `${source}->${target}`, source, target, kind: 'flow' });
+  };
+
+  generates.forEach((generate, position) => {
+    const { id } = generate;
+    nodes.push({
+      id,
+      kind: 'generate',
+      generateId: id,
+      traceId: generate.traceId,
+      spanId: generate.spanId,
+      label: `generate ${position + 1}${generate.resume ? ' (resume)' : ''}`,
+      status: generate.status === 'interrupted' ? 'paused — waiting for an answer' : generate.status === 'error' ? 'failed' : generate.status === 'running' ? 'running…' : 'ok',
+      tone: generate.status === 'ok' ? 'ok' : generate.status,
+      detail: generate.model,
+    });
+    let frontier = [id];
+
+    if (generate.resume) {
+      const next: string[] = [];
+      for (const resolution of generate.resume.resolutions) {
+        nodes.push({
+          id: resolution.id,
+          kind: `resume-${resolution.kind}`,
+          generateId: id,
+          traceId: generate.traceId,
+          label: requestLabel(resolution.request),
+          status: RESOLUTION_WORDS[resolution.kind],
+          tone: resolution.kind === 'unresolved' ? 'error' : 'answered',
+          detail:
+            resolution.kind === 'respond' || resolution.kind === 'pending'
+              ? JSON.stringify(resolution.output)
+              : resolution.kind === 'restart'
+                ? `resumed: ${JSON.stringify(resolution.resumed)}${resolution.replacedInput !== undefined ? ` · new input ${JSON.stringify(resolution.replacedInput)}` : ''}`
+                : undefined,
+        });
+        connect([id], resolution.id);
+        if (resolution.answersToolCallId) {
+          edges.push({ id: `${resolution.answersToolCallId}=>${resolution.id}`, source: resolution.answersToolCallId, target: resolution.id, kind: 'answer' });
+        }
+        const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
+        if (ran) {
+          nodes.push(toolNode(ran, id));
+          connect([resolution.id], ran.id);
+          if (ran.status !== 'interrupted') next.push(ran.id);
+        } else if (resolution.kind !== 'unresolved') next.push(resolution.id);
+      }
+      // Restarted tool spans that matched no restart part still belong in the picture.
+      for (const call of generate.resumeToolCalls) {
+        if (nodes.some((node) => node.id === call.id)) continue;
+        nodes.push(toolNode(call, id));
+        connect([id], call.id);
+        if (call.status !== 'interrupted') next.push(call.id);
+      }
+      frontier = next.length > 0 ? next : frontier;
+    }
+
+    for (const turn of generate.turns) {
+      if (!turn.model) continue;
+      const model = turn.model;
+      nodes.push({
+        id: model.id,
+        kind: 'model-call',
+        generateId: id,
+        traceId: model.traceId,
+        spanId: model.spanId,
+        label: `turn ${turn.index + 1} · ${model.model}`,
+        status: model.status === 'error' ? 'failed' : model.status === 'running' ? 'running…' : model.toolRequests.length > 0 ? `asked for ${model.toolRequests.length} tool(s)` : 'answered',
+        tone: model.status === 'ok' ? 'ok' : model.status,
+        detail: model.errorMessage ?? model.text,
+      });
+      connect(frontier, model.id);
+      if (turn.toolCalls.length === 0) {
+        frontier = [model.id];
+        continue;
+      }
+      const next: string[] = [];
+      for (const call of turn.toolCalls) {
+        nodes.push(toolNode(call, id));
+        connect([model.id], call.id);
+        if (call.status !== 'interrupted' && call.status !== 'not-run' && call.status !== 'error') next.push(call.id);
+      }
+      frontier = next;
+    }
+
+    if (generate.status === 'error') {
+      const failureId = `${id}:failure`;
+      nodes.push({
+        id: failureId,
+        kind: 'failure',
+        generateId: id,
+        traceId: generate.traceId,
+        label: generate.errorStatus ?? 'error',
+        status: 'failed',
+        tone: 'error',
+        detail: generate.errorMessage,
+      });
+      // The failure hangs off where it happened: a failed or never-run tool call, else the last step.
+      const lastTurn = generate.turns[generate.turns.length - 1];
+      const culprits = [...(lastTurn?.toolCalls ?? []), ...generate.resumeToolCalls]
+        .filter((call) => call.status === 'error' || call.status === 'not-run')
+        .map((call) => call.id);
+      connect(culprits.length > 0 ? culprits : frontier, failureId);
+    } else if (generate.status === 'ok') {
+      const finalId = `${id}:final`;
+      nodes.push({
+        id: finalId,
+        kind: 'final-answer',
+        generateId: id,
+        traceId: generate.traceId,
+        label: 'final answer',
+        status: `finishReason: ${generate.finishReason ?? 'unknown'}`,
+        tone: 'ok',
+        detail: generate.text,
+      });
+      connect(frontier, finalId);
+    }
+  });
+  return { nodes, edges };
+}

@@ -1,0 +1,38 @@
+import { sameRequest } from './message-parts';
+import type { GenerateCall } from './run-graph';
+
+/**
+ * Links each resume to the interrupted generate it answered — across traces, since genkit
+ * records them as separate traces with no OTel link. The only thread is message content:
+ * the resume's history ends with the interrupted model message, so its tool requests
+ * (name + ref + input, never metadata: genkit rewrites that, bug 3) must equal the requests
+ * of the other generate's last turn. The latest such generate that started earlier wins.
+ * Mutates the given calls (they are fresh objects of this build).
+ */
+export function linkResumes(generates: GenerateCall[]): void {
+  const byStart = [...generates].sort((a, b) => a.startTime - b.startTime);
+  for (const resume of byStart) {
+    if (!resume.resume || resume.resume.resolutions.length === 0) continue;
+    const requests = resume.resume.resolutions.map((resolution) => resolution.request);
+    const original = byStart
+      .filter((candidate) => candidate !== resume && candidate.startTime <= resume.startTime)
+      .reverse()
+      .find((candidate) => {
+        const lastTurn = candidate.turns[candidate.turns.length - 1];
+        const asked = lastTurn?.model?.toolRequests ?? [];
+        if (asked.length !== requests.length || !lastTurn.toolCalls.some((call) => call.status === 'interrupted')) return false;
+        return requests.every((request) => asked.some((candidateRequest) => sameRequest(candidateRequest, request)));
+      });
+    if (!original) continue;
+    resume.resume.answersGenerateId = original.id;
+    const lastTurn = original.turns[original.turns.length - 1];
+    for (const resolution of resume.resume.resolutions) {
+      const call = lastTurn.toolCalls.find(
+        (candidate) => candidate.name === resolution.request.name && (candidate.ref ?? '') === (resolution.request.ref ?? ''),
+      );
+      if (!call) continue;
+      resolution.answersToolCallId = call.id;
+      call.resolvedBy.push({ generateId: resume.id, kind: resolution.kind, nodeId: resolution.id });
+    }
+  }
+}
