@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { RunSession } from '@/lib/server/run-registry';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { openSpanFromStart } from '@/lib/trace/open-span';
@@ -13,37 +13,29 @@ import { useLiveEvents } from './use-live-events';
 import { useSpanCollection } from './use-span-collection';
 
 /** A scenario run as it happens: status, the spans of every generate call (first run and resumes), live. */
-export function RunPage(props: { runId: string }) {
+export function RunPage(props: { runId: string; initialNodeId?: string; initialTab?: 'graph' | 'spans' }) {
   const { runId } = props;
   const [run, setRun] = useState<RunSession | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [hasScriptedAnswer, setHasScriptedAnswer] = useState(false);
   const [resuming, setResuming] = useState(false);
   const collection = useSpanCollection();
-  const loadedTraces = useRef(new Set<string>());
+  const addSpans = collection.add;
 
-  const loadTrace = useCallback(
-    async (traceId: string) => {
-      if (loadedTraces.current.has(traceId)) return;
-      loadedTraces.current.add(traceId);
-      try {
-        collection.add(decodeOtlpJson(await apiJson<unknown>(`/api/traces/${traceId}`)));
-      } catch {
-        // Not stored yet: its spans arrive on the event stream.
-        loadedTraces.current.delete(traceId);
-      }
-    },
-    [collection],
-  );
+  const refresh = useCallback(async () => {
+    try {
+      const { run: loaded } = await apiJson<{ run: RunSession }>(`/api/runs/${runId}`);
+      setRun(loaded);
+      const bodies = await Promise.all(loaded.traceIds.map((traceId) => apiJson<unknown>(`/api/traces/${traceId}`).catch(() => undefined)));
+      for (const body of bodies) if (body) addSpans(decodeOtlpJson(body));
+    } catch (loadError) {
+      setError((loadError as Error).message);
+    }
+  }, [runId, addSpans]);
 
   useEffect(() => {
-    apiJson<{ run: RunSession }>(`/api/runs/${runId}`)
-      .then(({ run: loaded }) => {
-        setRun((current) => current ?? loaded);
-        for (const traceId of loaded.traceIds) void loadTrace(traceId);
-      })
-      .catch((loadError: Error) => setError(loadError.message));
-  }, [runId, loadTrace]);
+    void refresh();
+  }, [refresh]);
 
   useEffect(() => {
     if (!run) return;
@@ -55,14 +47,19 @@ export function RunPage(props: { runId: string }) {
       .catch(() => setHasScriptedAnswer(false));
   }, [run?.scenario, run?.resumes]);
 
-  const connected = useLiveEvents({ runId }, (event) => {
-    if (event.type === 'run') {
-      setRun(event.run);
-      // Traces finished before we subscribed are fetched once.
-      if (event.run.status !== 'running') for (const traceId of event.run.traceIds) void loadTrace(traceId);
-    } else if (event.type === 'span-start') collection.add([openSpanFromStart(event.span)]);
-    else if (event.type === 'spans') collection.add(event.spans);
-  });
+  // On every (re)connect the stream first replays the run and its span starts, then says
+  // ready: stored spans are fetched then, so nothing published before we listened is lost.
+  const connected = useLiveEvents(
+    { runId },
+    (event) => {
+      if (event.type === 'run') {
+        setRun(event.run);
+        if (event.run.status !== 'running') void refresh();
+      } else if (event.type === 'span-start') collection.add([openSpanFromStart(event.span)]);
+      else if (event.type === 'spans') collection.add(event.spans);
+    },
+    () => void refresh(),
+  );
 
   const resume = async () => {
     setResuming(true);
@@ -142,7 +139,7 @@ export function RunPage(props: { runId: string }) {
           ))}
         </p>
       ) : null}
-      <TraceWorkspace spans={collection.spans} />
+      <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} />
     </main>
   );
 }

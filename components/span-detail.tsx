@@ -21,15 +21,16 @@ function JsonBlock(props: { title: string; value: AttributeValue | undefined; te
 const SHOWN_ELSEWHERE = new Set(['genkit:input', 'genkit:output', 'genkit:metadata:interrupt', 'genkit:metadata:resumed']);
 
 /** The selected span: what went in, what came out, and everything else recorded on it. */
-export function SpanDetail(props: { span?: Span }) {
+export function SpanDetail(props: { span?: Span; embedded?: boolean }) {
   const { span } = props;
   if (!span) return <aside className="detail empty">Select a span to see its input, output and metadata.</aside>;
   const classification = classifySpan(span);
   const metadata: Record<string, AttributeValue> = {};
   for (const [key, value] of Object.entries(span.attributes)) if (!SHOWN_ELSEWHERE.has(key)) metadata[key] = value;
   const duration = spanDurationMillis(span);
+  const Container = props.embedded ? 'section' : 'aside';
   return (
-    <aside className="detail" data-testid="span-detail" aria-label="Span detail">
+    <Container className={props.embedded ? 'detail-embedded' : 'detail'} data-testid="span-detail" aria-label="Span detail">
       <header>
         <h2>{classification.label}</h2>
         <p className="detail-meta">
@@ -43,7 +44,7 @@ export function SpanDetail(props: { span?: Span }) {
           trace <code>{span.traceId}</code> · span <code>{span.spanId}</code>
         </p>
       </header>
-      {classification.outcome === 'interrupted' ? (
+      {classification.outcome === 'interrupted' && !props.embedded ? (
         <section className="detail-block interrupt-note" data-testid="interrupt-note">
           <h3>Interrupt</h3>
           <p>
@@ -73,6 +74,6 @@ export function SpanDetail(props: { span?: Span }) {
           <pre>{JSON.stringify(span.events.map((event) => ({ name: event.name, ...event.attributes })), null, 2)}</pre>
         </section>
       ) : null}
-    </aside>
+    </Container>
   );
 }

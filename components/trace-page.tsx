@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { summarizeTrace } from '@/lib/trace/summarize-trace';
 import { apiJson } from './api-client';
@@ -12,22 +12,36 @@ import { useLiveEvents } from './use-live-events';
 import { useSpanCollection } from './use-span-collection';
 
 /** A captured trace or a saved file (one or more traces), with live updates for captured ones. */
-export function TracePage(props: { traceId?: string; savedFile?: string; initialSpanId?: string }) {
+export function TracePage(props: { traceId?: string; savedFile?: string; initialNodeId?: string; initialTab?: 'graph' | 'spans' }) {
   const collection = useSpanCollection();
   const [error, setError] = useState<string | undefined>();
   const [loaded, setLoaded] = useState(false);
   const source = props.traceId ? `/api/traces/${props.traceId}` : `/api/saved/${encodeURIComponent(props.savedFile ?? '')}`;
 
-  useEffect(() => {
+  const addSpans = collection.add;
+  const load = useCallback(() => {
     apiJson<unknown>(source)
-      .then((body) => collection.add(decodeOtlpJson(body)))
+      .then((body) => {
+        addSpans(decodeOtlpJson(body));
+        setError(undefined);
+      })
       .catch((loadError: Error) => setError(loadError.message))
       .finally(() => setLoaded(true));
-  }, [source, collection.add]);
+  }, [source, addSpans]);
 
-  useLiveEvents({ traceIds: props.traceId ? [props.traceId] : [] }, (event) => {
-    if (event.type === 'spans' && event.traceId === props.traceId) collection.add(event.spans);
-  });
+  useEffect(() => load(), [load]);
+
+  // A captured trace may still be growing: spans that arrive are added; on (re)connect the
+  // stored trace is fetched again so nothing published before we listened is lost.
+  useLiveEvents(
+    { traceIds: props.traceId ? [props.traceId] : [] },
+    (event) => {
+      if (event.type === 'spans' && event.traceId === props.traceId) collection.add(event.spans);
+    },
+    () => {
+      if (props.traceId) load();
+    },
+  );
 
   const traceIds = [...new Set(collection.spans.map((span) => span.traceId))];
   const summary = traceIds.length > 0 ? summarizeTrace(traceIds[0], collection.spans.filter((span) => span.traceId === traceIds[0])) : undefined;
@@ -56,7 +70,7 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
           {error} <Link href="/">Back home</Link>
         </p>
       ) : null}
-      {loaded || collection.spans.length > 0 ? <TraceWorkspace spans={collection.spans} initialSpanId={props.initialSpanId} /> : <p className="empty">Loading…</p>}
+      {loaded || collection.spans.length > 0 ? <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} /> : <p className="empty">Loading…</p>}
     </main>
   );
 }

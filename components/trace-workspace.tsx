@@ -1,42 +1,97 @@
 'use client';
 
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { buildRunGraph } from '@/lib/graph/build-run-graph';
+import type { ViewNode } from '@/lib/graph/collapse-rounds';
 import { buildSpanTree, flattenSpanTree } from '@/lib/trace/span-tree';
 import type { Span } from '@/lib/trace/span';
+import { NodeDetail } from './node-detail';
+import { RunGraphView } from './run-graph-view';
 import { SpanDetail } from './span-detail';
 import { SpanTreeView, spanKey } from './span-tree-view';
 
+type Tab = 'graph' | 'spans';
+
+/** Keeps the selected node and tab in the URL, so a view can be linked (`?node=…&tab=…`). */
+function writeUrl(patch: { node?: string; tab?: Tab }) {
+  const url = new URL(window.location.href);
+  if (patch.node !== undefined) url.searchParams.set('node', patch.node);
+  if (patch.tab !== undefined) url.searchParams.set('tab', patch.tab);
+  window.history.replaceState(window.history.state, '', url);
+}
+
 /**
- * The trace viewer: a span tree and the selected span's detail. The tab strip is the seam
- * where the run graph joins as the first view.
+ * The trace viewer: the run graph (default) and the span tree, with the selected node's or
+ * span's detail beside them. Both views read the same spans and grow as spans arrive.
  */
-export function TraceWorkspace(props: { spans: Span[]; initialSpanId?: string }) {
+export function TraceWorkspace(props: { spans: Span[]; initialNodeId?: string; initialTab?: Tab }) {
   const { spans } = props;
+  const graph = useMemo(() => buildRunGraph(spans), [spans]);
   const tree = useMemo(() => buildSpanTree(spans), [spans]);
-  const [selectedKey, setSelectedKey] = useState<string | undefined>();
+  const [tab, setTab] = useState<Tab>(props.initialTab ?? 'graph');
+  const [selectedNodeId, setSelectedNodeId] = useState<string | undefined>(props.initialNodeId);
+  const [selectedSpanKey, setSelectedSpanKey] = useState<string | undefined>();
 
-  // Select the requested span, or the first one, once spans are there.
+  const selectNode = useCallback(
+    (nodeId: string) => {
+      setSelectedNodeId(nodeId);
+      const node = graph.nodes.find((candidate) => candidate.id === nodeId);
+      if (node?.spanId) setSelectedSpanKey(`${node.traceId}:${node.spanId}`);
+      writeUrl({ node: nodeId });
+    },
+    [graph],
+  );
+  const selectTab = (next: Tab) => {
+    setTab(next);
+    writeUrl({ tab: next });
+  };
+
+  // Select something once there is something: the deep-linked node, else the first node/span.
   useEffect(() => {
-    if (selectedKey !== undefined || spans.length === 0) return;
-    const flat = flattenSpanTree(tree);
-    const requested = props.initialSpanId ? flat.find((node) => node.spanId === props.initialSpanId) : undefined;
-    setSelectedKey(spanKey(requested ?? flat[0]));
-  }, [tree, spans.length, selectedKey, props.initialSpanId]);
+    if (selectedSpanKey === undefined && spans.length > 0) {
+      const first = flattenSpanTree(tree)[0];
+      if (first) setSelectedSpanKey(spanKey(first));
+    }
+  }, [tree, spans.length, selectedSpanKey]);
+  useEffect(() => {
+    if (selectedNodeId === undefined && graph.nodes.length > 0) setSelectedNodeId(graph.nodes[0].id);
+    else if (selectedNodeId && props.initialNodeId === selectedNodeId && selectedSpanKey === undefined) {
+      const node = graph.nodes.find((candidate) => candidate.id === selectedNodeId);
+      if (node?.spanId) setSelectedSpanKey(`${node.traceId}:${node.spanId}`);
+    }
+  }, [graph, selectedNodeId, selectedSpanKey, props.initialNodeId]);
 
-  const selected = useMemo(() => spans.find((span) => spanKey(span) === selectedKey), [spans, selectedKey]);
+  const selectedSpan = useMemo(() => spans.find((span) => spanKey(span) === selectedSpanKey), [spans, selectedSpanKey]);
+  const selectedNode = graph.nodes.find((node) => node.id === selectedNodeId) as ViewNode | undefined;
+  const nodeSpan = selectedNode?.spanId ? spans.find((span) => span.traceId === selectedNode.traceId && span.spanId === selectedNode.spanId) : undefined;
+
   return (
     <div className="workspace">
       <div className="workspace-main">
         <div role="tablist" aria-label="Views" className="tabs">
-          <button role="tab" aria-selected className="tab active" type="button">
+          <button role="tab" type="button" aria-selected={tab === 'graph'} className={`tab${tab === 'graph' ? ' active' : ''}`} onClick={() => selectTab('graph')} data-testid="tab-graph">
+            Graph
+          </button>
+          <button role="tab" type="button" aria-selected={tab === 'spans'} className={`tab${tab === 'spans' ? ' active' : ''}`} onClick={() => selectTab('spans')} data-testid="tab-spans">
             Span tree
           </button>
+          <span className="graph-summary" data-testid="graph-summary">
+            {graph.summary.generates} generate(s) · {graph.summary.modelCalls} model · {graph.summary.toolCalls} tool · {graph.summary.interrupts} interrupt(s)
+            {graph.summary.responds + graph.summary.restarts + graph.summary.pendingReused > 0
+              ? ` · answered: ${graph.summary.responds} respond, ${graph.summary.restarts} restart, ${graph.summary.pendingReused} pending`
+              : ''}
+            {graph.summary.errors > 0 ? ` · ${graph.summary.errors} failed` : ''}
+          </span>
         </div>
         <div role="tabpanel" className="tab-panel">
-          <SpanTreeView nodes={tree} selectedKey={selectedKey} onSelect={setSelectedKey} />
+          {tab === 'graph' ? (
+            <RunGraphView graph={graph} selectedNodeId={selectedNodeId} onSelect={selectNode} />
+          ) : (
+            <SpanTreeView nodes={tree} selectedKey={selectedSpanKey} onSelect={setSelectedSpanKey} />
+          )}
         </div>
       </div>
-      <SpanDetail span={selected} />
+      {tab === 'graph' ? <NodeDetail graph={graph} node={selectedNode} span={nodeSpan} onSelectNode={selectNode} /> : <SpanDetail span={selectedSpan} />}
     </div>
   );
 }

@@ -242,7 +242,7 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
     startTime: nanosToMillis(root.startTimeUnixNano),
     endTime: root.endTimeUnixNano !== undefined ? nanosToMillis(root.endTimeUnixNano) : undefined,
     status,
-    finishReason: status === 'error' ? undefined : finishReason,
+    finishReason: status === 'ok' || status === 'interrupted' ? finishReason : undefined,
     errorMessage,
     errorStatus: errorMessage ? STATUS_PREFIX.exec(errorMessage)?.[1] : undefined,
     model: stringOf(inputObject.model) ?? firstModel,

@@ -30,7 +30,10 @@ function createAppContext(): AppContext {
     heartbeatTimeoutMs: config.heartbeatTimeoutMs,
     memoryLimitMb: config.runnerMemoryMb,
     watchTools: true,
-    onSpanStart: (span) => bus.publish({ type: 'span-start', span }),
+    onSpanStart: (span) => {
+      runs.recordSpanStart(span);
+      bus.publish({ type: 'span-start', span });
+    },
     onRunTrace: (runId, traceId) => runs.addTrace(runId, traceId),
     onStatus: (status) => bus.publish({ type: 'runner', status }),
   });

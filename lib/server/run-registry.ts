@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LoopscopeError } from '../errors';
-import type { GenerateFailure, ResumeRequest } from '../runtime/runner-protocol';
+import type { GenerateFailure, ResumeRequest, SpanStartEvent } from '../runtime/runner-protocol';
 import type { GenerateResult } from './runner-supervisor';
 
 /**
@@ -28,9 +28,12 @@ interface RunState {
   session: RunSession;
   /** The history to resume from; kept server-side, never sent to the page unasked. */
   messages?: unknown[];
+  /** Span starts seen so far, replayed to a page that connects late (its spans may still be open). */
+  spanStarts: SpanStartEvent[];
 }
 
 const MAX_RUNS = 200;
+const MAX_SPAN_STARTS_PER_RUN = 10_000;
 
 /** Keeps recent runs in memory; their traces live in the store. */
 export class RunRegistry {
@@ -48,7 +51,7 @@ export class RunRegistry {
       interrupts: [],
       resumes: 0,
     };
-    this.runs.set(session.runId, { session });
+    this.runs.set(session.runId, { session, spanStarts: [] });
     // Forget the oldest runs; their traces stay in the store.
     while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value as string);
     this.onChange(session);
@@ -61,6 +64,18 @@ export class RunRegistry {
 
   list(): RunSession[] {
     return [...this.runs.values()].map((state) => state.session).reverse();
+  }
+
+  /** Remembers a span start of a run so a page that connects later still sees running spans. */
+  recordSpanStart(event: SpanStartEvent): void {
+    const state = this.runs.get(event.runId);
+    if (state && state.spanStarts.length < MAX_SPAN_STARTS_PER_RUN) state.spanStarts.push(event);
+  }
+
+  /** What a page needs when it connects: the run and the span starts it may have missed. */
+  snapshot(runId: string): { run: RunSession; spanStarts: SpanStartEvent[] } | undefined {
+    const state = this.runs.get(runId);
+    return state ? { run: state.session, spanStarts: [...state.spanStarts] } : undefined;
   }
 
   addTrace(runId: string, traceId: string): void {

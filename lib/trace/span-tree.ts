@@ -37,7 +37,7 @@ export function buildSpanTree(spans: readonly Span[]): SpanTreeNode[] {
   const roots: Span[] = [];
   for (const span of byId.values()) {
     const parentKey = span.parentSpanId ? `${span.traceId}:${span.parentSpanId}` : undefined;
-    if (parentKey && byId.has(parentKey)) {
+    if (parentKey && byId.has(parentKey) && span.parentSpanId !== span.spanId) {
       const siblings = childrenOf.get(parentKey) ?? [];
       siblings.push(span);
       childrenOf.set(parentKey, siblings);
@@ -47,8 +47,10 @@ export function buildSpanTree(spans: readonly Span[]): SpanTreeNode[] {
   }
   const byStart = (a: Span, b: Span) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano);
 
+  const visited = new Set<string>();
   const visit = (span: Span, depth: number, ancestors: Set<string>): SpanTreeNode => {
     const key = `${span.traceId}:${span.spanId}`;
+    visited.add(key);
     const classification = classifySpan(span);
     // A cycle in hand-edited data must not recurse forever.
     const nextAncestors = new Set(ancestors).add(key);
@@ -71,7 +73,13 @@ export function buildSpanTree(spans: readonly Span[]): SpanTreeNode[] {
       children,
     };
   };
-  return roots.sort(byStart).map((root) => visit(root, 0, new Set()));
+  const forest = roots.sort(byStart).map((root) => visit(root, 0, new Set()));
+  // Spans caught in a parent cycle (hand-edited data) have no root above them: show them
+  // as roots rather than let them vanish.
+  for (const span of [...byId.values()].sort(byStart)) {
+    if (!visited.has(`${span.traceId}:${span.spanId}`)) forest.push(visit(span, 0, new Set()));
+  }
+  return forest;
 }
 
 /** Depth-first list of the forest, for keyboard navigation and flat rendering. */

@@ -1,4 +1,5 @@
 import { getAppContext } from '@/lib/server/app-context';
+import type { LiveEvent } from '@/lib/server/event-bus';
 import { liveEventFilter } from '@/lib/server/live-event-filter';
 
 export const dynamic = 'force-dynamic';
@@ -28,10 +29,19 @@ export async function GET(request: Request): Promise<Response> {
           unsubscribe();
         }
       };
-      write(`event: ready\ndata: {}\n\n`);
+      const send = (event: LiveEvent) => write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      // Subscribe before the snapshot: an event in between may come twice, never not at all.
       unsubscribe = context.bus.subscribe((event) => {
-        if (accepts(event)) write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+        if (accepts(event)) send(event);
       });
+      const runId = url.searchParams.get('runId');
+      const snapshot = runId ? context.runs.snapshot(runId) : undefined;
+      if (snapshot) {
+        send({ type: 'run', run: snapshot.run });
+        for (const span of snapshot.spanStarts) send({ type: 'span-start', span });
+      }
+      // After the snapshot: the page fetches stored spans once it sees this.
+      write(`event: ready\ndata: {}\n\n`);
       keepAlive = setInterval(() => write(': keep-alive\n\n'), 15_000);
       request.signal.addEventListener('abort', () => {
         unsubscribe();

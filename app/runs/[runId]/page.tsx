@@ -1,6 +1,7 @@
 import { RunPage } from '@/components/run-page';
 
-export default async function Page(props: { params: Promise<{ runId: string }> }) {
+export default async function Page(props: { params: Promise<{ runId: string }>; searchParams: Promise<{ node?: string; tab?: string }> }) {
   const { runId } = await props.params;
-  return <RunPage runId={runId} />;
+  const { node, tab } = await props.searchParams;
+  return <RunPage runId={runId} initialNodeId={node} initialTab={tab === 'spans' ? 'spans' : 'graph'} />;
 }

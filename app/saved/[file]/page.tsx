@@ -1,6 +1,8 @@
 import { TracePage } from '@/components/trace-page';
 
-export default async function Page(props: { params: Promise<{ file: string }> }) {
+/** A saved file opens as one session: all its traces in one graph. */
+export default async function Page(props: { params: Promise<{ file: string }>; searchParams: Promise<{ node?: string; tab?: string }> }) {
   const { file } = await props.params;
-  return <TracePage savedFile={decodeURIComponent(file)} />;
+  const { node, tab } = await props.searchParams;
+  return <TracePage savedFile={decodeURIComponent(file)} initialNodeId={node} initialTab={tab === 'spans' ? 'spans' : 'graph'} />;
 }

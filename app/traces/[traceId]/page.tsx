@@ -1,7 +1,8 @@
 import { TracePage } from '@/components/trace-page';
 
-export default async function Page(props: { params: Promise<{ traceId: string }>; searchParams: Promise<{ span?: string }> }) {
+/** `/traces/{id}?node={nodeId}&tab=graph|spans` — the node and tab are linkable. */
+export default async function Page(props: { params: Promise<{ traceId: string }>; searchParams: Promise<{ node?: string; tab?: string }> }) {
   const { traceId } = await props.params;
-  const { span } = await props.searchParams;
-  return <TracePage traceId={traceId} initialSpanId={span} />;
+  const { node, tab } = await props.searchParams;
+  return <TracePage traceId={traceId} initialNodeId={node} initialTab={tab === 'spans' ? 'spans' : 'graph'} />;
 }

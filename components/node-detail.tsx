@@ -1,0 +1,115 @@
+'use client';
+
+import type { ViewNode } from '@/lib/graph/collapse-rounds';
+import type { GenerateCall, Resolution, RunGraph, ToolCall } from '@/lib/graph/run-graph';
+import type { Span } from '@/lib/trace/span';
+import { SpanDetail } from './span-detail';
+
+function findToolCall(graph: RunGraph, nodeId: string): ToolCall | undefined {
+  for (const generate of graph.generates) {
+    for (const call of [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)]) if (call.id === nodeId) return call;
+  }
+  return undefined;
+}
+
+function findResolution(graph: RunGraph, nodeId: string): { generate: GenerateCall; resolution: Resolution } | undefined {
+  for (const generate of graph.generates) {
+    const resolution = generate.resume?.resolutions.find((candidate) => candidate.id === nodeId);
+    if (resolution) return { generate, resolution };
+  }
+  return undefined;
+}
+
+function Json(props: { title: string; value: unknown; testId?: string }) {
+  if (props.value === undefined) return null;
+  return (
+    <section className="detail-block">
+      <h3>{props.title}</h3>
+      <pre data-testid={props.testId}>{typeof props.value === 'string' ? props.value : JSON.stringify(props.value, null, 2)}</pre>
+    </section>
+  );
+}
+
+const RESOLUTION_TITLE: Record<Resolution['kind'], string> = {
+  respond: 'Answered by respond — a hand-written output; the tool did not run again',
+  restart: 'Restarted — the tool ran again with ctx.resumed set',
+  pending: 'Reused pendingOutput — the tool finished in the interrupted turn and was not re-run',
+  unresolved: 'Left unanswered — genkit refuses the resume (INVALID_ARGUMENT)',
+};
+
+/** What the selected graph node stands for, then the span behind it (if it has one). */
+export function NodeDetail(props: { graph: RunGraph; node?: ViewNode; span?: Span; onSelectNode: (nodeId: string) => void }) {
+  const { graph, node, span, onSelectNode } = props;
+  if (!node) return <aside className="detail empty">Select a node to see what happened there.</aside>;
+  const call = findToolCall(graph, node.id);
+  const found = findResolution(graph, node.id);
+  const generate = graph.generates.find((candidate) => candidate.id === node.id);
+  return (
+    <aside className="detail" data-testid="node-detail" aria-label="Node detail">
+      <header>
+        <h2>{node.label}</h2>
+        <p className="detail-meta">
+          <span className={`status-pill status-${node.tone === 'answered' ? 'interrupted' : node.tone === 'neutral' ? 'running' : node.tone}`} data-testid="node-status">
+            {node.status}
+          </span>{' '}
+          {node.kind}
+        </p>
+      </header>
+      {node.detail && node.kind !== 'tool-interrupt' ? <Json title={node.kind === 'failure' ? 'Error' : 'Detail'} value={node.detail} testId="node-detail-text" /> : null}
+      {generate ? (
+        <Json
+          title="Generate call"
+          value={{ model: generate.model, prompt: generate.prompt, status: generate.status, finishReason: generate.finishReason, turns: generate.turns.length, error: generate.errorMessage }}
+        />
+      ) : null}
+      {generate?.resume?.answersGenerateId ? (
+        <p>
+          Resumes{' '}
+          <button type="button" className="link" onClick={() => onSelectNode(generate.resume!.answersGenerateId!)}>
+            the interrupted generate
+          </button>
+          .
+        </p>
+      ) : null}
+      {call?.interrupt ? (
+        <section className="detail-block interrupt-note" data-testid="interrupt-answers">
+          <h3>Interrupt</h3>
+          <p>This tool paused the loop (genkit records a ToolInterruptError; it is not a failure).</p>
+          <Json title={`Interrupt metadata (seen in the ${call.interrupt.evidence})`} value={call.interrupt.metadata} testId="interrupt-metadata" />
+          <h3>Answer</h3>
+          {call.resolvedBy.length === 0 ? <p>Not answered yet in the loaded traces: resume the run with respond or restart.</p> : null}
+          <ul>
+            {call.resolvedBy.map((resolvedBy) => {
+              const answer = findResolution(graph, resolvedBy.nodeId)?.resolution;
+              return (
+                <li key={resolvedBy.nodeId}>
+                  <button type="button" className="link" onClick={() => onSelectNode(resolvedBy.nodeId)}>
+                    {resolvedBy.kind}
+                  </button>{' '}
+                  <code>{JSON.stringify(answer?.kind === 'restart' ? answer.resumed : answer?.output)}</code>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+      {found ? (
+        <section className="detail-block">
+          <h3>{RESOLUTION_TITLE[found.resolution.kind]}</h3>
+          <Json title="Request" value={found.resolution.request} />
+          <Json title="Output" value={found.resolution.output} testId="resolution-output" />
+          <Json title="Resumed metadata" value={found.resolution.resumed} />
+          <Json title="Replacement input (genkit 1.42 keeps the old input in history: bug 2)" value={found.resolution.replacedInput} />
+          {found.resolution.answersToolCallId ? (
+            <button type="button" className="link" onClick={() => onSelectNode(found.resolution.answersToolCallId!)}>
+              Show the interrupt it answers
+            </button>
+          ) : (
+            <p className="hint">The interrupted generate it answers is not among the loaded traces.</p>
+          )}
+        </section>
+      ) : null}
+      {span ? <SpanDetail span={span} embedded /> : null}
+    </aside>
+  );
+}

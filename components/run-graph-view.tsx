@@ -1,0 +1,178 @@
+'use client';
+
+import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { collapseRounds } from '@/lib/graph/collapse-rounds';
+import { layoutRunGraph, NODE_HEIGHT, NODE_WIDTH } from '@/lib/graph/layout-run-graph';
+import type { RunGraph } from '@/lib/graph/run-graph';
+import { nodeTypes, type RunFlowNode } from './graph-nodes';
+
+const TONE_COLOURS: Record<string, string> = {
+  ok: '#3fb98a',
+  error: '#ff6b6b',
+  interrupted: '#f5b942',
+  running: '#7aa2ff',
+  answered: '#c792ea',
+  neutral: '#9aa1b5',
+};
+
+function Legend() {
+  const items: [string, string][] = [
+    ['ok', 'ran and finished'],
+    ['interrupted', 'paused — waiting for an answer'],
+    ['answered', 'resume: respond / restart / pendingOutput'],
+    ['error', 'failed'],
+    ['running', 'running'],
+  ];
+  return (
+    <div className="graph-legend" aria-label="Legend" data-testid="graph-legend">
+      {items.map(([tone, words]) => (
+        <span key={tone}>
+          <i style={{ background: TONE_COLOURS[tone] }} /> {words}
+        </span>
+      ))}
+      <span>
+        <i className="dashed" /> interrupt → the resume that answered it
+      </span>
+      <span className="keys">←/→ move between nodes · Enter expands collapsed rounds</span>
+    </div>
+  );
+}
+
+function GraphCanvas(props: { graph: RunGraph; selectedNodeId?: string; onSelect: (nodeId: string) => void }) {
+  const { graph, selectedNodeId, onSelect } = props;
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const flow = useReactFlow();
+  const view = useMemo(() => collapseRounds(graph, { expanded }), [graph, expanded]);
+  // A resume generate is drawn after the interrupts it answers, even across traces.
+  const layoutOnly = useMemo(
+    () =>
+      graph.generates.flatMap((generate) =>
+        (generate.resume?.resolutions ?? []).flatMap((resolution) => (resolution.answersToolCallId ? [{ source: resolution.answersToolCallId, target: generate.id }] : [])),
+      ),
+    [graph],
+  );
+  const positions = useMemo(() => layoutRunGraph(view.nodes, view.edges, layoutOnly), [view, layoutOnly]);
+
+  const nodes: RunFlowNode[] = useMemo(
+    () =>
+      view.nodes.map((node) => ({
+        id: node.id,
+        type: node.kind,
+        position: positions.get(node.id) ?? { x: 0, y: 0 },
+        data: { view: node },
+        selected: node.id === selectedNodeId,
+        draggable: false,
+        connectable: false,
+        width: NODE_WIDTH,
+        height: NODE_HEIGHT,
+      })),
+    [view, positions, selectedNodeId],
+  );
+  const edges: Edge[] = useMemo(
+    () =>
+      view.edges.map((edge) =>
+        edge.kind === 'answer'
+          ? {
+              id: edge.id,
+              source: edge.source,
+              target: edge.target,
+              animated: true,
+              label: 'answered by',
+              style: { stroke: TONE_COLOURS.interrupted, strokeDasharray: '6 4', strokeWidth: 2 },
+              labelStyle: { fill: TONE_COLOURS.interrupted, fontSize: 11 },
+              labelBgStyle: { fill: '#171a23' },
+              markerEnd: { type: MarkerType.ArrowClosed, color: TONE_COLOURS.interrupted },
+              data: { kind: 'answer' },
+            }
+          : {
+              id: edge.id,
+              source: edge.source,
+              target: edge.target,
+              style: { stroke: '#4a5168', strokeWidth: 1.5 },
+              markerEnd: { type: MarkerType.ArrowClosed, color: '#4a5168' },
+              data: { kind: 'flow' },
+            },
+      ),
+    [view],
+  );
+
+  // Reading order for the keyboard: left to right, then top to bottom.
+  const order = useMemo(
+    () => [...view.nodes].sort((a, b) => (positions.get(a.id)?.x ?? 0) - (positions.get(b.id)?.x ?? 0) || (positions.get(a.id)?.y ?? 0) - (positions.get(b.id)?.y ?? 0)),
+    [view, positions],
+  );
+
+  const select = useCallback(
+    (nodeId: string) => {
+      const node = view.nodes.find((candidate) => candidate.id === nodeId);
+      if (node?.kind === 'collapsed-rounds' && node.group) {
+        setExpanded((current) => new Set(current).add(node.group!.id));
+        return;
+      }
+      onSelect(nodeId);
+    },
+    [view, onSelect],
+  );
+
+  useEffect(() => {
+    const position = selectedNodeId ? positions.get(selectedNodeId) : undefined;
+    if (position) void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
+    // Only when the selection moves, not on every live update.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedNodeId]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (order.length === 0) return;
+    const position = order.findIndex((node) => node.id === selectedNodeId);
+    let next = position;
+    if (event.key === 'ArrowRight' || event.key === 'ArrowDown' || event.key === 'j') next = Math.min(order.length - 1, position + 1);
+    else if (event.key === 'ArrowLeft' || event.key === 'ArrowUp' || event.key === 'k') next = Math.max(0, position - 1);
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = order.length - 1;
+    else if (event.key === 'Enter' && position >= 0) {
+      select(order[position].id);
+      event.preventDefault();
+      return;
+    } else return;
+    event.preventDefault();
+    onSelect(order[Math.max(0, next)].id);
+  };
+
+  return (
+    <div className="graph-canvas" tabIndex={0} onKeyDown={onKeyDown} data-testid="run-graph" aria-label="Run graph: arrow keys move between nodes" role="application">
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodeClick={(_event, node) => select(node.id)}
+        fitView
+        fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
+        minZoom={0.05}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        onlyRenderVisibleElements
+        proOptions={{ hideAttribution: true }}
+        colorMode="dark"
+      >
+        <Background gap={24} color="#232838" />
+        <Controls showInteractive={false} />
+        <MiniMap pannable zoomable nodeColor={(node) => TONE_COLOURS[(node as RunFlowNode).data.view.tone] ?? '#9aa1b5'} maskColor="rgba(15,17,23,0.7)" />
+      </ReactFlow>
+    </div>
+  );
+}
+
+/** The run graph drawn with React Flow: turns left to right, interrupts as pauses, dashed answer edges. */
+export function RunGraphView(props: { graph: RunGraph; selectedNodeId?: string; onSelect: (nodeId: string) => void }) {
+  if (props.graph.nodes.length === 0) return <p className="empty">No generate calls in these spans yet.</p>;
+  return (
+    <div className="graph-wrap">
+      <Legend />
+      <ReactFlowProvider>
+        <GraphCanvas {...props} />
+      </ReactFlowProvider>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { requestLabel } from './message-parts';
+import type { RunGraph, ToolCall } from './run-graph';
+
+const ICON: Record<ToolCall['status'], string> = { ok: '✓', error: '✗', interrupted: '⏸', running: '…', 'not-run': '∅' };
+
+function short(value: unknown, max = 80): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text === undefined) return '';
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A readable text rendering of a run graph: generate → turns → tool calls → resumes. */
+export function renderGraphText(graph: RunGraph): string {
+  const { summary } = graph;
+  const lines: string[] = [
+    `${summary.traces} trace(s) · ${summary.generates} generate(s) · ${summary.modelCalls} model call(s) · ${summary.toolCalls} tool call(s) · ` +
+      `${summary.interrupts} interrupt(s) · answered: ${summary.responds} respond, ${summary.restarts} restart, ${summary.pendingReused} pendingOutput · ` +
+      `${summary.errors} failed · finishReason: ${summary.finishReason ?? 'none'}`,
+  ];
+  const position = new Map(graph.generates.map((generate, index) => [generate.id, index + 1]));
+  const describeCall = (call: ToolCall) => {
+    const words =
+      call.status === 'interrupted'
+        ? `paused — interrupt ${short(call.interrupt?.metadata)}`
+        : call.status === 'error'
+          ? `failed: ${call.errorMessage ?? ''}`
+          : call.status === 'not-run'
+            ? 'never ran'
+            : call.restarted
+              ? 'ok (restarted)'
+              : call.parked
+                ? 'ok (parked as pendingOutput)'
+                : call.status;
+    const answers = call.resolvedBy.map((resolution) => `${resolution.kind} in generate ${position.get(resolution.generateId)}`);
+    return `${ICON[call.status]} ${requestLabel(call)}  ${words}${answers.length > 0 ? `  → answered by ${answers.join(', ')}` : ''}`;
+  };
+
+  for (const generate of graph.generates) {
+    const resumeOf = generate.resume?.answersGenerateId ? ` (resume of generate ${position.get(generate.resume.answersGenerateId)})` : generate.resume ? ' (resume)' : '';
+    const outcome = generate.status === 'error' ? `✗ failed: ${generate.errorMessage}` : generate.status === 'interrupted' ? '⏸ interrupted — waiting for an answer' : generate.status === 'running' ? '… running' : `✓ ${generate.finishReason ?? 'ok'}`;
+    lines.push('', `generate ${position.get(generate.id)}${resumeOf}  trace ${generate.traceId}  ${generate.model ?? ''}  ${outcome}`);
+    if (generate.resume) {
+      lines.push('  resume');
+      for (const resolution of generate.resume.resolutions) {
+        const detail =
+          resolution.kind === 'respond' ? `respond ${short(resolution.output)}` : resolution.kind === 'restart' ? `restart, resumed ${short(resolution.resumed)}${resolution.replacedInput !== undefined ? `, new input ${short(resolution.replacedInput)}` : ''}` : resolution.kind === 'pending' ? 'pendingOutput reused — not re-run' : 'left unanswered';
+        lines.push(`    ${requestLabel(resolution.request)}  ${detail}`);
+        const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
+        if (ran) lines.push(`      ${describeCall(ran)}`);
+      }
+    }
+    for (const turn of generate.turns) {
+      const model = turn.model;
+      if (!model) continue;
+      const asked = model.toolRequests.length > 0 ? `→ ${model.toolRequests.length} tool request(s)` : `→ ${short(model.text ?? '(no text)')}`;
+      lines.push(`  turn ${turn.index + 1}  ${model.model}  ${asked}`);
+      for (const call of turn.toolCalls) lines.push(`    ${describeCall(call)}`);
+    }
+    if (generate.text !== undefined) lines.push(`  final answer: ${short(generate.text, 120)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,189 @@
+import { gzipSync } from 'node:zlib';
+import { ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { LoopscopeError } from '../errors';
+import { decodeOtlpRequest, OTLP_MAX_BODY_BYTES } from './otlp-receiver';
+
+/** Three real SDK spans (a root with two children) in one trace. */
+function recordSpans(): ReadableSpan[] {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'otlp-receiver-test' }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  const tracer = provider.getTracer('receiver-test', '0.0.1');
+  const root = tracer.startSpan('root', { attributes: { 'genkit:name': 'generate', 'genkit:type': 'util' } });
+  const context = trace.setSpan(ROOT_CONTEXT, root);
+  const child = tracer.startSpan('child-a', { attributes: { count: 3 } }, context);
+  child.end();
+  const failed = tracer.startSpan('child-b', {}, context);
+  failed.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
+  failed.end();
+  root.end();
+  const spans = exporter.getFinishedSpans();
+  expect(spans).toHaveLength(3);
+  return spans;
+}
+
+function jsonBody(): Uint8Array {
+  const body = JsonTraceSerializer.serializeRequest(recordSpans());
+  if (!body) throw new Error('the JSON serializer returned nothing');
+  return body;
+}
+
+function protobufBody(): Uint8Array {
+  const body = ProtobufTraceSerializer.serializeRequest(recordSpans());
+  if (!body) throw new Error('the protobuf serializer returned nothing');
+  return body;
+}
+
+/** The LoopscopeError a call throws (fails the test when it throws something else or nothing). */
+function thrownBy(call: () => unknown): LoopscopeError {
+  try {
+    call();
+  } catch (error) {
+    expect(LoopscopeError.isInstance(error)).toBe(true);
+    return error as LoopscopeError;
+  }
+  throw new Error('expected a LoopscopeError, but nothing was thrown');
+}
+
+const JSON_TYPE = 'application/json';
+const PROTOBUF_TYPE = 'application/x-protobuf';
+
+describe('decodeOtlpRequest: accepted bodies', () => {
+  it('decodes an OTLP JSON export and counts its spans', () => {
+    const spans = decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: jsonBody() });
+    expect(spans).toHaveLength(3);
+    expect(spans.map((span) => span.name).sort()).toEqual(['child-a', 'child-b', 'root']);
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+    const root = spans.find((span) => span.name === 'root')!;
+    expect(root.parentSpanId).toBeUndefined();
+    expect(root.resource['service.name']).toBe('otlp-receiver-test');
+    expect(spans.find((span) => span.name === 'child-a')?.parentSpanId).toBe(root.spanId);
+    expect(spans.find((span) => span.name === 'child-b')?.status).toMatchObject({ code: 2, message: 'boom' });
+  });
+
+  it('accepts a content type with parameters and in another case', () => {
+    expect(decodeOtlpRequest({ contentType: 'Application/JSON; charset=utf-8', contentEncoding: null, body: jsonBody() })).toHaveLength(3);
+  });
+
+  it('decodes a gzipped JSON export', () => {
+    const spans = decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: gzipSync(jsonBody()) });
+    expect(spans).toHaveLength(3);
+  });
+
+  it('accepts the identity encoding and an encoding name in another case', () => {
+    expect(decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'identity', body: jsonBody() })).toHaveLength(3);
+    expect(decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: ' GZIP ', body: gzipSync(jsonBody()) })).toHaveLength(3);
+  });
+
+  it('decodes a protobuf export to the same spans as its JSON twin', () => {
+    const spans = decodeOtlpRequest({ contentType: PROTOBUF_TYPE, contentEncoding: null, body: protobufBody() });
+    expect(spans).toHaveLength(3);
+    const root = spans.find((span) => span.name === 'root')!;
+    expect(root.attributes['genkit:name']).toBe('generate');
+    expect(spans.find((span) => span.name === 'child-a')?.attributes.count).toBe(3);
+    expect(spans.find((span) => span.name === 'child-a')?.parentSpanId).toBe(root.spanId);
+  });
+
+  it('decodes gzipped protobuf and application/protobuf', () => {
+    expect(decodeOtlpRequest({ contentType: PROTOBUF_TYPE, contentEncoding: 'gzip', body: gzipSync(protobufBody()) })).toHaveLength(3);
+    expect(decodeOtlpRequest({ contentType: 'application/protobuf', contentEncoding: null, body: protobufBody() })).toHaveLength(3);
+  });
+
+  it('decodes an empty export to no spans', () => {
+    const body = new TextEncoder().encode(JSON.stringify({ resourceSpans: [] }));
+    expect(decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body })).toEqual([]);
+  });
+});
+
+describe('decodeOtlpRequest: refused bodies', () => {
+  it('refuses invalid JSON with INVALID_ARGUMENT (400) and a message', () => {
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new TextEncoder().encode('{"resourceSpans": [') }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.httpStatus).toBe(400);
+    expect(error.message).toContain('not valid JSON');
+  });
+
+  it('refuses bytes that are not UTF-8 as invalid JSON (400)', () => {
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) }));
+    expect(error.httpStatus).toBe(400);
+  });
+
+  it('refuses well-formed JSON that is not OTLP (400) naming the problem', () => {
+    const body = new TextEncoder().encode(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'xyz', spanId: '0102030405060708' }] }] }] }));
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.httpStatus).toBe(400);
+    expect(error.message).toContain('traceId');
+  });
+
+  it('refuses a JSON body without resourceSpans (400)', () => {
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new TextEncoder().encode('{}') }));
+    expect(error.httpStatus).toBe(400);
+    expect(error.message).toContain('resourceSpans');
+  });
+
+  it('refuses malformed protobuf with 400', () => {
+    const body = protobufBody().slice(0, 25);
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: PROTOBUF_TYPE, contentEncoding: null, body }));
+    expect(error.httpStatus).toBe(400);
+  });
+
+  it('refuses a body over maxBytes with PAYLOAD_TOO_LARGE (413)', () => {
+    const body = jsonBody();
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body, maxBytes: body.byteLength - 1 }));
+    expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(error.httpStatus).toBe(413);
+    expect(error.message).toContain(String(body.byteLength - 1));
+  });
+
+  it('accepts a body exactly at maxBytes', () => {
+    const body = jsonBody();
+    expect(decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body, maxBytes: body.byteLength })).toHaveLength(3);
+  });
+
+  it('has a default limit far above a real batch', () => {
+    expect(OTLP_MAX_BODY_BYTES).toBe(32 * 1024 * 1024);
+  });
+
+  it('refuses a gzip bomb (10 MB of zeros, 1 MB limit) with 413', () => {
+    const bomb = gzipSync(new Uint8Array(10 * 1024 * 1024));
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: bomb, maxBytes: 1024 * 1024 }));
+    expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(error.httpStatus).toBe(413);
+    expect(error.message).toContain('expands past');
+  });
+
+  it('refuses a body that says gzip but is not (400)', () => {
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: jsonBody() }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.httpStatus).toBe(400);
+    expect(error.message).toContain('not valid gzip');
+  });
+
+  it('refuses a truncated gzip stream (400)', () => {
+    const gzipped = gzipSync(jsonBody());
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: gzipped.subarray(0, gzipped.byteLength - 12) }));
+    expect(error.httpStatus).toBe(400);
+  });
+
+  it.each([null, 'text/plain', 'application/jsonx', 'multipart/form-data'])('refuses content type %s with 415', (contentType) => {
+    const error = thrownBy(() => decodeOtlpRequest({ contentType, contentEncoding: null, body: jsonBody() }));
+    expect(error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(error.httpStatus).toBe(415);
+    expect(error.message).toContain('application/json');
+  });
+
+  it.each(['br', 'deflate', 'zstd'])('refuses content encoding %s with 415', (contentEncoding) => {
+    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding, body: jsonBody() }));
+    expect(error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(error.httpStatus).toBe(415);
+    expect(error.message).toContain(contentEncoding);
+  });
+});

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { LoopscopeError } from '../errors';
+import { RunRegistry, type RunSession } from './run-registry';
+import type { GenerateResult } from './runner-supervisor';
+
+function registry() {
+  const changes: RunSession[] = [];
+  return { runs: new RunRegistry((session) => changes.push(session)), changes };
+}
+
+const INTERRUPT = { toolRequest: { name: 'askUser', ref: 'seat-1', input: { question: 'Window or aisle?' } }, metadata: { interrupt: true } };
+const HISTORY = [
+  { role: 'user', content: [{ text: 'Book a seat.' }] },
+  { role: 'model', content: [INTERRUPT] },
+];
+
+const interrupted: GenerateResult = {
+  traceIds: ['trace-1'],
+  outcome: { finishReason: 'interrupted', text: '', interrupts: [INTERRUPT], messages: HISTORY },
+};
+const finished: GenerateResult = {
+  traceIds: ['trace-2'],
+  outcome: { finishReason: 'stop', text: 'Booked.', interrupts: [], messages: [...HISTORY, { role: 'model', content: [{ text: 'Booked.' }] }] },
+};
+
+function thrownBy(call: () => unknown): LoopscopeError {
+  try {
+    call();
+  } catch (error) {
+    expect(LoopscopeError.isInstance(error)).toBe(true);
+    return error as LoopscopeError;
+  }
+  throw new Error('expected a LoopscopeError');
+}
+
+describe('RunRegistry', () => {
+  it('creates a running run and reports it', () => {
+    const { runs, changes } = registry();
+    const run = runs.create('respond-to-question');
+    expect(run).toMatchObject({ scenario: 'respond-to-question', status: 'running', traceIds: [], interrupts: [], resumes: 0 });
+    expect(run.runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(runs.get(run.runId)).toEqual(run);
+    expect(changes).toEqual([run]);
+  });
+
+  it('gives every run its own id and lists the newest first', () => {
+    const { runs } = registry();
+    const a = runs.create('a');
+    const b = runs.create('b');
+    expect(a.runId).not.toBe(b.runId);
+    expect(runs.list().map((run) => run.scenario)).toEqual(['b', 'a']);
+  });
+
+  it('an interrupted outcome makes the run interrupted with its interrupts (a pause, not a failure)', () => {
+    const { runs, changes } = registry();
+    const { runId } = runs.create('respond-to-question');
+    const session = runs.complete(runId, interrupted);
+    expect(session).toMatchObject({ status: 'interrupted', finishReason: 'interrupted', interrupts: [INTERRUPT], traceIds: ['trace-1'] });
+    expect(session?.failure).toBeUndefined();
+    expect(session?.endedAt).toBeTypeOf('number');
+    expect(runs.get(runId)).toEqual(session);
+    expect(changes.at(-1)).toEqual(session);
+  });
+
+  it('resumeInput on an interrupted run returns its history and sets it running with one more resume', () => {
+    const { runs, changes } = registry();
+    const { runId } = runs.create('respond-to-question');
+    runs.complete(runId, interrupted);
+    const resume = { respond: [{ name: 'askUser', ref: 'seat-1', output: { answer: 'Window' } }] };
+    const input = runs.resumeInput(runId, resume);
+    expect(input).toEqual({ scenario: 'respond-to-question', messages: HISTORY, resume });
+    const session = runs.get(runId)!;
+    expect(session).toMatchObject({ status: 'running', resumes: 1, interrupts: [] });
+    expect(session.endedAt).toBeUndefined();
+    expect(changes.at(-1)).toEqual(session);
+
+    // The resume's own trace is added after the first one.
+    const done = runs.complete(runId, finished);
+    expect(done).toMatchObject({ status: 'finished', finishReason: 'stop', text: 'Booked.', traceIds: ['trace-1', 'trace-2'], resumes: 1 });
+  });
+
+  it('a second resumeInput while the resume runs is refused (no double resume)', () => {
+    const { runs } = registry();
+    const { runId } = runs.create('s');
+    runs.complete(runId, interrupted);
+    runs.resumeInput(runId, {});
+    expect(thrownBy(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
+    expect(runs.get(runId)?.resumes).toBe(1);
+  });
+
+  it('resumeInput on a finished run is FAILED_PRECONDITION (409) naming the status', () => {
+    const { runs } = registry();
+    const { runId } = runs.create('plain-tool-round');
+    runs.complete(runId, finished);
+    const error = thrownBy(() => runs.resumeInput(runId, {}));
+    expect(error.code).toBe('FAILED_PRECONDITION');
+    expect(error.httpStatus).toBe(409);
+    expect(error.message).toContain('finished');
+    expect(runs.get(runId)).toMatchObject({ status: 'finished', resumes: 0 });
+  });
+
+  it('resumeInput on a running run is FAILED_PRECONDITION', () => {
+    const { runs } = registry();
+    const { runId } = runs.create('s');
+    expect(thrownBy(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
+  });
+
+  it('resumeInput on an unknown run is NOT_FOUND (404)', () => {
+    const { runs } = registry();
+    const error = thrownBy(() => runs.resumeInput('no-such-run', {}));
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.httpStatus).toBe(404);
+    expect(error.message).toContain('no-such-run');
+  });
+
+  it('a failure result makes the run failed with the message', () => {
+    const { runs, changes } = registry();
+    const { runId } = runs.create('tool-throws');
+    const session = runs.complete(runId, { traceIds: ['trace-9'], failure: { message: 'Tool lookupOrder failed: boom', status: 'INTERNAL' } });
+    expect(session).toMatchObject({ status: 'failed', finishReason: 'error', traceIds: ['trace-9'] });
+    expect(session?.failure?.message).toBe('Tool lookupOrder failed: boom');
+    expect(changes.at(-1)?.status).toBe('failed');
+    expect(thrownBy(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
+  });
+
+  it('complete on an unknown run returns undefined and reports nothing', () => {
+    const { runs, changes } = registry();
+    expect(runs.complete('nope', finished)).toBeUndefined();
+    expect(changes).toEqual([]);
+  });
+
+  it('addTrace adds each trace once, in order, and reports each change', () => {
+    const { runs, changes } = registry();
+    const { runId } = runs.create('s');
+    runs.addTrace(runId, 't1');
+    runs.addTrace(runId, 't1');
+    runs.addTrace(runId, 't2');
+    runs.addTrace('unknown', 't3');
+    expect(runs.get(runId)?.traceIds).toEqual(['t1', 't2']);
+    expect(changes).toHaveLength(3);
+    // A result naming a trace already added does not duplicate it.
+    expect(runs.complete(runId, { traceIds: ['t2', 't3'], outcome: finished.outcome })?.traceIds).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('calls onChange on every change with the current session, never a stale one', () => {
+    const { runs, changes } = registry();
+    const { runId } = runs.create('s');
+    runs.addTrace(runId, 'trace-1');
+    runs.complete(runId, interrupted);
+    runs.resumeInput(runId, {});
+    runs.complete(runId, finished);
+    expect(changes.map((session) => session.status)).toEqual(['running', 'running', 'interrupted', 'running', 'finished']);
+    expect(changes.every((session) => session.runId === runId)).toBe(true);
+    // Sessions are replaced, not mutated: an earlier report keeps its status.
+    expect(changes[2].status).toBe('interrupted');
+  });
+
+  it('keeps at most 200 runs, forgetting the oldest', () => {
+    const { runs } = registry();
+    const first = runs.create('first');
+    for (let index = 0; index < 200; index += 1) runs.create(`run-${index}`);
+    expect(runs.list()).toHaveLength(200);
+    expect(runs.get(first.runId)).toBeUndefined();
+    expect(thrownBy(() => runs.resumeInput(first.runId, {})).code).toBe('NOT_FOUND');
+  });
+});
