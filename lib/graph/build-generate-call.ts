@@ -36,7 +36,8 @@ function buildModelCall(index: SpanIndex, span: Span): ModelCall {
   };
 }
 
-function buildToolCall(index: SpanIndex, span: Span, request?: ToolRequestData): ToolCall {
+/** A tool call from its span; `request` supplies the ref the span does not record. */
+export function buildToolCall(index: SpanIndex, span: Span, request?: ToolRequestData): ToolCall {
   const classification = index.classify(span);
   const interruptAttribute = span.attributes['genkit:metadata:interrupt'];
   let interrupt: ToolCall['interrupt'];
@@ -230,6 +231,12 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
   else status = 'ok';
   const errorMessage = status === 'error' ? classification.errorMessage : undefined;
 
+  const resume =
+    inputObject.resume !== undefined
+      ? { resolutions: buildResolutions({ generateId: id, input: inputObject, errorMessage, resumeToolCalls, laterMessages }) }
+      : undefined;
+  const notes = knownBugNotes({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] });
+
   const messages = inputMessages(inputObject);
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
   const firstModel = turns.find((turn) => turn.model)?.model?.model;
@@ -249,11 +256,31 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
     prompt: lastUser ? messageText(lastUser) : undefined,
     turns,
     resumeToolCalls,
-    resume:
-      inputObject.resume !== undefined
-        ? { resolutions: buildResolutions({ generateId: id, input: inputObject, errorMessage, resumeToolCalls, laterMessages }) }
-        : undefined,
+    resume,
     pendingInterrupts: pendingInterrupts.map((part) => part.request),
     text: finishReason === 'stop' || finishReason === 'length' ? messageText(finalMessage) : undefined,
+    notes,
   };
+}
+
+/** Names the genkit 1.42 resume bugs (INTERRUPT-MODEL.md §7) visible within one generate. */
+function knownBugNotes(options: { errorMessage?: string; resumeToolCalls: ToolCall[]; turns: Turn[]; resolutions: Resolution[] }): string[] {
+  const notes: string[] = [];
+  if (options.errorMessage?.includes("reading 'tools'") && options.resumeToolCalls.some((call) => call.status === 'interrupted')) {
+    notes.push('genkit 1.42 bug 1: the restarted tool interrupted again and genkit crashed with a TypeError instead of a FAILED_PRECONDITION error.');
+  }
+  if (options.resolutions.some((resolution) => resolution.replacedInput !== undefined)) {
+    notes.push('genkit 1.42 bug 2: replaceInput ran the tool with the new input, but the history the model sees keeps the original input.');
+  }
+  const refless = new Map<string, number>();
+  for (const call of options.turns.flatMap((turn) => turn.toolCalls)) {
+    if (call.status === 'interrupted' && !call.ref) refless.set(call.name, (refless.get(call.name) ?? 0) + 1);
+  }
+  for (const resolution of options.resolutions) {
+    if (!resolution.request.ref) refless.set(resolution.request.name, (refless.get(resolution.request.name) ?? 0) + 1);
+  }
+  for (const [name, count] of refless) {
+    if (count > 1) notes.push(`genkit 1.42 bug 4: ${count} interrupted calls of ${name} have no ref, so they cannot be answered separately: each gets the first answer.`);
+  }
+  return notes;
 }

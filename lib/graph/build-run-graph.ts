@@ -1,11 +1,11 @@
 import type { Span } from '../trace/span';
-import { buildGenerateCall } from './build-generate-call';
+import { buildGenerateCall, buildToolCall } from './build-generate-call';
 import { graphElements } from './graph-elements';
 import { linkResumes } from './link-resumes';
-import type { GenerateCall, GraphSummary, RunGraph } from './run-graph';
+import type { GenerateCall, GraphSummary, RunGraph, ToolCall } from './run-graph';
 import { buildSpanIndex, enclosingFlow, isNestedGenerate, type SpanIndex } from './span-index';
 
-function summarize(index: SpanIndex, generates: GenerateCall[]): GraphSummary {
+function summarize(index: SpanIndex, generates: GenerateCall[], standaloneToolCalls: ToolCall[]): GraphSummary {
   const traces = new Set<string>();
   let modelCalls = 0;
   let toolCalls = 0;
@@ -15,7 +15,7 @@ function summarize(index: SpanIndex, generates: GenerateCall[]): GraphSummary {
     if (role === 'model') modelCalls += 1;
     else if (role === 'tool') toolCalls += 1;
   }
-  const counts = { interrupts: 0, responds: 0, restarts: 0, pendingReused: 0, errors: 0 };
+  const counts = { interrupts: standaloneToolCalls.filter((call) => call.status === 'interrupted').length, responds: 0, restarts: 0, pendingReused: 0, errors: 0 };
   for (const generate of generates) {
     if (generate.status === 'error') counts.errors += 1;
     const calls = [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)];
@@ -43,6 +43,15 @@ function summarize(index: SpanIndex, generates: GenerateCall[]): GraphSummary {
   };
 }
 
+/** True when a span has a generate among its ancestors (or its path says so). */
+function insideGenerate(index: SpanIndex, span: Span): boolean {
+  for (let current = index.parentOf(span), steps = 0; current && steps < 10_000; current = index.parentOf(current), steps++) {
+    if (index.classify(current).role === 'generate') return true;
+  }
+  const path = span.attributes['genkit:path'];
+  return typeof path === 'string' && /\{generate,t:(util|action)/.test(path);
+}
+
 /**
  * Builds the run graph of any set of spans: one or several traces, in any order, with
  * missing parents or open spans. Pure: a fresh graph per call.
@@ -50,12 +59,15 @@ function summarize(index: SpanIndex, generates: GenerateCall[]): GraphSummary {
 export function buildRunGraph(spans: readonly Span[]): RunGraph {
   const index = buildSpanIndex(spans);
   const generates: GenerateCall[] = [];
+  const standaloneToolCalls: ToolCall[] = [];
   for (const span of index.byKey.values()) {
-    if (index.classify(span).role !== 'generate' || isNestedGenerate(index, span)) continue;
+    const role = index.classify(span).role;
+    if (role === 'tool' && !insideGenerate(index, span)) standaloneToolCalls.push(buildToolCall(index, span));
+    if (role !== 'generate' || isNestedGenerate(index, span)) continue;
     generates.push(buildGenerateCall(index, span, enclosingFlow(index, span)?.spanId));
   }
   generates.sort((a, b) => a.startTime - b.startTime || a.id.localeCompare(b.id));
   linkResumes(generates);
-  const { nodes, edges } = graphElements(generates);
-  return { summary: summarize(index, generates), generates, nodes, edges };
+  const { nodes, edges } = graphElements(generates, standaloneToolCalls);
+  return { summary: summarize(index, generates, standaloneToolCalls), generates, nodes, edges };
 }

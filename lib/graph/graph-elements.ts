@@ -42,7 +42,7 @@ function toolNode(call: ToolCall, generateId: string): GraphNode {
  * ends its branch as a paused node; dashed `answer` edges run from each interrupt (or parked
  * call) to the resume part that resolved it, across traces.
  */
-export function graphElements(generates: GenerateCall[]): { nodes: GraphNode[]; edges: GraphEdge[] } {
+export function graphElements(generates: GenerateCall[], standaloneToolCalls: ToolCall[] = []): { nodes: GraphNode[]; edges: GraphEdge[] } {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const connect = (sources: string[], target: string) => {
@@ -61,6 +61,7 @@ export function graphElements(generates: GenerateCall[]): { nodes: GraphNode[]; 
       status: generate.status === 'interrupted' ? 'paused — waiting for an answer' : generate.status === 'error' ? 'failed' : generate.status === 'running' ? 'running…' : 'ok',
       tone: generate.status === 'ok' ? 'ok' : generate.status,
       detail: generate.model,
+      notes: generate.notes.length > 0 ? generate.notes : undefined,
     });
     let frontier = [id];
 
@@ -142,6 +143,7 @@ export function graphElements(generates: GenerateCall[]): { nodes: GraphNode[]; 
         status: 'failed',
         tone: 'error',
         detail: generate.errorMessage,
+        notes: generate.notes.length > 0 ? generate.notes : undefined,
       });
       // The failure hangs off where it happened: a failed or never-run tool call, else the last step.
       const lastTurn = generate.turns[generate.turns.length - 1];
@@ -164,5 +166,18 @@ export function graphElements(generates: GenerateCall[]): { nodes: GraphNode[]; 
       connect(frontier, finalId);
     }
   });
+  // Tools run outside any generate (called directly as actions) still show, on their own.
+  for (const call of standaloneToolCalls) {
+    const node = toolNode(call, '');
+    nodes.push(
+      call.status === 'interrupted'
+        ? {
+            ...node,
+            status: 'interrupted outside a generate',
+            notes: ['genkit 1.42 bug 5: an interrupting tool run on its own gives its caller an error with an empty message; only generate turns an interrupt into a pause.'],
+          }
+        : node,
+    );
+  }
   return { nodes, edges };
 }

@@ -26,11 +26,20 @@ export function linkResumes(generates: GenerateCall[]): void {
     if (!original) continue;
     resume.resume.answersGenerateId = original.id;
     const lastTurn = original.turns[original.turns.length - 1];
+    // Calls without a ref share name and ref: each resolution takes the next unused one.
+    const unused = [...lastTurn.toolCalls];
     for (const resolution of resume.resume.resolutions) {
-      const call = lastTurn.toolCalls.find(
+      const position = unused.findIndex(
         (candidate) => candidate.name === resolution.request.name && (candidate.ref ?? '') === (resolution.request.ref ?? ''),
       );
-      if (!call) continue;
+      if (position < 0) continue;
+      const [call] = unused.splice(position, 1);
+      const earlierPending = call.resolvedBy.some((earlier) => earlier.kind === 'pending');
+      if (resolution.kind === 'unresolved' && earlierPending) {
+        resume.notes.push(
+          `genkit 1.42 bug 3: an earlier resume rewrote the shared messages in place and stripped the pendingOutput of ${resolution.request.name}, so retrying the same resume fails.`,
+        );
+      }
       resolution.answersToolCallId = call.id;
       call.resolvedBy.push({ generateId: resume.id, kind: resolution.kind, nodeId: resolution.id });
     }

@@ -57,6 +57,15 @@ export function renderGraphText(graph: RunGraph): string {
       for (const call of turn.toolCalls) lines.push(`    ${describeCall(call)}`);
     }
     if (generate.text !== undefined) lines.push(`  final answer: ${short(generate.text, 120)}`);
+    for (const note of generate.notes) lines.push(`  note: ${note}`);
+  }
+  const standalone = graph.nodes.filter((node) => node.generateId === '');
+  if (standalone.length > 0) {
+    lines.push('', 'tool calls outside any generate');
+    for (const node of standalone) {
+      lines.push(`  ${node.label}  ${node.status}${node.detail ? `  ${short(node.detail)}` : ''}`);
+      for (const note of node.notes ?? []) lines.push(`  note: ${note}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -117,6 +117,8 @@ export interface GenerateCall {
   pendingInterrupts: ToolRequestData[];
   /** The model's final text (finishReason stop). */
   text?: string;
+  /** Known genkit 1.42 misbehaviours this generate shows (INTERRUPT-MODEL.md §7), in words. */
+  notes: string[];
 }
 
 export type GraphNodeKind =
@@ -144,6 +146,8 @@ export interface GraphNode {
   tone: 'ok' | 'error' | 'interrupted' | 'running' | 'answered' | 'neutral';
   /** One line of detail (error message, final text, ref). */
   detail?: string;
+  /** Known genkit misbehaviours shown at this node. */
+  notes?: string[];
 }
 
 export type GraphEdgeKind = 'flow' | 'answer';
