@@ -59,7 +59,7 @@ export function NodeDetail(props: { graph: RunGraph; node?: ViewNode; span?: Spa
       {generate ? (
         <Json
           title="Generate call"
-          value={{ model: generate.model, prompt: generate.prompt, status: generate.status, finishReason: generate.finishReason, turns: generate.turns.length, error: generate.errorMessage }}
+          value={{ model: generate.model, status: generate.status, finishReason: generate.finishReason, turns: generate.turns.length, error: generate.errorMessage }}
         />
       ) : null}
       {generate?.resume?.answersGenerateId ? (

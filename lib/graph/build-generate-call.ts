@@ -15,6 +15,55 @@ import { spanKey, type SpanIndex } from './span-index';
 
 const STATUS_PREFIX = /^([A-Z_]{3,}):/;
 
+/**
+ * A tool call whose input and output are parsed from the recorded JSON on first read. Tool
+ * inputs and outputs are only read when someone looks (a detail panel, Graph JSON), so the
+ * graph of a 10,000-span file does not parse them all. Getters live on the prototype (objects
+ * keep a fast shape); `toJSON` writes them out like plain fields.
+ */
+class RecordedToolCall implements ToolCall {
+  id!: string;
+  traceId!: string;
+  spanId?: string;
+  name!: string;
+  ref?: string;
+  status!: ToolCall['status'];
+  restarted!: boolean;
+  resumedMetadata?: unknown;
+  interrupt?: ToolCall['interrupt'];
+  parked!: boolean;
+  errorMessage?: string;
+  resolvedBy!: ToolCall['resolvedBy'];
+  #rawInput: Span['attributes'][string] | undefined;
+  #rawOutput: Span['attributes'][string] | undefined;
+  #input?: { value: unknown };
+  #output?: { value: unknown };
+
+  constructor(fields: Omit<ToolCall, 'input' | 'output'>, rawInput: Span['attributes'][string] | undefined, rawOutput: Span['attributes'][string] | undefined) {
+    Object.assign(this, fields);
+    this.#rawInput = rawInput;
+    this.#rawOutput = rawOutput;
+  }
+
+  get input(): unknown {
+    this.#input ??= { value: jsonAttributeOrUndefined(this.#rawInput) };
+    return this.#input.value;
+  }
+  set input(value: unknown) {
+    this.#input = { value };
+  }
+  get output(): unknown {
+    this.#output ??= { value: jsonAttributeOrUndefined(this.#rawOutput) };
+    return this.#output.value;
+  }
+  set output(value: unknown) {
+    this.#output = { value };
+  }
+  toJSON(): ToolCall {
+    return { ...this, input: this.input, output: this.output };
+  }
+}
+
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
@@ -48,14 +97,13 @@ export function buildToolCall(index: SpanIndex, span: Span, request?: ToolReques
         : { metadata: true, evidence: 'exception' };
   }
   const resumedAttribute = span.attributes['genkit:metadata:resumed'];
-  return {
+  return new RecordedToolCall(
+    {
     id: spanKey(span),
     traceId: span.traceId,
     spanId: span.spanId,
     name: classification.label,
     ref: request?.ref,
-    input: jsonAttributeOrUndefined(span.attributes['genkit:input']),
-    output: jsonAttributeOrUndefined(span.attributes['genkit:output']),
     status: classification.outcome,
     restarted: classification.restarted,
     resumedMetadata: resumedAttribute !== undefined ? (jsonAttributeOrUndefined(resumedAttribute) ?? resumedAttribute) : undefined,
@@ -63,7 +111,10 @@ export function buildToolCall(index: SpanIndex, span: Span, request?: ToolReques
     parked: false,
     errorMessage: classification.errorMessage,
     resolvedBy: [],
-  };
+    },
+    span.attributes['genkit:input'],
+    span.attributes['genkit:output'],
+  );
 }
 
 /**
@@ -78,8 +129,12 @@ function pairToolCalls(index: SpanIndex, turnId: string, requests: ToolRequestDa
     return position < 0 ? undefined : unused.splice(position, 1)[0];
   };
   const calls = requests.map((request) => {
+    // genkit records the input with JSON.stringify of the same object: compare the text
+    // first (no parse), then the parsed value, then fall back to the name in order.
+    const inputText = JSON.stringify(request.input);
     const inputJson = canonicalJson(request.input);
     const span =
+      take((candidate) => index.classify(candidate).label === request.name && candidate.attributes['genkit:input'] === inputText) ??
       take((candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === inputJson) ??
       take((candidate) => index.classify(candidate).label === request.name);
     if (span) return buildToolCall(index, span, request);
@@ -98,27 +153,11 @@ function pairToolCalls(index: SpanIndex, turnId: string, requests: ToolRequestDa
   return [...calls, ...unused.map((span) => buildToolCall(index, span))];
 }
 
-/** Tool responses genkit built from pendingOutput (`metadata.source: "pending"`), from a later turn's history. */
-function pendingResponses(messages: RecordedMessage[]): Map<string, unknown> {
-  const result = new Map<string, unknown>();
-  for (const message of messages) {
-    if (message.role !== 'tool') continue;
-    for (const part of messageParts(message)) {
-      const response = part.toolResponse;
-      if (isObject(response) && typeof response.name === 'string' && part.metadata?.source === 'pending') {
-        result.set(requestLabel({ name: response.name, ref: stringOf(response.ref) }), response.output);
-      }
-    }
-  }
-  return result;
-}
-
 function buildResolutions(options: {
   generateId: string;
   input: Record<string, unknown>;
   errorMessage?: string;
   resumeToolCalls: ToolCall[];
-  laterMessages: RecordedMessage[];
 }): Resolution[] {
   const resume = isObject(options.input.resume) ? options.input.resume : {};
   const respondParts = Array.isArray(resume.respond) ? resume.respond.filter(isObject) : [];
@@ -126,7 +165,6 @@ function buildResolutions(options: {
   const messages = inputMessages(options.input);
   const last = messages[messages.length - 1];
   const requests = last?.role === 'model' ? toolRequestParts(last) : [];
-  const pending = pendingResponses(options.laterMessages);
   const unusedRestarts = [...options.resumeToolCalls];
 
   return requests.map(({ request, metadata }) => {
@@ -161,8 +199,8 @@ function buildResolutions(options: {
     if (options.errorMessage?.includes(`'${label}'`) && /Unresolved tool request/.test(options.errorMessage)) {
       return { id, kind: 'unresolved' as const, request };
     }
-    const output = metadata.pendingOutput !== undefined ? metadata.pendingOutput : pending.get(label);
-    return { id, kind: 'pending' as const, request, output };
+    // The reused output: from the marker when genkit left it, else from the parked call once linked.
+    return { id, kind: 'pending' as const, request, output: metadata.pendingOutput };
   });
 }
 
@@ -170,14 +208,18 @@ function buildResolutions(options: {
 export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: string): GenerateCall {
   const id = spanKey(root);
   const classification = index.classify(root);
-  const input = jsonAttributeOrUndefined(root.attributes['genkit:input']);
+  // A generate's input and output repeat the whole history and tool schemas: parse the
+  // input only for a resume, the output only when interrupted.
+  const rawInput = root.attributes['genkit:input'];
+  const isResume = typeof rawInput === 'string' ? rawInput.includes('"resume"') : isObject(rawInput) && rawInput.resume !== undefined;
+  const input = isResume ? jsonAttributeOrUndefined(rawInput) : undefined;
   const inputObject = isObject(input) ? input : {};
-  const output = jsonAttributeOrUndefined(root.attributes['genkit:output']);
+  const outputInterrupted = classification.outcome === 'interrupted';
+  const output = outputInterrupted ? jsonAttributeOrUndefined(root.attributes['genkit:output']) : undefined;
   const outputObject = isObject(output) ? output : {};
 
   const turns: Turn[] = [];
   let resumeToolCalls: ToolCall[] = [];
-  const laterMessages: RecordedMessage[] = [];
   const seen = new Set<Span>();
   for (let current: Span | undefined = root; current && !seen.has(current); ) {
     seen.add(current);
@@ -192,12 +234,7 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
       // A resume generate runs its restarts before recursing into its first model turn.
       resumeToolCalls = toolSpans.map((span) => buildToolCall(index, span));
     }
-    const nested = children.find((child) => index.classify(child).role === 'generate');
-    if (nested && current === root && inputObject.resume !== undefined) {
-      // Only the first nested turn's history is needed: it holds the tool message the resume built.
-      laterMessages.push(...inputMessages(jsonAttributeOrUndefined(nested.attributes['genkit:input'])));
-    }
-    current = nested;
+    current = children.find((child) => index.classify(child).role === 'generate');
   }
 
   // Interrupt markers in the final message: evidence for interrupts whose span shows none.
@@ -223,7 +260,9 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
     for (const call of turn.toolCalls) if (call.status === 'ok') call.parked = true;
   }
 
-  const finishReason = stringOf(outputObject.finishReason);
+  // Without a parsed output, the last model call tells how the generate finished.
+  const lastModel = turns[turns.length - 1]?.model;
+  const finishReason = outputInterrupted ? (stringOf(outputObject.finishReason) ?? 'interrupted') : lastModel?.finishReason;
   let status: GenerateCall['status'];
   if (classification.outcome === 'running') status = 'running';
   else if (classification.outcome === 'error') status = 'error';
@@ -232,13 +271,11 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
   const errorMessage = status === 'error' ? classification.errorMessage : undefined;
 
   const resume =
-    inputObject.resume !== undefined
-      ? { resolutions: buildResolutions({ generateId: id, input: inputObject, errorMessage, resumeToolCalls, laterMessages }) }
+    isResume && inputObject.resume !== undefined
+      ? { resolutions: buildResolutions({ generateId: id, input: inputObject, errorMessage, resumeToolCalls }) }
       : undefined;
   const notes = knownBugNotes({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] });
 
-  const messages = inputMessages(inputObject);
-  const lastUser = [...messages].reverse().find((message) => message.role === 'user');
   const firstModel = turns.find((turn) => turn.model)?.model?.model;
 
   return {
@@ -253,12 +290,11 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
     errorMessage,
     errorStatus: errorMessage ? STATUS_PREFIX.exec(errorMessage)?.[1] : undefined,
     model: stringOf(inputObject.model) ?? firstModel,
-    prompt: lastUser ? messageText(lastUser) : undefined,
     turns,
     resumeToolCalls,
     resume,
     pendingInterrupts: pendingInterrupts.map((part) => part.request),
-    text: finishReason === 'stop' || finishReason === 'length' ? messageText(finalMessage) : undefined,
+    text: status === 'ok' ? lastModel?.text : undefined,
     notes,
   };
 }

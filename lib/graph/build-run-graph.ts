@@ -9,7 +9,7 @@ function summarize(index: SpanIndex, generates: GenerateCall[], standaloneToolCa
   const traces = new Set<string>();
   let modelCalls = 0;
   let toolCalls = 0;
-  for (const span of index.byKey.values()) {
+  for (const span of index.spans) {
     traces.add(span.traceId);
     const role = index.classify(span).role;
     if (role === 'model') modelCalls += 1;
@@ -60,7 +60,7 @@ export function buildRunGraph(spans: readonly Span[]): RunGraph {
   const index = buildSpanIndex(spans);
   const generates: GenerateCall[] = [];
   const standaloneToolCalls: ToolCall[] = [];
-  for (const span of index.byKey.values()) {
+  for (const span of index.spans) {
     const role = index.classify(span).role;
     if (role === 'tool' && !insideGenerate(index, span)) standaloneToolCalls.push(buildToolCall(index, span));
     if (role !== 'generate' || isNestedGenerate(index, span)) continue;

@@ -8,31 +8,36 @@ const RESOLUTION_WORDS: Record<Resolution['kind'], string> = {
   unresolved: 'left unanswered by the resume',
 };
 
-function toolNode(call: ToolCall, generateId: string): GraphNode {
-  const base = { id: call.id, generateId, traceId: call.traceId, spanId: call.spanId, label: call.ref ? `${call.name}#${call.ref}` : call.name };
-  if (call.status === 'interrupted') {
-    const answered = call.resolvedBy.map((resolution) => resolution.kind);
-    return {
-      ...base,
-      kind: 'tool-interrupt',
-      tone: 'interrupted',
-      status: answered.length > 0 ? `paused — answered by ${[...new Set(answered)].join(' / ')}` : 'paused — waiting for an answer',
-      detail: call.interrupt && call.interrupt.metadata !== true ? JSON.stringify(call.interrupt.metadata) : undefined,
-    };
+function toolStatus(call: ToolCall): { status: string; tone: GraphNode['tone'] } {
+  switch (call.status) {
+    case 'ok':
+      return { status: call.restarted ? 'ok — restarted by a resume' : call.parked ? 'ok — parked as pendingOutput' : 'ok', tone: 'ok' };
+    case 'error':
+      return { status: 'failed', tone: 'error' };
+    case 'running':
+      return { status: 'running…', tone: 'running' };
+    case 'not-run':
+      return { status: 'never ran', tone: 'neutral' };
+    case 'interrupted': {
+      const answered = [...new Set(call.resolvedBy.map((resolution) => resolution.kind))];
+      return { status: answered.length > 0 ? `paused — answered by ${answered.join(' / ')}` : 'paused — waiting for an answer', tone: 'interrupted' };
+    }
   }
-  const statusWords: Record<Exclude<ToolCall['status'], 'interrupted'>, string> = {
-    ok: call.restarted ? 'ok — restarted by a resume' : call.parked ? 'ok — parked as pendingOutput' : 'ok',
-    error: 'failed',
-    running: 'running…',
-    'not-run': 'never ran',
-  };
-  const status = call.status as Exclude<ToolCall['status'], 'interrupted'>;
+}
+
+function toolNode(call: ToolCall, generateId: string): GraphNode {
+  const { status, tone } = toolStatus(call);
+  const interrupted = call.status === 'interrupted';
   return {
-    ...base,
-    kind: 'tool-call',
-    tone: status === 'ok' ? 'ok' : status === 'error' ? 'error' : status === 'running' ? 'running' : 'neutral',
-    status: statusWords[status],
-    detail: call.errorMessage,
+    id: call.id,
+    kind: interrupted ? 'tool-interrupt' : 'tool-call',
+    generateId,
+    traceId: call.traceId,
+    spanId: call.spanId,
+    label: call.ref ? `${call.name}#${call.ref}` : call.name,
+    status,
+    tone,
+    detail: interrupted ? (call.interrupt && call.interrupt.metadata !== true ? JSON.stringify(call.interrupt.metadata) : undefined) : call.errorMessage,
   };
 }
 
@@ -45,13 +50,18 @@ function toolNode(call: ToolCall, generateId: string): GraphNode {
 export function graphElements(generates: GenerateCall[], standaloneToolCalls: ToolCall[] = []): { nodes: GraphNode[]; edges: GraphEdge[] } {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
+  const nodeIds = new Set<string>();
+  const addNode = (node: GraphNode) => {
+    nodes.push(node);
+    nodeIds.add(node.id);
+  };
   const connect = (sources: string[], target: string) => {
     for (const source of sources) edges.push({ id: `${source}->${target}`, source, target, kind: 'flow' });
   };
 
   generates.forEach((generate, position) => {
     const { id } = generate;
-    nodes.push({
+    addNode({
       id,
       kind: 'generate',
       generateId: id,
@@ -68,7 +78,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
     if (generate.resume) {
       const next: string[] = [];
       for (const resolution of generate.resume.resolutions) {
-        nodes.push({
+        addNode({
           id: resolution.id,
           kind: `resume-${resolution.kind}`,
           generateId: id,
@@ -89,15 +99,15 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         }
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
         if (ran) {
-          nodes.push(toolNode(ran, id));
+          addNode(toolNode(ran, id));
           connect([resolution.id], ran.id);
           if (ran.status !== 'interrupted') next.push(ran.id);
         } else if (resolution.kind !== 'unresolved') next.push(resolution.id);
       }
       // Restarted tool spans that matched no restart part still belong in the picture.
       for (const call of generate.resumeToolCalls) {
-        if (nodes.some((node) => node.id === call.id)) continue;
-        nodes.push(toolNode(call, id));
+        if (nodeIds.has(call.id)) continue;
+        addNode(toolNode(call, id));
         connect([id], call.id);
         if (call.status !== 'interrupted') next.push(call.id);
       }
@@ -107,7 +117,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
     for (const turn of generate.turns) {
       if (!turn.model) continue;
       const model = turn.model;
-      nodes.push({
+      addNode({
         id: model.id,
         kind: 'model-call',
         generateId: id,
@@ -125,7 +135,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       }
       const next: string[] = [];
       for (const call of turn.toolCalls) {
-        nodes.push(toolNode(call, id));
+        addNode(toolNode(call, id));
         connect([model.id], call.id);
         if (call.status !== 'interrupted' && call.status !== 'not-run' && call.status !== 'error') next.push(call.id);
       }
@@ -134,7 +144,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
 
     if (generate.status === 'error') {
       const failureId = `${id}:failure`;
-      nodes.push({
+      addNode({
         id: failureId,
         kind: 'failure',
         generateId: id,
@@ -153,7 +163,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       connect(culprits.length > 0 ? culprits : frontier, failureId);
     } else if (generate.status === 'ok') {
       const finalId = `${id}:final`;
-      nodes.push({
+      addNode({
         id: finalId,
         kind: 'final-answer',
         generateId: id,
@@ -169,7 +179,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
   // Tools run outside any generate (called directly as actions) still show, on their own.
   for (const call of standaloneToolCalls) {
     const node = toolNode(call, '');
-    nodes.push(
+    addNode(
       call.status === 'interrupted'
         ? {
             ...node,

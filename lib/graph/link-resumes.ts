@@ -1,5 +1,13 @@
-import { sameRequest } from './message-parts';
-import type { GenerateCall } from './run-graph';
+import { canonicalJson } from './message-parts';
+import type { GenerateCall, ToolRequestData } from './run-graph';
+
+/** The requests of one model message as one key: name, ref and input, order-free. */
+function requestsKey(requests: readonly ToolRequestData[]): string {
+  return requests
+    .map((request) => `${request.name}#${request.ref ?? ''}#${canonicalJson(request.input)}`)
+    .sort()
+    .join('\n');
+}
 
 /**
  * Links each resume to the interrupted generate it answered — across traces, since genkit
@@ -11,18 +19,21 @@ import type { GenerateCall } from './run-graph';
  */
 export function linkResumes(generates: GenerateCall[]): void {
   const byStart = [...generates].sort((a, b) => a.startTime - b.startTime);
+  // Interrupted generates by the requests of their last turn: one lookup per resume, so a
+  // file with thousands of generates links in linear time.
+  const interruptedByKey = new Map<string, GenerateCall[]>();
+  for (const candidate of byStart) {
+    const lastTurn = candidate.turns[candidate.turns.length - 1];
+    if (!lastTurn?.model || !lastTurn.toolCalls.some((call) => call.status === 'interrupted')) continue;
+    const key = requestsKey(lastTurn.model.toolRequests);
+    const list = interruptedByKey.get(key) ?? [];
+    list.push(candidate);
+    interruptedByKey.set(key, list);
+  }
   for (const resume of byStart) {
     if (!resume.resume || resume.resume.resolutions.length === 0) continue;
-    const requests = resume.resume.resolutions.map((resolution) => resolution.request);
-    const original = byStart
-      .filter((candidate) => candidate !== resume && candidate.startTime <= resume.startTime)
-      .reverse()
-      .find((candidate) => {
-        const lastTurn = candidate.turns[candidate.turns.length - 1];
-        const asked = lastTurn?.model?.toolRequests ?? [];
-        if (asked.length !== requests.length || !lastTurn.toolCalls.some((call) => call.status === 'interrupted')) return false;
-        return requests.every((request) => asked.some((candidateRequest) => sameRequest(candidateRequest, request)));
-      });
+    const candidates = interruptedByKey.get(requestsKey(resume.resume.resolutions.map((resolution) => resolution.request))) ?? [];
+    const original = [...candidates].reverse().find((candidate) => candidate !== resume && candidate.startTime <= resume.startTime);
     if (!original) continue;
     resume.resume.answersGenerateId = original.id;
     const lastTurn = original.turns[original.turns.length - 1];
@@ -41,6 +52,9 @@ export function linkResumes(generates: GenerateCall[]): void {
         );
       }
       resolution.answersToolCallId = call.id;
+      // genkit may have stripped the pendingOutput marker from the recorded history (bug 3):
+      // the parked call's own output is what was reused.
+      if (resolution.kind === 'pending' && resolution.output === undefined) resolution.output = call.output;
       call.resolvedBy.push({ generateId: resume.id, kind: resolution.kind, nodeId: resolution.id });
     }
   }

@@ -106,8 +106,6 @@ export interface GenerateCall {
   /** genkit's status name in the error message (NOT_FOUND, ABORTED, INVALID_ARGUMENT, …). */
   errorStatus?: string;
   model?: string;
-  /** The last user message's text, for labels. */
-  prompt?: string;
   turns: Turn[];
   /** Tools run by this generate's resume (restarts), before its first model turn. */
   resumeToolCalls: ToolCall[];

@@ -6,8 +6,10 @@ import { compareNanos, type Span } from '../trace/span';
  * calls). Keys are `${traceId}:${spanId}` so several traces can share a file.
  */
 export interface SpanIndex {
-  byKey: Map<string, Span>;
-  children: Map<string, Span[]>;
+  /** Every span once (an ended copy wins over an open one). */
+  spans: Span[];
+  children: Map<Span, Span[]>;
+  parents: Map<Span, Span>;
   classification: Map<Span, SpanClassification>;
   classify(span: Span): SpanClassification;
   parentOf(span: Span): Span | undefined;
@@ -19,19 +21,28 @@ export function spanKey(span: { traceId: string; spanId: string }): string {
 }
 
 export function buildSpanIndex(spans: readonly Span[]): SpanIndex {
-  const byKey = new Map<string, Span>();
+  // traceId → spanId → span: nested maps, so indexing builds no key strings.
+  const byTrace = new Map<string, Map<string, Span>>();
   for (const span of spans) {
-    const existing = byKey.get(spanKey(span));
+    let inTrace = byTrace.get(span.traceId);
+    if (!inTrace) byTrace.set(span.traceId, (inTrace = new Map()));
+    const existing = inTrace.get(span.spanId);
     // An ended span wins over an open copy of itself (spans can arrive twice).
-    if (!existing || existing.endTimeUnixNano === undefined) byKey.set(spanKey(span), span);
+    if (!existing || existing.endTimeUnixNano === undefined) inTrace.set(span.spanId, span);
   }
-  const children = new Map<string, Span[]>();
-  for (const span of byKey.values()) {
+  const unique: Span[] = [];
+  for (const inTrace of byTrace.values()) for (const span of inTrace.values()) unique.push(span);
+  // Keyed by the span objects themselves: lookups during the walk build no strings.
+  const children = new Map<Span, Span[]>();
+  const parents = new Map<Span, Span>();
+  for (const span of unique) {
     if (!span.parentSpanId) continue;
-    const parentKey = `${span.traceId}:${span.parentSpanId}`;
-    const list = children.get(parentKey) ?? [];
-    list.push(span);
-    children.set(parentKey, list);
+    const parent = byTrace.get(span.traceId)?.get(span.parentSpanId);
+    if (!parent || parent === span) continue;
+    parents.set(span, parent);
+    const list = children.get(parent);
+    if (list) list.push(span);
+    else children.set(parent, [span]);
   }
   // Spans arrive in any order: siblings are ordered by start time.
   for (const list of children.values()) list.sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
@@ -44,13 +55,15 @@ export function buildSpanIndex(spans: readonly Span[]): SpanIndex {
     }
     return result;
   };
+  const none: Span[] = [];
   return {
-    byKey,
+    spans: unique,
     children,
+    parents,
     classification,
     classify,
-    parentOf: (span) => (span.parentSpanId ? byKey.get(`${span.traceId}:${span.parentSpanId}`) : undefined),
-    childrenOf: (span) => children.get(spanKey(span)) ?? [],
+    parentOf: (span) => parents.get(span),
+    childrenOf: (span) => children.get(span) ?? none,
   };
 }
 

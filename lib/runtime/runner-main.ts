@@ -39,18 +39,32 @@ const telemetry = startRunnerTelemetry({
   },
 });
 
-// genkit is imported after telemetry starts so its tracer binds to our provider.
-const { genkit } = await import('genkit/beta');
-const { loadToolModules } = await import('./load-tools');
-const { loadScenarios } = await import('./scenario');
-const { defineScriptedModel } = await import('./scripted-model');
-const { runGenerate } = await import('./run-generate');
+// Commands are heard from the first moment, so pings are answered while tools load (a tool
+// module stuck at import is then caught by the server's heartbeat); generate commands wait
+// until loading is done.
+const loaded = loadRuntime();
 
-const ai = genkit({});
-const loadedTools = await loadToolModules(ai, toolsDir);
-const loadedScenarios = await loadScenarios(scenariosDir);
-const scenarios = new Map(loadedScenarios.scenarios.map((scenario) => [scenario.name, scenario]));
-for (const scenario of loadedScenarios.scenarios) defineScriptedModel(ai, scenario);
+async function loadRuntime() {
+  // genkit is imported after telemetry starts so its tracer binds to our provider.
+  const { genkit } = await import('genkit/beta');
+  const { loadToolModules } = await import('./load-tools');
+  const { loadScenarios } = await import('./scenario');
+  const { defineScriptedModel } = await import('./scripted-model');
+  const { runGenerate } = await import('./run-generate');
+  const ai = genkit({});
+  const tools = await loadToolModules(ai, toolsDir);
+  const scenarioList = await loadScenarios(scenariosDir);
+  const scenarios = new Map(scenarioList.scenarios.map((scenario) => [scenario.name, scenario]));
+  for (const scenario of scenarioList.scenarios) defineScriptedModel(ai, scenario);
+  send({
+    type: 'ready',
+    pid: process.pid,
+    tools: tools.tools,
+    scenarios: scenarioList.scenarios,
+    problems: [...tools.problems, ...scenarioList.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` }))],
+  });
+  return { ai, scenarios, runGenerate };
+}
 
 process.on('message', async (raw) => {
   const parsed = RunnerCommandSchema.safeParse(raw);
@@ -64,6 +78,7 @@ process.on('message', async (raw) => {
     await telemetry.shutdown().catch(() => undefined);
     process.exit(0);
   }
+  const { ai, scenarios, runGenerate } = await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   const result = await runContext.run(run, () => runGenerate({ ai, scenarios, command, toolTimeoutMs }));
   // Every span of the call is exported (and acknowledged) before the result goes out, so a
@@ -76,12 +91,4 @@ process.on('disconnect', () => {
   // The server is gone: flush what we can and leave, never linger as an orphan.
   telemetry.flush().finally(() => process.exit(0));
   setTimeout(() => process.exit(0), 1_000).unref();
-});
-
-send({
-  type: 'ready',
-  pid: process.pid,
-  tools: loadedTools.tools,
-  scenarios: loadedScenarios.scenarios,
-  problems: [...loadedTools.problems, ...loadedScenarios.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` }))],
 });

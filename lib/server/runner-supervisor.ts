@@ -80,7 +80,9 @@ export class RunnerSupervisor {
     if (this.options.watchTools && !this.watcher) this.watchTools();
     this.spawnRunner();
     if (!this.heartbeat) {
-      this.heartbeat = setInterval(() => this.checkHeartbeat(), 1_000);
+      // Several pings per timeout, so a healthy runner is never judged on one late pong.
+      const interval = Math.max(50, Math.min(1_000, this.options.heartbeatTimeoutMs / 4));
+      this.heartbeat = setInterval(() => this.checkHeartbeat(), interval);
       this.heartbeat.unref();
     }
   }
@@ -183,8 +185,12 @@ export class RunnerSupervisor {
   private checkHeartbeat(): void {
     const child = this.child;
     if (!child || !child.connected) return;
-    if (this.status.state === 'ready' && Date.now() - this.lastPong > this.options.heartbeatTimeoutMs) {
-      this.exitReason = `The runner stopped answering for ${Math.round(this.options.heartbeatTimeoutMs / 1000)} s (a tool may be stuck in a busy loop), so it was killed.`;
+    if (Date.now() - this.lastPong > this.options.heartbeatTimeoutMs) {
+      const seconds = Math.round(this.options.heartbeatTimeoutMs / 100) / 10;
+      this.exitReason =
+        this.status.state === 'ready'
+          ? `The runner stopped answering for ${seconds} s (a tool may be stuck in a busy loop), so it was killed.`
+          : `The runner stopped answering for ${seconds} s while loading tools/ (a tool module may be stuck at import), so it was killed.`;
       child.kill('SIGKILL');
       return;
     }

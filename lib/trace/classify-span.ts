@@ -55,6 +55,20 @@ export function isInterruptSpan(span: Span): boolean {
   return event !== undefined && event.attributes['exception.type'] === INTERRUPT_ERROR_TYPE;
 }
 
+/**
+ * True when a generate span's output says `finishReason: "interrupted"`. A substring test,
+ * not a parse: a generate's output repeats its whole request (history and tool schemas),
+ * and classification runs on every span.
+ */
+function outputSaysInterrupted(span: Span): boolean {
+  const output = span.attributes['genkit:output'];
+  if (typeof output !== 'string') return generateFinishReason(span) === 'interrupted';
+  // The top-level finishReason comes right after the message, before the repeated request.
+  const marker = '"finishReason":"';
+  const at = output.indexOf(marker);
+  return at >= 0 && output.startsWith('interrupted"', at + marker.length);
+}
+
 /** The finish reason recorded in a generate span's output, if readable. */
 export function generateFinishReason(span: Span): string | undefined {
   const output = jsonAttributeOrUndefined(span.attributes['genkit:output']);
@@ -77,7 +91,7 @@ export function classifySpan(span: Span): SpanClassification {
   if (span.endTimeUnixNano === undefined) outcome = 'running';
   else if (isInterruptSpan(span)) outcome = 'interrupted';
   else if (span.status.code === 2 || span.attributes['genkit:state'] === 'error') outcome = 'error';
-  else if (role === 'generate' && generateFinishReason(span) === 'interrupted') outcome = 'interrupted';
+  else if (role === 'generate' && outputSaysInterrupted(span)) outcome = 'interrupted';
   else outcome = 'ok';
 
   const errorMessage =

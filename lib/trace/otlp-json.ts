@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { LoopscopeError } from '../errors';
+import { decodeCanonicalOtlpJson } from './otlp-json-fast';
 import { createAttributes, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from './span';
 
 const MAX_FIXED64 = 18_446_744_073_709_551_615n;
@@ -254,6 +255,8 @@ export function spansOfExportRequest(request: OtlpExportRequest): Span[] {
  * @throws LoopscopeError INVALID_ARGUMENT naming the first problem and its path.
  */
 export function decodeOtlpJson(body: unknown): Span[] {
+  const fast = decodeCanonicalOtlpJson(body);
+  if (fast) return fast;
   const parsed = OtlpExportRequestSchema.safeParse(body);
   if (!parsed.success) throw new LoopscopeError('INVALID_ARGUMENT', describeFirstIssue(parsed.error, 'OTLP JSON'), { cause: parsed.error });
   return spansOfExportRequest(parsed.data);
