@@ -7,7 +7,7 @@
  * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS.
  */
 import path from 'node:path';
-import { RunnerCommandSchema, type RunnerEvent } from './runner-protocol';
+import { RunnerCommandSchema, type RunnerEvent, type SpanStartEvent } from './runner-protocol';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
 
 function send(event: RunnerEvent): void {
@@ -29,13 +29,27 @@ if (!endpoint) {
   process.exit(2);
 }
 
+// Span starts of one tick travel in one IPC message: a turn starts several spans at once.
+let pendingStarts: SpanStartEvent[] = [];
+function queueSpanStart(span: SpanStartEvent) {
+  if (pendingStarts.length === 0) {
+    setImmediate(() => {
+      const spans = pendingStarts;
+      pendingStarts = [];
+      send({ type: 'span-starts', spans });
+    });
+  }
+  pendingStarts.push(span);
+}
+
 const telemetry = startRunnerTelemetry({
   endpoint,
   token: process.env.LOOPSCOPE_TOKEN,
   onSpanStart: (span, isNewTrace) => {
-    send({ type: 'span-start', span });
     const run = runContext.getStore();
+    // The trace id goes out at once: the server needs it to route the spans that follow.
     if (isNewTrace && run) send({ type: 'run-trace', runId: run.runId, requestId: run.requestId, traceId: span.traceId });
+    queueSpanStart(span);
   },
 });
 

@@ -86,7 +86,7 @@ export type RunnerEvent =
       scenarios: Scenario[];
       problems: { file: string; message: string }[];
     }
-  | { type: 'span-start'; span: SpanStartEvent }
+  | { type: 'span-starts'; spans: SpanStartEvent[] }
   | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
   | {
       type: 'generate-result';

@@ -133,8 +133,8 @@ export class RunnerSupervisor {
       case 'pong':
         this.lastPong = Date.now();
         break;
-      case 'span-start':
-        this.options.onSpanStart?.(event.span);
+      case 'span-starts':
+        for (const span of event.spans) this.options.onSpanStart?.(span);
         break;
       case 'run-trace': {
         this.pending.get(event.requestId)?.traceIds.add(event.traceId);

@@ -6,6 +6,12 @@ import { errorMessage, LoopscopeError } from '../errors';
 export interface WriteFileAtomicOptions {
   /** When false, an existing file is never replaced: the write fails with ALREADY_EXISTS. Default true. */
   overwrite?: boolean;
+  /**
+   * When false, skips the fsyncs: the write stays atomic for readers and across a crash of
+   * the process (rename), but not across a power loss. For files rewritten many times a
+   * second (captured traces, their index); saved files keep the default. Default true.
+   */
+  durable?: boolean;
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -22,6 +28,7 @@ function errorCode(error: unknown): string | undefined {
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): Promise<void> {
   const overwrite = options.overwrite ?? true;
+  const durable = options.durable ?? true;
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomUUID()}.tmp`);
   let tempExists = false;
   try {
@@ -29,7 +36,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     tempExists = true;
     try {
       await handle.writeFile(data);
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -40,7 +47,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
       // The temp name stays linked after this; `finally` removes it.
       await linkExclusive(temp, target);
     }
-    await syncFolder(path.dirname(target));
+    if (durable) await syncFolder(path.dirname(target));
   } catch (error) {
     if (LoopscopeError.isInstance(error)) throw error;
     throw new LoopscopeError('INTERNAL', `Could not write ${target}: ${errorMessage(error)}`, { cause: error });

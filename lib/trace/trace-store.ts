@@ -204,7 +204,8 @@ export class TraceStore {
       if (writes.length === 0) return { traceIds: [] };
       await mkdir(this.tracesDir, { recursive: true });
       for (const write of writes) {
-        await writeFileAtomic(this.tracePath(write.traceId), write.text);
+        // Captured traces are rewritten per batch: atomic, without fsync (see writeFileAtomic).
+        await writeFileAtomic(this.tracePath(write.traceId), write.text, { durable: false });
         index.set(write.traceId, summarizeTrace(write.traceId, write.spans));
       }
       await this.writeIndex(index);
@@ -388,7 +389,7 @@ export class TraceStore {
   private async writeIndex(index: Map<string, TraceSummary>): Promise<void> {
     const traces = [...index.values()].sort(newestFirst((summary) => summary.traceId));
     await mkdir(path.dirname(this.indexPath), { recursive: true });
-    await writeFileAtomic(this.indexPath, JSON.stringify({ version: 1, traces }));
+    await writeFileAtomic(this.indexPath, JSON.stringify({ version: 1, traces }), { durable: false });
   }
 
   private async loadSavedCache(): Promise<Map<string, SavedCacheEntry>> {
