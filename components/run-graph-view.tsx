@@ -2,7 +2,7 @@
 
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { collapseRounds } from '@/lib/graph/collapse-rounds';
 import { layoutRunGraph, NODE_HEIGHT, NODE_WIDTH } from '@/lib/graph/layout-run-graph';
 import type { RunGraph } from '@/lib/graph/run-graph';
@@ -16,6 +16,9 @@ const TONE_COLOURS: Record<string, string> = {
   answered: '#c792ea',
   neutral: '#9aa1b5',
 };
+
+/** Fit the whole graph, but never so small that labels cannot be read; the user can zoom out. */
+const FIT_VIEW = { padding: 0.12, maxZoom: 1, minZoom: 0.55 };
 
 function Legend() {
   const items: [string, string][] = [
@@ -116,12 +119,21 @@ function GraphCanvas(props: { graph: RunGraph; selectedNodeId?: string; onSelect
     [view, onSelect],
   );
 
+  // Until the user pans, zooms or steps with the keyboard, the view follows the run: it
+  // fits the graph again whenever nodes are added (a live run grows to the right).
+  const userMoved = useRef(false);
+  const nodeCount = view.nodes.length;
   useEffect(() => {
-    const position = selectedNodeId ? positions.get(selectedNodeId) : undefined;
+    if (userMoved.current) return;
+    const frame = requestAnimationFrame(() => void flow.fitView(FIT_VIEW));
+    return () => cancelAnimationFrame(frame);
+  }, [nodeCount, flow]);
+
+  const centerOn = (nodeId: string) => {
+    userMoved.current = true;
+    const position = positions.get(nodeId);
     if (position) void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
-    // Only when the selection moves, not on every live update.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selectedNodeId]);
+  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (order.length === 0) return;
@@ -137,7 +149,9 @@ function GraphCanvas(props: { graph: RunGraph; selectedNodeId?: string; onSelect
       return;
     } else return;
     event.preventDefault();
-    onSelect(order[Math.max(0, next)].id);
+    const target = order[Math.max(0, next)].id;
+    onSelect(target);
+    centerOn(target);
   };
 
   return (
@@ -147,12 +161,17 @@ function GraphCanvas(props: { graph: RunGraph; selectedNodeId?: string; onSelect
         edges={edges}
         nodeTypes={nodeTypes}
         onNodeClick={(_event, node) => select(node.id)}
+        onMoveStart={(event) => {
+          // Only a user's pan or zoom (with an input event) stops the view from following.
+          if (event) userMoved.current = true;
+        }}
         fitView
-        fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
+        fitViewOptions={FIT_VIEW}
         minZoom={0.05}
         nodesDraggable={false}
         nodesConnectable={false}
-        onlyRenderVisibleElements
+        // Every drawn node is rendered (long runs are collapsed instead): React Flow can only
+        // fit and connect nodes it has measured.
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
       >

@@ -19,24 +19,34 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
   const source = props.traceId ? `/api/traces/${props.traceId}` : `/api/saved/${encodeURIComponent(props.savedFile ?? '')}`;
 
   const addSpans = collection.add;
+  // A captured trace opens with its session: the interrupted generate it resumed and the
+  // resumes that answered it live in other traces, linked by the index.
+  const [sessionIds, setSessionIds] = useState<string[]>(props.traceId ? [props.traceId] : []);
   const load = useCallback(() => {
-    apiJson<unknown>(source)
-      .then((body) => {
-        addSpans(decodeOtlpJson(body));
-        setError(undefined);
-      })
+    const loadAll = async () => {
+      let sources = [source];
+      if (props.traceId) {
+        const session = await apiJson<{ traceIds: string[] }>(`/api/traces/${props.traceId}/session`).catch(() => ({ traceIds: [props.traceId!] }));
+        setSessionIds(session.traceIds);
+        sources = session.traceIds.map((traceId) => `/api/traces/${traceId}`);
+      }
+      const bodies = await Promise.all(sources.map((path) => apiJson<unknown>(path)));
+      for (const body of bodies) addSpans(decodeOtlpJson(body));
+      setError(undefined);
+    };
+    loadAll()
       .catch((loadError: Error) => setError(loadError.message))
       .finally(() => setLoaded(true));
-  }, [source, addSpans]);
+  }, [source, addSpans, props.traceId]);
 
   useEffect(() => load(), [load]);
 
   // A captured trace may still be growing: spans that arrive are added; on (re)connect the
   // stored trace is fetched again so nothing published before we listened is lost.
   useLiveEvents(
-    { traceIds: props.traceId ? [props.traceId] : [] },
+    { traceIds: sessionIds },
     (event) => {
-      if (event.type === 'spans' && event.traceId === props.traceId) collection.add(event.spans);
+      if (event.type === 'spans' && sessionIds.includes(event.traceId)) collection.add(event.spans);
     },
     () => {
       if (props.traceId) load();
@@ -52,7 +62,7 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
           <h1>{props.savedFile ? <code>traces/{props.savedFile}</code> : summary?.name ?? 'Trace'}</h1>
           <p className="detail-meta">
             {summary && traceIds.length === 1 ? <StatusPill status={summary.status} testId="trace-status" /> : null}{' '}
-            {traceIds.length} trace(s) · {collection.spans.length} spans
+            {traceIds.length} trace(s){props.traceId && traceIds.length > 1 ? ' in this session (the original and its resumes)' : ''} · {collection.spans.length} spans
             {props.traceId ? (
               <>
                 {' '}

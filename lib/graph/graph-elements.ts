@@ -41,6 +41,15 @@ function toolNode(call: ToolCall, generateId: string): GraphNode {
   };
 }
 
+/** A generate's status in words; a paused one says when a resume in view answered it. */
+function generateStatus(generate: GenerateCall, generates: GenerateCall[]): string {
+  if (generate.status === 'error') return 'failed';
+  if (generate.status === 'running') return 'running…';
+  if (generate.status === 'ok') return 'ok';
+  const answeredBy = generates.findIndex((candidate) => candidate.resume?.answersGenerateId === generate.id);
+  return answeredBy >= 0 ? `paused — resumed by generate ${answeredBy + 1}` : 'paused — waiting for an answer';
+}
+
 /**
  * Nodes and edges of the run graph: each generate flows left to right through its turns;
  * parallel tool calls fan out from their model call and join at the next one; an interrupt
@@ -68,7 +77,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       traceId: generate.traceId,
       spanId: generate.spanId,
       label: `generate ${position + 1}${generate.resume ? ' (resume)' : ''}`,
-      status: generate.status === 'interrupted' ? 'paused — waiting for an answer' : generate.status === 'error' ? 'failed' : generate.status === 'running' ? 'running…' : 'ok',
+      status: generateStatus(generate, generates),
       tone: generate.status === 'ok' ? 'ok' : generate.status,
       detail: generate.model,
       notes: generate.notes.length > 0 ? generate.notes : undefined,

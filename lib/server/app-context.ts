@@ -1,3 +1,5 @@
+import { sessionKeysOf } from '../graph/session-keys';
+import { summarizeTrace } from '../trace/summarize-trace';
 import { TraceStore } from '../trace/trace-store';
 import { EventBus } from './event-bus';
 import { RunRegistry } from './run-registry';
@@ -18,7 +20,13 @@ const KEY = Symbol.for('loopscope.app-context');
 function createAppContext(): AppContext {
   const config = readServerConfig();
   const bus = new EventBus();
-  const store = new TraceStore({ dataDir: config.dataDir, savedDir: config.savedDir });
+  const store = new TraceStore({
+    dataDir: config.dataDir,
+    savedDir: config.savedDir,
+    // The index also keeps each trace's interrupt/resume keys, so a trace page finds the
+    // traces of its session (the original and its resumes) without reading them all.
+    summarize: (traceId, spans) => ({ ...summarizeTrace(traceId, spans), sessionKeys: sessionKeysOf(spans) }),
+  });
   const runs = new RunRegistry((run) => bus.publish({ type: 'run', run }));
   const supervisor = new RunnerSupervisor({
     projectDir: config.projectDir,

@@ -19,6 +19,8 @@ export interface TraceSummary {
   errorMessage?: string;
   /** `service.name` of the exporter, when it sent one. */
   serviceName?: string;
+  /** Interrupt/resume keys linking this trace to others (see lib/graph/session-keys.ts). */
+  sessionKeys?: { interrupted: string[]; resumes: string[] };
 }
 
 /** Summarizes the spans of one trace. Spans whose parent is missing count as roots. */

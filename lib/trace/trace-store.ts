@@ -22,6 +22,8 @@ export interface TraceStoreOptions {
   dataDir: string;
   /** Named saved trace files (`traces/`). */
   savedDir: string;
+  /** How a captured trace is summarized for the index (default `summarizeTrace`). */
+  summarize?: (traceId: string, spans: Span[]) => TraceSummary;
 }
 
 /** One file of the saved-traces folder, as listed. A file that cannot be read carries `error`. */
@@ -53,6 +55,7 @@ const TraceSummarySchema: z.ZodType<TraceSummary> = z.object({
   status: StatusSchema,
   errorMessage: z.string().optional(),
   serviceName: z.string().optional(),
+  sessionKeys: z.object({ interrupted: z.array(z.string()), resumes: z.array(z.string()) }).optional(),
 });
 const IndexFileSchema = z.object({ version: z.literal(1), traces: z.array(TraceSummarySchema) });
 const SavedTraceFileSchema: z.ZodType<SavedTraceFile> = z.object({
@@ -178,11 +181,14 @@ export class TraceStore {
   private index?: Promise<Map<string, TraceSummary>>;
   private savedCache?: Map<string, SavedCacheEntry>;
 
+  private readonly summarize: (traceId: string, spans: Span[]) => TraceSummary;
+
   constructor(options: TraceStoreOptions) {
     this.tracesDir = path.join(options.dataDir, 'traces');
     this.indexPath = path.join(options.dataDir, 'index.json');
     this.savedIndexPath = path.join(options.dataDir, 'saved-index.json');
     this.savedDir = options.savedDir;
+    this.summarize = options.summarize ?? summarizeTrace;
   }
 
   /**
@@ -206,7 +212,7 @@ export class TraceStore {
       for (const write of writes) {
         // Captured traces are rewritten per batch: atomic, without fsync (see writeFileAtomic).
         await writeFileAtomic(this.tracePath(write.traceId), write.text, { durable: false });
-        index.set(write.traceId, summarizeTrace(write.traceId, write.spans));
+        index.set(write.traceId, this.summarize(write.traceId, write.spans));
       }
       await this.writeIndex(index);
       return { traceIds: [...groups.keys()] };
@@ -376,7 +382,7 @@ export class TraceStore {
       const traceId = file.slice(0, 32);
       try {
         const spans = (await this.readCaptured(traceId)) ?? [];
-        index.set(traceId, summarizeTrace(traceId, spans));
+        index.set(traceId, this.summarize(traceId, spans));
       } catch (error) {
         this.warnings.push(`Skipped ${path.join(this.tracesDir, file)}: ${errorMessage(error)}`);
       }
