@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
+import type { RunGraph } from '@/lib/graph/run-graph';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { summarizeTrace } from '@/lib/trace/summarize-trace';
 import { apiJson } from './api-client';
@@ -22,7 +23,34 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
   // A captured trace opens with its session: the interrupted generate it resumed and the
   // resumes that answered it live in other traces, linked by the index.
   const [sessionIds, setSessionIds] = useState<string[]>(props.traceId ? [props.traceId] : []);
+  // A saved file: the server's cached graph draws at once; spans come when asked for.
+  const [savedGraph, setSavedGraph] = useState<RunGraph | undefined>();
+  const [spansLoading, setSpansLoading] = useState(false);
+  useEffect(() => {
+    if (!props.savedFile) return;
+    apiJson<RunGraph>(`/api/saved/${encodeURIComponent(props.savedFile)}/graph`)
+      .then(setSavedGraph)
+      .catch((loadError: Error) => setError(loadError.message))
+      .finally(() => setLoaded(true));
+  }, [props.savedFile]);
+  const loadSavedSpans = useCallback(() => {
+    if (!props.savedFile || spansLoading) return;
+    setSpansLoading(true);
+    apiJson<unknown>(source)
+      .then((body) => addSpans(decodeOtlpJson(body)))
+      .catch((loadError: Error) => setError(loadError.message))
+      .finally(() => setSpansLoading(false));
+  }, [props.savedFile, source, addSpans, spansLoading]);
+  const loadSpan = useCallback(
+    async (traceId: string, spanId: string) => {
+      const body = await apiJson<unknown>(`/api/saved/${encodeURIComponent(props.savedFile ?? '')}/spans/${traceId}/${spanId}`);
+      return decodeOtlpJson(body)[0];
+    },
+    [props.savedFile],
+  );
+
   const load = useCallback(() => {
+    if (props.savedFile) return;
     const loadAll = async () => {
       let sources = [source];
       if (props.traceId) {
@@ -37,7 +65,7 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
     loadAll()
       .catch((loadError: Error) => setError(loadError.message))
       .finally(() => setLoaded(true));
-  }, [source, addSpans, props.traceId]);
+  }, [source, addSpans, props.traceId, props.savedFile]);
 
   useEffect(() => load(), [load]);
 
@@ -53,8 +81,8 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
     },
   );
 
-  const traceIds = [...new Set(collection.spans.map((span) => span.traceId))];
-  const summary = traceIds.length > 0 ? summarizeTrace(traceIds[0], collection.spans.filter((span) => span.traceId === traceIds[0])) : undefined;
+  const traceIds = savedGraph ? [...new Set(savedGraph.generates.map((generate) => generate.traceId))] : [...new Set(collection.spans.map((span) => span.traceId))];
+  const summary = !savedGraph && traceIds.length > 0 ? summarizeTrace(traceIds[0], collection.spans.filter((span) => span.traceId === traceIds[0])) : undefined;
   return (
     <main className="trace-page">
       <header className="page-head">
@@ -62,7 +90,9 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
           <h1>{props.savedFile ? <code>traces/{props.savedFile}</code> : summary?.name ?? 'Trace'}</h1>
           <p className="detail-meta">
             {summary && traceIds.length === 1 ? <StatusPill status={summary.status} testId="trace-status" /> : null}{' '}
-            {traceIds.length} trace(s){props.traceId && traceIds.length > 1 ? ' in this session (the original and its resumes)' : ''} · {collection.spans.length} spans
+            {traceIds.length} trace(s){props.traceId && traceIds.length > 1 ? ' in this session (the original and its resumes)' : ''}
+            {savedGraph ? ` · ${savedGraph.summary.modelCalls + savedGraph.summary.toolCalls} model and tool calls` : ` · ${collection.spans.length} spans`}
+            {spansLoading ? ' · loading spans…' : ''}
             {props.traceId ? (
               <>
                 {' '}
@@ -80,7 +110,24 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
           {error} <Link href="/">Back home</Link>
         </p>
       ) : null}
-      {loaded || collection.spans.length > 0 ? <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} /> : <p className="empty">Loading…</p>}
+      {props.savedFile ? (
+        savedGraph ? (
+          <TraceWorkspace
+            spans={collection.spans}
+            graph={savedGraph}
+            loadSpan={loadSpan}
+            onSpansNeeded={loadSavedSpans}
+            initialNodeId={props.initialNodeId}
+            initialTab={props.initialTab}
+          />
+        ) : (
+          <p className="empty">{loaded ? '' : 'Loading…'}</p>
+        )
+      ) : loaded || collection.spans.length > 0 ? (
+        <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} />
+      ) : (
+        <p className="empty">Loading…</p>
+      )}
     </main>
   );
 }

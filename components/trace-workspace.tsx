@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { buildRunGraph } from '@/lib/graph/build-run-graph';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
+import type { RunGraph } from '@/lib/graph/run-graph';
 import { buildSpanTree, flattenSpanTree } from '@/lib/trace/span-tree';
 import type { Span } from '@/lib/trace/span';
 import { NodeDetail } from './node-detail';
@@ -24,9 +25,20 @@ function writeUrl(patch: { node?: string; tab?: Tab }) {
  * The trace viewer: the run graph (default) and the span tree, with the selected node's or
  * span's detail beside them. Both views read the same spans and grow as spans arrive.
  */
-export function TraceWorkspace(props: { spans: Span[]; initialNodeId?: string; initialTab?: Tab }) {
-  const { spans } = props;
-  const graph = useMemo(() => buildRunGraph(spans), [spans]);
+export function TraceWorkspace(props: {
+  spans: Span[];
+  /** A graph the server built (large saved files): drawn without having every span here. */
+  graph?: RunGraph;
+  /** Fetches one span when the selected node's span is not among `spans`. */
+  loadSpan?: (traceId: string, spanId: string) => Promise<Span | undefined>;
+  /** Asked when the span tree is opened and `spans` is still empty. */
+  onSpansNeeded?: () => void;
+  initialNodeId?: string;
+  initialTab?: Tab;
+}) {
+  const { spans, loadSpan, onSpansNeeded } = props;
+  const builtGraph = useMemo(() => (props.graph ? undefined : buildRunGraph(spans)), [spans, props.graph]);
+  const graph = props.graph ?? (builtGraph as RunGraph);
   const tree = useMemo(() => buildSpanTree(spans), [spans]);
   const [tab, setTab] = useState<Tab>(props.initialTab ?? 'graph');
   const [selectedNodeId, setSelectedNodeId] = useState<string | undefined>(props.initialNodeId);
@@ -45,6 +57,9 @@ export function TraceWorkspace(props: { spans: Span[]; initialNodeId?: string; i
     setTab(next);
     writeUrl({ tab: next });
   };
+  useEffect(() => {
+    if (tab === 'spans' && spans.length === 0) onSpansNeeded?.();
+  }, [tab, spans.length, onSpansNeeded]);
 
   // Select something once there is something: the deep-linked node, else the first node/span.
   useEffect(() => {
@@ -63,7 +78,21 @@ export function TraceWorkspace(props: { spans: Span[]; initialNodeId?: string; i
 
   const selectedSpan = useMemo(() => spans.find((span) => spanKey(span) === selectedSpanKey), [spans, selectedSpanKey]);
   const selectedNode = graph.nodes.find((node) => node.id === selectedNodeId) as ViewNode | undefined;
-  const nodeSpan = selectedNode?.spanId ? spans.find((span) => span.traceId === selectedNode.traceId && span.spanId === selectedNode.spanId) : undefined;
+  const localSpan = selectedNode?.spanId ? spans.find((span) => span.traceId === selectedNode.traceId && span.spanId === selectedNode.spanId) : undefined;
+  // Spans not held here (a server-built graph) are fetched one at a time, when selected.
+  const [fetchedSpan, setFetchedSpan] = useState<Span | undefined>();
+  useEffect(() => {
+    setFetchedSpan(undefined);
+    if (localSpan || !selectedNode?.spanId || !loadSpan) return;
+    let cancelled = false;
+    void loadSpan(selectedNode.traceId, selectedNode.spanId).then((span) => {
+      if (!cancelled) setFetchedSpan(span);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [localSpan, selectedNode?.traceId, selectedNode?.spanId, loadSpan]);
+  const nodeSpan = localSpan ?? fetchedSpan;
 
   return (
     <div className="workspace">

@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { sessionKeysOf } from '../graph/session-keys';
 import { summarizeTrace } from '../trace/summarize-trace';
 import { TraceStore } from '../trace/trace-store';
+import { SavedGraphCache } from './saved-graph-cache';
 import { EventBus } from './event-bus';
 import { RunRegistry } from './run-registry';
 import { RunnerSupervisor } from './runner-supervisor';
@@ -13,6 +15,7 @@ export interface AppContext {
   bus: EventBus;
   runs: RunRegistry;
   supervisor: RunnerSupervisor;
+  savedGraphs: SavedGraphCache;
 }
 
 const KEY = Symbol.for('loopscope.app-context');
@@ -45,7 +48,8 @@ function createAppContext(): AppContext {
     onRunTrace: (runId, traceId) => runs.addTrace(runId, traceId),
     onStatus: (status) => bus.publish({ type: 'runner', status }),
   });
-  return { config, store, bus, runs, supervisor };
+  const savedGraphs = new SavedGraphCache({ store, savedDir: config.savedDir, cacheDir: path.join(config.dataDir, 'graph-cache') });
+  return { config, store, bus, runs, supervisor, savedGraphs };
 }
 
 /**
