@@ -1,7 +1,7 @@
-import { LoopscopeError } from '@/lib/errors';
 import { buildRunGraph } from '@/lib/graph/build-run-graph';
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse } from '@/lib/server/http';
+import { loadTraceById } from '@/lib/server/load-captured-trace';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,10 +9,7 @@ export const dynamic = 'force-dynamic';
 export async function GET(_request: Request, context: { params: Promise<{ traceId: string }> }): Promise<Response> {
   try {
     const { traceId } = await context.params;
-    if (!/^[0-9a-f]{32}$/.test(traceId)) throw new LoopscopeError('INVALID_ARGUMENT', `"${traceId}" is not a trace id (32 hex characters).`);
-    const spans = await getAppContext().store.get(traceId);
-    if (!spans) throw new LoopscopeError('NOT_FOUND', `No trace ${traceId}.`);
-    return Response.json(buildRunGraph(spans));
+    return Response.json(buildRunGraph(await loadTraceById(getAppContext(), traceId)));
   } catch (error) {
     return errorResponse(error);
   }
