@@ -230,9 +230,12 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
       const model = buildModelCall(index, modelSpan);
       const turnId = spanKey(current);
       turns.push({ index: turns.length, generateSpanId: current.spanId, model, toolCalls: pairToolCalls(index, turnId, model.toolRequests, toolSpans) });
-    } else if (toolSpans.length > 0 && current === root) {
+    } else if (toolSpans.length > 0 && current === root && isResume) {
       // A resume generate runs its restarts before recursing into its first model turn.
       resumeToolCalls = toolSpans.map((span) => buildToolCall(index, span));
+    } else if (toolSpans.length > 0) {
+      // Tool spans whose model span never arrived (lost, or another exporter): still a turn.
+      turns.push({ index: turns.length, generateSpanId: current.spanId, toolCalls: pairToolCalls(index, spanKey(current), [], toolSpans) });
     }
     current = children.find((child) => index.classify(child).role === 'generate');
   }

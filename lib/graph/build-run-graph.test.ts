@@ -180,6 +180,14 @@ describe('buildRunGraph on real data that is out of shape', () => {
     expect(graph.edges.filter((edge) => edge.kind === 'answer')).toHaveLength(0);
   });
 
+  it('still draws tool calls whose model span never arrived', async () => {
+    const spans = (await example('restart-after-approval')).filter((span) => span.attributes['genkit:metadata:subtype'] !== 'model');
+    const graph = buildRunGraph(spans);
+    const interrupt = graph.nodes.find((node) => node.kind === 'tool-interrupt');
+    expect(interrupt?.tone).toBe('interrupted');
+    expect(graph.edges.some((edge) => edge.target === interrupt?.id)).toBe(true);
+  });
+
   it('builds a fresh graph per call: nothing from one trace leaks into the next', async () => {
     const first = buildRunGraph(await example('restart-after-approval'));
     const second = buildRunGraph(await example('plain-tool-round'));

@@ -124,8 +124,18 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
     }
 
     for (const turn of generate.turns) {
-      if (!turn.model) continue;
       const model = turn.model;
+      if (!model) {
+        // A turn known only from its tool spans: the tools hang off what came before.
+        const next: string[] = [];
+        for (const call of turn.toolCalls) {
+          addNode(toolNode(call, id));
+          connect(frontier, call.id);
+          if (call.status === 'ok') next.push(call.id);
+        }
+        frontier = next.length > 0 ? next : frontier;
+        continue;
+      }
       addNode({
         id: model.id,
         kind: 'model-call',

@@ -51,7 +51,11 @@ export function renderGraphText(graph: RunGraph): string {
     }
     for (const turn of generate.turns) {
       const model = turn.model;
-      if (!model) continue;
+      if (!model) {
+        lines.push(`  turn ${turn.index + 1}  (no model span)`);
+        for (const call of turn.toolCalls) lines.push(`    ${describeCall(call)}`);
+        continue;
+      }
       const asked = model.toolRequests.length > 0 ? `→ ${model.toolRequests.length} tool request(s)` : `→ ${short(model.text ?? '(no text)')}`;
       lines.push(`  turn ${turn.index + 1}  ${model.model}  ${asked}`);
       for (const call of turn.toolCalls) lines.push(`    ${describeCall(call)}`);
