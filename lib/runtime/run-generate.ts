@@ -1,6 +1,7 @@
 import { generateMiddleware, type GenkitBeta, type MessageData, type Part, type ToolRequestPart as GenkitToolRequestPart, type ToolResponsePart } from 'genkit/beta';
 import { errorMessage } from '../errors';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest } from './runner-protocol';
+import { stepMiddleware, type RunStepper } from './run-stepper';
 import { scriptedModelName, type Scenario } from './scenario';
 
 class ToolTimeoutError extends Error {
@@ -106,6 +107,8 @@ export async function runGenerate(options: {
   scenarios: ReadonlyMap<string, Scenario>;
   command: GenerateCommand;
   toolTimeoutMs: number;
+  /** Present for a run in step or breakpoint mode (or run mode with the hooks installed). */
+  stepper?: RunStepper;
 }): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure }> {
   const { ai, command } = options;
   const scenario = options.scenarios.get(command.scenario);
@@ -120,7 +123,9 @@ export async function runGenerate(options: {
       tools: scenario.tools,
       maxTurns: scenario.maxTurns,
       resume,
-      use: [toolTimeoutMiddleware(options.toolTimeoutMs)()],
+      // The step hooks wrap the timeout: a pause does not count against a tool's time limit.
+      use: [...(options.stepper ? [stepMiddleware(ai, options.stepper)()] : []), toolTimeoutMiddleware(options.toolTimeoutMs)()],
+      abortSignal: options.stepper?.abort.signal,
     });
     return {
       outcome: {

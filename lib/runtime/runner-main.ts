@@ -7,7 +7,7 @@
  * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS.
  */
 import path from 'node:path';
-import { RunnerCommandSchema, type RunnerEvent, type SpanStartEvent } from './runner-protocol';
+import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent, type SpanStartEvent } from './runner-protocol';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
 
 function send(event: RunnerEvent): void {
@@ -65,7 +65,9 @@ async function loadRuntime() {
   const { loadScenarios } = await import('./scenario');
   const { defineScriptedModel } = await import('./scripted-model');
   const { runGenerate } = await import('./run-generate');
+  const stepping = await import('./run-stepper');
   const ai = genkit({});
+  stepping.defineHandWrittenModel(ai);
   const tools = await loadToolModules(ai, toolsDir);
   const scenarioList = await loadScenarios(scenariosDir);
   const scenarios = new Map(scenarioList.scenarios.map((scenario) => [scenario.name, scenario]));
@@ -77,7 +79,34 @@ async function loadRuntime() {
     scenarios: scenarioList.scenarios,
     problems: [...tools.problems, ...scenarioList.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` }))],
   });
-  return { ai, scenarios, runGenerate };
+  return { ai, scenarios, runGenerate, stepping };
+}
+
+/** Steppers of the runs in progress, by run id (a run's resumes reuse its stepper's mode). */
+const steppers = new Map<string, import('./run-stepper').RunStepper>();
+const pauseTimeoutMs = Number(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_000);
+
+async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'generate' | 'ping' | 'shutdown' }>) {
+  const { ai, stepping } = await loaded;
+  const reply = (ok: boolean, extra: { problems?: string[]; message?: string } = {}) =>
+    send({ type: 'command-result', requestId: command.requestId, ok, ...extra });
+  const stepper = steppers.get(command.runId);
+  if (!stepper) return reply(false, { message: `Run ${command.runId} is not running in this runner.` });
+  if (command.type === 'stop') {
+    stepper.stop();
+    return reply(true);
+  }
+  if (command.type === 'set-mode') {
+    stepper.setMode(command.mode);
+    return reply(true);
+  }
+  const pause = stepper.pauseInfo(command.pauseId);
+  if (!pause) return reply(false, { message: 'That pause is over (the run moved on, was stopped or timed out).' });
+  const problems = await stepping.checkDecision(ai, pause, command.decision);
+  const forced = 'force' in command.decision && command.decision.force === true;
+  if (problems.length > 0 && !forced) return reply(false, { problems, message: 'The decision breaks the tool’s schema; send it with force to see what genkit does.' });
+  stepper.decide(command.pauseId, command.decision);
+  return reply(true, { problems });
 }
 
 process.on('message', async (raw) => {
@@ -92,9 +121,23 @@ process.on('message', async (raw) => {
     await telemetry.shutdown().catch(() => undefined);
     process.exit(0);
   }
-  const { ai, scenarios, runGenerate } = await loaded;
+  if (command.type !== 'generate') return handleStepCommand(command);
+  const { ai, scenarios, runGenerate, stepping } = await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
-  const result = await runContext.run(run, () => runGenerate({ ai, scenarios, command, toolTimeoutMs }));
+  let stepper: import('./run-stepper').RunStepper | undefined;
+  if (command.mode) {
+    stepper = new stepping.RunStepper(command.mode, {
+      pauseTimeoutMs,
+      onPause: (pause) => send({ type: 'paused', runId: command.runId, pause: { ...pause, traceId: [...run.traceIds].at(-1) } }),
+      onPauseEnded: (pauseId) => send({ type: 'pause-ended', runId: command.runId, pauseId }),
+    });
+    steppers.set(command.runId, stepper);
+  }
+  const result = await runContext
+    .run(run, () => runGenerate({ ai, scenarios, command, toolTimeoutMs, stepper }))
+    .finally(() => {
+      if (stepper && steppers.get(command.runId) === stepper) steppers.delete(command.runId);
+    });
   // Every span of the call is exported (and acknowledged) before the result goes out, so a
   // caller that sees the result can count on the trace being stored.
   await telemetry.flush().catch((error: unknown) => console.error('runner: span export failed:', error));

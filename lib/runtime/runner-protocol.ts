@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Scenario } from './scenario';
+import { PauseDecisionSchema, RunModeSchema, type PauseInfo } from './step-protocol';
 
 /** What the caller asks to be done with the interrupts of the last model message. */
 export const ResumeRequestSchema = z.object({
@@ -29,10 +30,15 @@ export const GenerateCommandSchema = z.object({
   /** History to continue from (a resume); absent for a fresh run of the scenario's prompt. */
   messages: z.array(z.unknown()).optional(),
   resume: ResumeRequestSchema.optional(),
+  /** Step-by-step mode; without it no step hooks are installed. */
+  mode: RunModeSchema.optional(),
 });
 
 export const RunnerCommandSchema = z.discriminatedUnion('type', [
   GenerateCommandSchema,
+  z.object({ type: z.literal('pause-decision'), requestId: z.string(), runId: z.string(), pauseId: z.string(), decision: PauseDecisionSchema }),
+  z.object({ type: z.literal('set-mode'), requestId: z.string(), runId: z.string(), mode: RunModeSchema }),
+  z.object({ type: z.literal('stop'), requestId: z.string(), runId: z.string() }),
   z.object({ type: z.literal('ping'), sentAt: z.number() }),
   z.object({ type: z.literal('shutdown') }),
 ]);
@@ -96,4 +102,7 @@ export type RunnerEvent =
       outcome?: GenerateOutcome;
       failure?: GenerateFailure;
     }
-  | { type: 'pong'; sentAt: number };
+  | { type: 'pong'; sentAt: number }
+  | { type: 'paused'; runId: string; pause: PauseInfo }
+  | { type: 'pause-ended'; runId: string; pauseId: string }
+  | { type: 'command-result'; requestId: string; ok: boolean; problems?: string[]; message?: string };

@@ -40,6 +40,7 @@ function createAppContext(): AppContext {
     toolTimeoutMs: config.toolTimeoutMs,
     heartbeatTimeoutMs: config.heartbeatTimeoutMs,
     memoryLimitMb: config.runnerMemoryMb,
+    pauseTimeoutMs: config.pauseTimeoutMs,
     watchTools: true,
     onSpanStart: (span) => {
       runs.recordSpanStart(span);
@@ -47,6 +48,8 @@ function createAppContext(): AppContext {
     },
     onRunTrace: (runId, traceId) => runs.addTrace(runId, traceId),
     onStatus: (status) => bus.publish({ type: 'runner', status }),
+    onPause: (runId, pause) => runs.addPause(runId, pause),
+    onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
   });
   const savedGraphs = new SavedGraphCache({ store, savedDir: config.savedDir, cacheDir: path.join(config.dataDir, 'graph-cache') });
   return { config, store, bus, runs, supervisor, savedGraphs };

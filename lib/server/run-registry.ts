@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LoopscopeError } from '../errors';
 import type { GenerateFailure, ResumeRequest, SpanStartEvent } from '../runtime/runner-protocol';
+import type { PauseInfo, RunMode } from '../runtime/step-protocol';
 import type { GenerateResult } from './runner-supervisor';
 
 /**
@@ -22,6 +23,10 @@ export interface RunSession {
   interrupts: unknown[];
   /** How many resumes ran. */
   resumes: number;
+  /** Run, step or breakpoints (changeable while the run goes on). */
+  mode: RunMode;
+  /** Where the run is paused now (parallel tool calls pause together). */
+  pauses: PauseInfo[];
 }
 
 interface RunState {
@@ -41,7 +46,7 @@ export class RunRegistry {
 
   constructor(private readonly onChange: (session: RunSession) => void) {}
 
-  create(scenario: string): RunSession {
+  create(scenario: string, mode: RunMode = { kind: 'run' }): RunSession {
     const session: RunSession = {
       runId: randomUUID(),
       scenario,
@@ -50,6 +55,8 @@ export class RunRegistry {
       startedAt: Date.now(),
       interrupts: [],
       resumes: 0,
+      mode,
+      pauses: [],
     };
     this.runs.set(session.runId, { session, spanStarts: [] });
     // Forget the oldest runs; their traces stay in the store.
@@ -78,6 +85,21 @@ export class RunRegistry {
     return state ? { run: state.session, spanStarts: [...state.spanStarts] } : undefined;
   }
 
+  addPause(runId: string, pause: PauseInfo): void {
+    const state = this.runs.get(runId);
+    if (state) this.update(state, { pauses: [...state.session.pauses, pause] });
+  }
+
+  removePause(runId: string, pauseId: string): void {
+    const state = this.runs.get(runId);
+    if (state) this.update(state, { pauses: state.session.pauses.filter((pause) => pause.pauseId !== pauseId) });
+  }
+
+  setMode(runId: string, mode: RunMode): void {
+    const state = this.runs.get(runId);
+    if (state) this.update(state, { mode });
+  }
+
   addTrace(runId: string, traceId: string): void {
     const state = this.runs.get(runId);
     if (!state || state.session.traceIds.includes(traceId)) return;
@@ -102,7 +124,7 @@ export class RunRegistry {
     const traceIds = [...state.session.traceIds];
     for (const traceId of result.traceIds) if (!traceIds.includes(traceId)) traceIds.push(traceId);
     if (result.failure) {
-      this.update(state, { status: 'failed', failure: result.failure, traceIds, endedAt: Date.now(), finishReason: 'error' });
+      this.update(state, { status: 'failed', failure: result.failure, traceIds, endedAt: Date.now(), finishReason: 'error', pauses: [] });
     } else {
       const outcome = result.outcome;
       state.messages = outcome?.messages;
@@ -114,6 +136,7 @@ export class RunRegistry {
         traceIds,
         endedAt: Date.now(),
         failure: undefined,
+        pauses: [],
       });
     }
     return state.session;

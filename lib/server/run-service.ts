@@ -1,16 +1,17 @@
 import { LoopscopeError } from '../errors';
 import type { ResumeRequest } from '../runtime/runner-protocol';
+import type { Breakpoints, PauseDecision, RunMode } from '../runtime/step-protocol';
 import type { Span } from '../trace/span';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
 
 /** Starts a scenario run; returns at once with the run, whose progress arrives on the bus. */
-export async function startRun(context: AppContext, scenarioName: string): Promise<RunSession> {
+export async function startRun(context: AppContext, scenarioName: string, mode: RunMode = { kind: 'run' }): Promise<RunSession> {
   await context.supervisor.whenReady(15_000);
   const known = context.supervisor.status.scenarios.some((scenario) => scenario.name === scenarioName);
   if (!known) throw new LoopscopeError('NOT_FOUND', `No scenario named "${scenarioName}" in tools/scenarios/.`);
-  const run = context.runs.create(scenarioName);
-  void context.supervisor.generate({ runId: run.runId, scenario: scenarioName }).then((result) => context.runs.complete(run.runId, result));
+  const run = context.runs.create(scenarioName, mode);
+  void context.supervisor.generate({ runId: run.runId, scenario: scenarioName, mode }).then((result) => context.runs.complete(run.runId, result));
   return run;
 }
 
@@ -30,8 +31,9 @@ export function resumeRun(context: AppContext, runId: string, resume?: ResumeReq
     }
   }
   const input = context.runs.resumeInput(runId, answer);
+  // The resume keeps the run's mode: restarted tools pause too.
   void context.supervisor
-    .generate({ runId, scenario: input.scenario, messages: input.messages, resume: input.resume })
+    .generate({ runId, scenario: input.scenario, messages: input.messages, resume: input.resume, mode: run.mode })
     .then((result) => context.runs.complete(runId, result));
   return context.runs.get(runId) as RunSession;
 }
@@ -44,4 +46,61 @@ export async function ingestSpans(context: AppContext, spans: Span[]): Promise<v
     context.bus.publish({ type: 'spans', traceId, spans: spans.filter((span) => span.traceId === traceId) });
   }
   context.bus.publish({ type: 'traces-changed', traceIds });
+}
+
+function runningRun(context: AppContext, runId: string): RunSession {
+  const run = context.runs.get(runId);
+  if (!run) throw new LoopscopeError('NOT_FOUND', `No run ${runId}.`);
+  if (run.status !== 'running') throw new LoopscopeError('FAILED_PRECONDITION', `Run ${runId} is ${run.status}: only a running run can be stepped.`);
+  return run;
+}
+
+/**
+ * Applies a decision at one pause. A decision that breaks the tool's schema is refused
+ * with the broken rules unless it is forced (to see genkit's own reaction).
+ */
+export async function decidePause(context: AppContext, runId: string, pauseId: string, decision: PauseDecision): Promise<{ warnings: string[] }> {
+  runningRun(context, runId);
+  const result = await context.supervisor.command({ type: 'pause-decision', runId, pauseId, decision });
+  if (!result.ok) {
+    const detail = result.problems?.length ? `: ${result.problems.join('; ')}` : '';
+    throw new LoopscopeError(result.problems?.length ? 'INVALID_ARGUMENT' : 'FAILED_PRECONDITION', `${result.message ?? 'The decision was not applied'}${detail}`);
+  }
+  return { warnings: result.problems ?? [] };
+}
+
+/** Step: lets the oldest pause go on; the run stops again at the next step. */
+export async function stepRun(context: AppContext, runId: string): Promise<void> {
+  const run = runningRun(context, runId);
+  const [oldest] = run.pauses;
+  if (!oldest) throw new LoopscopeError('FAILED_PRECONDITION', 'The run is not paused.');
+  await decidePause(context, runId, oldest.pauseId, { action: 'continue' });
+}
+
+/** Continue: run on to the next breakpoint, interrupt or the end. */
+export async function continueRun(context: AppContext, runId: string): Promise<void> {
+  const run = runningRun(context, runId);
+  const mode: RunMode = { kind: 'breakpoints', breakpoints: run.mode.breakpoints ?? { tools: [], modelTurns: [] } };
+  await setRunMode(context, runId, mode);
+  for (const pause of run.pauses) await decidePause(context, runId, pause.pauseId, { action: 'continue' });
+}
+
+/** Stop: aborts the generate; the trace records that it was stopped. */
+export async function stopRun(context: AppContext, runId: string): Promise<void> {
+  runningRun(context, runId);
+  const result = await context.supervisor.command({ type: 'stop', runId });
+  if (!result.ok) throw new LoopscopeError('FAILED_PRECONDITION', result.message ?? 'The run could not be stopped.');
+}
+
+/** Sets or clears breakpoints (also while paused); a run in step mode stays in step mode. */
+export async function setBreakpoints(context: AppContext, runId: string, breakpoints: Breakpoints): Promise<RunSession> {
+  const run = runningRun(context, runId);
+  await setRunMode(context, runId, { kind: run.mode.kind === 'step' ? 'step' : 'breakpoints', breakpoints });
+  return context.runs.get(runId) as RunSession;
+}
+
+async function setRunMode(context: AppContext, runId: string, mode: RunMode): Promise<void> {
+  const result = await context.supervisor.command({ type: 'set-mode', runId, mode });
+  if (!result.ok) throw new LoopscopeError('FAILED_PRECONDITION', result.message ?? 'The mode could not be changed.');
+  context.runs.setMode(runId, mode);
 }

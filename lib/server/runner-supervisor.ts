@@ -3,6 +3,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, RunnerEvent, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
 import type { Scenario } from '../runtime/scenario';
+import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
 
 export interface RunnerStatus {
   state: 'starting' | 'ready' | 'restarting' | 'stopped';
@@ -32,10 +33,26 @@ export interface RunnerSupervisorOptions {
   /** Heap limit of the runner, so a tool that eats memory kills the runner, not the machine. */
   memoryLimitMb: number;
   watchTools: boolean;
+  /** A run paused longer than this is ended (LOOPSCOPE_PAUSE_TIMEOUT_MS; 15 min by default). */
+  pauseTimeoutMs?: number;
   onSpanStart?: (span: SpanStartEvent) => void;
   onRunTrace?: (runId: string, traceId: string) => void;
   onStatus?: (status: RunnerStatus) => void;
+  onPause?: (runId: string, pause: PauseInfo) => void;
+  onPauseEnded?: (runId: string, pauseId: string) => void;
 }
+
+export interface StepCommandResult {
+  ok: boolean;
+  /** Rules the decision breaks (refused unless forced; warnings when forced). */
+  problems?: string[];
+  message?: string;
+}
+
+type StepCommand =
+  | { type: 'pause-decision'; runId: string; pauseId: string; decision: PauseDecision }
+  | { type: 'set-mode'; runId: string; mode: RunMode }
+  | { type: 'stop'; runId: string };
 
 interface PendingGenerate {
   runId: string;
@@ -60,6 +77,7 @@ function runnerEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
 export class RunnerSupervisor {
   private child?: ChildProcess;
   private readonly pending = new Map<string, PendingGenerate>();
+  private readonly pendingCommands = new Map<string, (result: StepCommandResult) => void>();
   private readyWaiters: (() => void)[] = [];
   private heartbeat?: NodeJS.Timeout;
   private lastPong = 0;
@@ -107,6 +125,7 @@ export class RunnerSupervisor {
           LOOPSCOPE_TOKEN: this.options.token,
           LOOPSCOPE_TOOLS_DIR: this.options.toolsDir,
           LOOPSCOPE_TOOL_TIMEOUT_MS: String(this.options.toolTimeoutMs),
+          ...(this.options.pauseTimeoutMs ? { LOOPSCOPE_PAUSE_TIMEOUT_MS: String(this.options.pauseTimeoutMs) } : {}),
         }),
       },
     );
@@ -141,6 +160,18 @@ export class RunnerSupervisor {
         this.options.onRunTrace?.(event.runId, event.traceId);
         break;
       }
+      case 'paused':
+        this.options.onPause?.(event.runId, event.pause);
+        break;
+      case 'pause-ended':
+        this.options.onPauseEnded?.(event.runId, event.pauseId);
+        break;
+      case 'command-result': {
+        const resolve = this.pendingCommands.get(event.requestId);
+        this.pendingCommands.delete(event.requestId);
+        resolve?.({ ok: event.ok, problems: event.problems, message: event.message });
+        break;
+      }
       case 'generate-result': {
         const pending = this.pending.get(event.requestId);
         if (!pending) break;
@@ -168,6 +199,10 @@ export class RunnerSupervisor {
           status: 'UNAVAILABLE',
         },
       });
+    }
+    for (const [requestId, resolve] of this.pendingCommands) {
+      this.pendingCommands.delete(requestId);
+      resolve({ ok: false, message: 'The runner exited before it answered.' });
     }
     if (this.stopped) {
       this.setStatus({ state: 'stopped', pid: undefined });
@@ -235,6 +270,30 @@ export class RunnerSupervisor {
         if (!error) return;
         this.pending.delete(requestId);
         resolve({ traceIds: [], failure: { message: `Could not reach the runner: ${error.message}`, status: 'UNAVAILABLE' } });
+      });
+    });
+  }
+
+  /** Sends a step command (decision, mode change, stop) to the runner and waits for its answer. */
+  command(command: StepCommand): Promise<StepCommandResult> {
+    const child = this.child;
+    if (!child?.connected) return Promise.resolve({ ok: false, message: 'The runner is not running.' });
+    const requestId = `command:${++this.requestCounter}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pendingCommands.delete(requestId);
+        resolve({ ok: false, message: 'The runner did not answer within 10 s.' });
+      }, 10_000);
+      timer.unref();
+      this.pendingCommands.set(requestId, (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      });
+      child.send({ ...command, requestId }, (error) => {
+        if (!error) return;
+        this.pendingCommands.delete(requestId);
+        clearTimeout(timer);
+        resolve({ ok: false, message: `Could not reach the runner: ${error.message}` });
       });
     });
   }

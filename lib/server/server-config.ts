@@ -13,6 +13,7 @@ export interface ServerConfig {
   toolTimeoutMs: number;
   heartbeatTimeoutMs: number;
   runnerMemoryMb: number;
+  pauseTimeoutMs: number;
 }
 
 function positiveNumber(value: string | undefined, fallback: number): number {
@@ -47,5 +48,6 @@ export function readServerConfig(): ServerConfig {
     toolTimeoutMs: positiveNumber(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS, 30_000),
     heartbeatTimeoutMs: positiveNumber(process.env.LOOPSCOPE_HEARTBEAT_TIMEOUT_MS, 5_000),
     runnerMemoryMb: positiveNumber(process.env.LOOPSCOPE_RUNNER_MEMORY_MB, 1_024),
+    pauseTimeoutMs: positiveNumber(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS, 15 * 60_000),
   };
 }

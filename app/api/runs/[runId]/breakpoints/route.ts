@@ -1,0 +1,17 @@
+import { BreakpointsSchema } from '@/lib/runtime/step-protocol';
+import { getAppContext } from '@/lib/server/app-context';
+import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { setBreakpoints } from '@/lib/server/run-service';
+
+export const dynamic = 'force-dynamic';
+
+/** Sets or clears the breakpoints of a running run (also while it is paused). */
+export async function POST(request: Request, context: { params: Promise<{ runId: string }> }): Promise<Response> {
+  try {
+    const { runId } = await context.params;
+    const breakpoints = await readJsonBody(request, BreakpointsSchema);
+    return Response.json({ run: await setBreakpoints(getAppContext(), runId, breakpoints) });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
