@@ -18,6 +18,7 @@ const KIND_WORDS: Record<ViewNode['kind'], string> = {
   'final-answer': 'answer',
   failure: 'failure',
   'collapsed-rounds': 'collapsed',
+  ghost: 'paused',
 };
 
 function Frame(props: { view: ViewNode; selected: boolean; icon: string; children?: ReactNode }) {
@@ -72,6 +73,11 @@ const CollapsedNode = memo(function CollapsedNode({ data, selected }: NodeProps<
   return <Frame view={data.view} selected={selected} icon="⋯" />;
 });
 
+/** Where a step-by-step run waits: the step that will run next. */
+const GhostNode = memo(function GhostNode({ data, selected }: NodeProps<RunFlowNode>) {
+  return <Frame view={data.view} selected={selected} icon="‖" />;
+});
+
 /** Module scope, as React Flow asks: a new object per render would remount every node. */
 export const nodeTypes = {
   generate: GenerateNode,
@@ -85,4 +91,5 @@ export const nodeTypes = {
   'final-answer': EndNode,
   failure: EndNode,
   'collapsed-rounds': CollapsedNode,
+  ghost: GhostNode,
 };

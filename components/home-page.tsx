@@ -8,6 +8,7 @@ import type { ToolInfo } from '@/lib/runtime/runner-protocol';
 import type { RunnerStatus } from '@/lib/server/runner-supervisor';
 import type { TraceSummary } from '@/lib/trace/summarize-trace';
 import type { SavedTraceFile } from '@/lib/trace/trace-store';
+import type { Breakpoints, RunMode } from '@/lib/runtime/step-protocol';
 import { apiJson } from './api-client';
 import { ImportTraceButton } from './import-trace-button';
 import { StatusPill } from './status-pill';
@@ -22,6 +23,34 @@ interface ScenarioList {
 
 function formatTime(millis: number): string {
   return new Date(millis).toLocaleString();
+}
+
+/** Pick tools (and model calls) to pause at, then run to the first one. */
+function BreakpointPicker(props: { tools: string[]; disabled: boolean; onRun: (breakpoints: Breakpoints) => void; testId: string }) {
+  const [tools, setTools] = useState<string[]>([]);
+  const [everyModelCall, setEveryModelCall] = useState(false);
+  return (
+    <details>
+      <summary>Breakpoints…</summary>
+      {props.tools.map((tool) => (
+        <label key={tool} className="breakpoint-option">
+          <input
+            type="checkbox"
+            checked={tools.includes(tool)}
+            onChange={(event) => setTools(event.target.checked ? [...tools, tool] : tools.filter((name) => name !== tool))}
+            data-testid={`bp-tool-${props.testId}-${tool}`}
+          />{' '}
+          before <code>{tool}</code>
+        </label>
+      ))}
+      <label className="breakpoint-option">
+        <input type="checkbox" checked={everyModelCall} onChange={(event) => setEveryModelCall(event.target.checked)} data-testid={`bp-model-${props.testId}`} /> before every model call
+      </label>
+      <button type="button" className="secondary" disabled={props.disabled} onClick={() => props.onRun({ tools, modelTurns: everyModelCall ? 'all' : [] })} data-testid={`breakpoints-${props.testId}`}>
+        Run to breakpoints
+      </button>
+    </details>
+  );
 }
 
 /** Home: scenarios to run, captured traces and saved trace files, kept fresh over the event stream. */
@@ -67,11 +96,11 @@ export function HomePage() {
     }
   });
 
-  const run = async (name: string) => {
+  const run = async (name: string, mode: RunMode = { kind: 'run' }) => {
     setStarting(name);
     setError(undefined);
     try {
-      const { run: started } = await apiJson<{ run: { runId: string } }>('/api/runs', { method: 'POST', body: { scenario: name } });
+      const { run: started } = await apiJson<{ run: { runId: string } }>('/api/runs', { method: 'POST', body: { scenario: name, mode } });
       router.push(`/runs/${started.runId}`);
     } catch (runError) {
       setError((runError as Error).message);
@@ -139,9 +168,22 @@ export function HomePage() {
                   <code key={tool}>{tool}</code>
                 ))}
               </p>
-              <button type="button" onClick={() => run(scenario.name)} disabled={starting !== undefined} data-testid={`run-${scenario.name}`}>
-                {starting === scenario.name ? 'Starting…' : 'Run'}
-              </button>
+              <div className="scenario-buttons">
+                <button type="button" onClick={() => run(scenario.name)} disabled={starting !== undefined} data-testid={`run-${scenario.name}`}>
+                  {starting === scenario.name ? 'Starting…' : 'Run'}
+                </button>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => run(scenario.name, { kind: 'step' })}
+                  disabled={starting !== undefined}
+                  data-testid={`step-${scenario.name}`}
+                  title="Pause before every model call and every tool execution"
+                >
+                  Step through
+                </button>
+              </div>
+              <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
             </li>
           ))}
         </ul>

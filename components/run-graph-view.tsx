@@ -5,7 +5,9 @@ import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { collapseRounds } from '@/lib/graph/collapse-rounds';
 import { layoutRunGraph, NODE_HEIGHT, NODE_WIDTH } from '@/lib/graph/layout-run-graph';
+import { ghostNodes } from '@/lib/graph/ghost-nodes';
 import type { RunGraph } from '@/lib/graph/run-graph';
+import type { PauseInfo } from '@/lib/runtime/step-protocol';
 import { nodeTypes, type RunFlowNode } from './graph-nodes';
 
 const TONE_COLOURS: Record<string, string> = {
@@ -43,11 +45,28 @@ function Legend() {
   );
 }
 
-function GraphCanvas(props: { graph: RunGraph; selectedNodeId?: string; onSelect: (nodeId: string) => void }) {
-  const { graph, selectedNodeId, onSelect } = props;
+interface GraphViewProps {
+  graph: RunGraph;
+  selectedNodeId?: string;
+  onSelect: (nodeId: string) => void;
+  /** Where a step-by-step run is paused: drawn as ghost nodes. */
+  pauses?: PauseInfo[];
+}
+
+function GraphCanvas(props: GraphViewProps) {
+  const { graph, selectedNodeId, onSelect, pauses } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const flow = useReactFlow();
-  const view = useMemo(() => collapseRounds(graph, { expanded }), [graph, expanded]);
+  const view = useMemo(() => {
+    const collapsed = collapseRounds(graph, { expanded });
+    if (!pauses || pauses.length === 0) return collapsed;
+    const ghosts = ghostNodes(graph, pauses);
+    return {
+      ...collapsed,
+      nodes: [...collapsed.nodes.filter((node) => !ghosts.hidden.has(node.id)), ...ghosts.nodes],
+      edges: [...collapsed.edges.filter((edge) => !ghosts.hidden.has(edge.source) && !ghosts.hidden.has(edge.target)), ...ghosts.edges],
+    };
+  }, [graph, expanded, pauses]);
   // A resume generate is drawn after the interrupts it answers, even across traces.
   const layoutOnly = useMemo(
     () =>
@@ -129,6 +148,19 @@ function GraphCanvas(props: { graph: RunGraph; selectedNodeId?: string; onSelect
     return () => cancelAnimationFrame(frame);
   }, [nodeCount, flow]);
 
+  // The current pause is focused: a new ghost node is centred (the user's own moves aside).
+  const newestGhost = view.nodes.filter((node) => node.kind === 'ghost').at(-1)?.id;
+  useEffect(() => {
+    if (!newestGhost) return;
+    const frame = requestAnimationFrame(() => {
+      const position = positions.get(newestGhost);
+      if (position) void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });
+    });
+    return () => cancelAnimationFrame(frame);
+    // Only when a new pause appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [newestGhost]);
+
   const centerOn = (nodeId: string) => {
     userMoved.current = true;
     const position = positions.get(nodeId);
@@ -184,8 +216,8 @@ function GraphCanvas(props: { graph: RunGraph; selectedNodeId?: string; onSelect
 }
 
 /** The run graph drawn with React Flow: turns left to right, interrupts as pauses, dashed answer edges. */
-export function RunGraphView(props: { graph: RunGraph; selectedNodeId?: string; onSelect: (nodeId: string) => void }) {
-  if (props.graph.nodes.length === 0) return <p className="empty">No generate calls in these spans yet.</p>;
+export function RunGraphView(props: GraphViewProps) {
+  if (props.graph.nodes.length === 0 && !props.pauses?.length) return <p className="empty">No generate calls in these spans yet.</p>;
   return (
     <div className="graph-wrap">
       <Legend />

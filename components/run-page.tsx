@@ -6,7 +6,9 @@ import type { RunSession } from '@/lib/server/run-registry';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { openSpanFromStart } from '@/lib/trace/open-span';
 import { apiJson } from './api-client';
+import type { ToolInfo } from '@/lib/runtime/runner-protocol';
 import { SaveTraceForm } from './save-trace-form';
+import { StepPanel } from './step-panel';
 import { StatusPill } from './status-pill';
 import { TraceWorkspace } from './trace-workspace';
 import { useLiveEvents } from './use-live-events';
@@ -18,6 +20,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   const [run, setRun] = useState<RunSession | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [hasScriptedAnswer, setHasScriptedAnswer] = useState(false);
+  const [tools, setTools] = useState<ToolInfo[]>([]);
+  const [scenarioTools, setScenarioTools] = useState<string[]>([]);
   const [resuming, setResuming] = useState(false);
   const collection = useSpanCollection();
   const addSpans = collection.add;
@@ -39,10 +43,12 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
 
   useEffect(() => {
     if (!run) return;
-    apiJson<{ scenarios: { name: string; resumes?: unknown[] }[] }>('/api/scenarios')
-      .then(({ scenarios }) => {
+    apiJson<{ scenarios: { name: string; tools: string[]; resumes?: unknown[] }[]; tools: ToolInfo[] }>('/api/scenarios')
+      .then(({ scenarios, tools: registered }) => {
         const scenario = scenarios.find((candidate) => candidate.name === run.scenario);
         setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > run.resumes);
+        setTools(registered);
+        setScenarioTools(scenario?.tools ?? []);
       })
       .catch(() => setHasScriptedAnswer(false));
   }, [run?.scenario, run?.resumes]);
@@ -109,6 +115,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           ) : null}
         </div>
       </header>
+      {run && (run.mode.kind !== 'run' || run.pauses.length > 0) ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} /> : null}
       {run?.status === 'interrupted' ? (
         <p className="pause-banner" role="status" data-testid="pause-banner">
           The run is paused: {run.interrupts.length} tool call(s) interrupted and wait for an answer (respond or restart).
@@ -139,7 +146,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           ))}
         </p>
       ) : null}
-      <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} />
+      <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} pauses={run?.pauses} />
     </main>
   );
 }

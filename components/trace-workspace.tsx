@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { buildRunGraph } from '@/lib/graph/build-run-graph';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
 import type { RunGraph } from '@/lib/graph/run-graph';
+import type { PauseInfo } from '@/lib/runtime/step-protocol';
 import { buildSpanTree, flattenSpanTree } from '@/lib/trace/span-tree';
 import type { Span } from '@/lib/trace/span';
 import { NodeDetail } from './node-detail';
@@ -35,6 +36,8 @@ export function TraceWorkspace(props: {
   onSpansNeeded?: () => void;
   initialNodeId?: string;
   initialTab?: Tab;
+  /** Where a step-by-step run is paused (ghost nodes in the graph). */
+  pauses?: PauseInfo[];
 }) {
   const { spans, loadSpan, onSpansNeeded } = props;
   const builtGraph = useMemo(() => (props.graph ? undefined : buildRunGraph(spans)), [spans, props.graph]);
@@ -114,7 +117,7 @@ export function TraceWorkspace(props: {
         </div>
         <div role="tabpanel" className="tab-panel">
           {tab === 'graph' ? (
-            <RunGraphView graph={graph} selectedNodeId={selectedNodeId} onSelect={selectNode} />
+            <RunGraphView graph={graph} selectedNodeId={selectedNodeId} onSelect={selectNode} pauses={props.pauses} />
           ) : (
             <SpanTreeView nodes={tree} selectedKey={selectedSpanKey} onSelect={setSelectedSpanKey} />
           )}

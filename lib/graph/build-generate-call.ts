@@ -10,6 +10,7 @@ import {
   toolRequestParts,
   type RecordedMessage,
 } from './message-parts';
+import { ANSWERED_BY_HAND_ATTRIBUTE } from '../runtime/step-protocol';
 import type { GenerateCall, ModelCall, Resolution, ToolCall, ToolRequestData, Turn } from './run-graph';
 import { spanKey, type SpanIndex } from './span-index';
 
@@ -106,6 +107,7 @@ export function buildToolCall(index: SpanIndex, span: Span, request?: ToolReques
     ref: request?.ref,
     status: classification.outcome,
     restarted: classification.restarted,
+    answeredByHand: span.attributes[ANSWERED_BY_HAND_ATTRIBUTE] === 'true' ? true : undefined,
     resumedMetadata: resumedAttribute !== undefined ? (jsonAttributeOrUndefined(resumedAttribute) ?? resumedAttribute) : undefined,
     interrupt,
     parked: false,

@@ -2,7 +2,8 @@ import type { GraphEdge, GraphNode, RunGraph } from './run-graph';
 
 /** A graph node as drawn: a real node, or a summary standing for a run of collapsed rounds. */
 export interface ViewNode extends Omit<GraphNode, 'kind'> {
-  kind: GraphNode['kind'] | 'collapsed-rounds';
+  /** `ghost`: where a step-by-step run is paused (not a span yet). */
+  kind: GraphNode['kind'] | 'collapsed-rounds' | 'ghost';
   /** For `collapsed-rounds`: what it stands for; expand it by its group id. */
   group?: { id: string; fromTurn: number; toTurn: number; toolCalls: number; interrupts: number; errors: number };
 }

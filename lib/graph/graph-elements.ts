@@ -1,3 +1,4 @@
+import { HAND_WRITTEN_MODEL } from '../runtime/step-protocol';
 import { requestLabel } from './message-parts';
 import type { GenerateCall, GraphEdge, GraphNode, Resolution, ToolCall } from './run-graph';
 
@@ -8,16 +9,17 @@ const RESOLUTION_WORDS: Record<Resolution['kind'], string> = {
   unresolved: 'left unanswered by the resume',
 };
 
-function toolStatus(call: ToolCall): { status: string; tone: GraphNode['tone'] } {
+function toolStatus(call: ToolCall, running: boolean): { status: string; tone: GraphNode['tone'] } {
   switch (call.status) {
     case 'ok':
+      if (call.answeredByHand) return { status: 'answered by hand — the tool did not run', tone: 'answered' };
       return { status: call.restarted ? 'ok — restarted by a resume' : call.parked ? 'ok — parked as pendingOutput' : 'ok', tone: 'ok' };
     case 'error':
       return { status: 'failed', tone: 'error' };
     case 'running':
       return { status: 'running…', tone: 'running' };
     case 'not-run':
-      return { status: 'never ran', tone: 'neutral' };
+      return { status: running ? 'waiting to run' : 'never ran', tone: 'neutral' };
     case 'interrupted': {
       const answered = [...new Set(call.resolvedBy.map((resolution) => resolution.kind))];
       return { status: answered.length > 0 ? `paused — answered by ${answered.join(' / ')}` : 'paused — waiting for an answer', tone: 'interrupted' };
@@ -25,8 +27,8 @@ function toolStatus(call: ToolCall): { status: string; tone: GraphNode['tone'] }
   }
 }
 
-function toolNode(call: ToolCall, generateId: string): GraphNode {
-  const { status, tone } = toolStatus(call);
+function toolNode(call: ToolCall, generateId: string, running = false): GraphNode {
+  const { status, tone } = toolStatus(call, running);
   const interrupted = call.status === 'interrupted';
   return {
     id: call.id,
@@ -143,8 +145,13 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         traceId: model.traceId,
         spanId: model.spanId,
         label: `turn ${turn.index + 1} · ${model.model}`,
-        status: model.status === 'error' ? 'failed' : model.status === 'running' ? 'running…' : model.toolRequests.length > 0 ? `asked for ${model.toolRequests.length} tool(s)` : 'answered',
-        tone: model.status === 'ok' ? 'ok' : model.status,
+        status:
+          model.status === 'error'
+            ? 'failed'
+            : model.status === 'running'
+              ? 'running…'
+              : `${model.model === HAND_WRITTEN_MODEL ? 'hand-written: ' : ''}${model.toolRequests.length > 0 ? `asked for ${model.toolRequests.length} tool(s)` : 'answered'}`,
+        tone: model.model === HAND_WRITTEN_MODEL && model.status === 'ok' ? 'answered' : model.status === 'ok' ? 'ok' : model.status,
         detail: model.errorMessage ?? model.text,
       });
       connect(frontier, model.id);
@@ -154,7 +161,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       }
       const next: string[] = [];
       for (const call of turn.toolCalls) {
-        addNode(toolNode(call, id));
+        addNode(toolNode(call, id, generate.status === 'running'));
         connect([model.id], call.id);
         if (call.status !== 'interrupted' && call.status !== 'not-run' && call.status !== 'error') next.push(call.id);
       }

@@ -42,6 +42,8 @@ export interface ToolCall {
   status: ToolCallStatus;
   /** Run by a resume's restart (`genkit:metadata:resumed`). */
   restarted: boolean;
+  /** Answered by hand at a Loopscope pause: the tool itself did not run. */
+  answeredByHand?: boolean;
   resumedMetadata?: unknown;
   interrupt?: InterruptInfo;
   /** Finished in a turn where a sibling interrupted: its output was parked as pendingOutput. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import { generateMiddleware, ToolInterruptError, type GenkitBeta } from 'genkit/beta';
-import { shouldPauseModel, shouldPauseTool, type PauseDecision, type PauseInfo, type RunMode } from './step-protocol';
+import { ANSWERED_BY_HAND_ATTRIBUTE, HAND_WRITTEN_MODEL, shouldPauseModel, shouldPauseTool, type PauseDecision, type PauseInfo, type RunMode } from './step-protocol';
 
-/** The model that records a hand-written answer as a real model span (see `handWrittenModel`). */
-export const HAND_WRITTEN_MODEL = 'loopscope/hand-written';
+export { HAND_WRITTEN_MODEL } from './step-protocol';
 
 export class StepError extends Error {
   constructor(
@@ -114,7 +113,7 @@ function recordHandAnswer(name: string, input: unknown, output: unknown): void {
       'genkit:input': JSON.stringify(input),
       'genkit:output': JSON.stringify(output),
       'genkit:state': 'success',
-      'genkit:metadata:loopscope:answeredByHand': 'true',
+      [ANSWERED_BY_HAND_ATTRIBUTE]: 'true',
     },
   });
   span.end();

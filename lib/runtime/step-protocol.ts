@@ -4,6 +4,11 @@
  */
 import { z } from 'zod';
 
+/** The model that records a hand-written answer as a real model span. */
+export const HAND_WRITTEN_MODEL = 'loopscope/hand-written';
+/** Marks a tool span recorded for a tool answered by hand (the tool did not run). */
+export const ANSWERED_BY_HAND_ATTRIBUTE = 'genkit:metadata:loopscope:answeredByHand';
+
 export const BreakpointsSchema = z.object({
   /** Pause before every execution of these tools (restarted runs included). */
   tools: z.array(z.string().min(1).max(200)).max(200).default([]),

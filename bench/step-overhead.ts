@@ -1,0 +1,71 @@
+/**
+ * Benchmark (not a test): the cost of the step hooks when no pause is taken. The same
+ * 20-round loop runs in bare genkit, and with Loopscope's step middleware installed in Run
+ * mode, alternating, in one process. Prints the ratio per model turn. Target ≤ 1.1.
+ *
+ * Run: `node --import tsx bench/step-overhead.ts`.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { disableGenkitOTelInitialization } from 'genkit/tracing';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);
+const MODEL_TURNS = 21;
+
+disableGenkitOTelInitialization();
+const exporter = new InMemorySpanExporter();
+trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+const { genkit } = await import('genkit/beta');
+const { loadToolModules } = await import('../lib/runtime/load-tools');
+const { loadScenarios } = await import('../lib/runtime/scenario');
+const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
+const { RunStepper, stepMiddleware, defineHandWrittenModel } = await import('../lib/runtime/run-stepper');
+
+const toolsDir = path.join(process.cwd(), 'bench', 'fixtures', 'tools');
+const ai = genkit({});
+await loadToolModules(ai, toolsDir);
+defineHandWrittenModel(ai);
+const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.find((candidate) => candidate.name === 'bench-loop')!;
+defineScriptedModel(ai, scenario);
+
+async function runLoop(withHooks: boolean): Promise<number> {
+  const stepper = withHooks ? new RunStepper({ kind: 'run' }, { pauseTimeoutMs: 60_000, onPause: () => undefined, onPauseEnded: () => undefined }) : undefined;
+  const start = performance.now();
+  const response = await ai.generate({
+    model: `scripted/${scenario.name}`,
+    prompt: scenario.prompt,
+    tools: scenario.tools,
+    maxTurns: scenario.maxTurns,
+    ...(stepper ? { use: [stepMiddleware(ai, stepper)()], abortSignal: stepper.abort.signal } : {}),
+  });
+  if (response.finishReason !== 'stop') throw new Error(`run ended ${response.finishReason}`);
+  exporter.reset();
+  return (performance.now() - start) / MODEL_TURNS;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+for (let warm = 0; warm < 10; warm++) {
+  await runLoop(false);
+  await runLoop(true);
+}
+const bare: number[] = [];
+const hooked: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  // Alternate which goes first, so neither always gets the warmer machine.
+  for (const withHooks of round % 2 === 0 ? [false, true] : [true, false]) {
+    let total = 0;
+    for (let run = 0; run < RUNS_PER_ROUND; run++) total += await runLoop(withHooks);
+    (withHooks ? hooked : bare).push(total / RUNS_PER_ROUND);
+  }
+}
+console.log(`step hooks in Run mode (no pause taken): ${MODEL_TURNS} model turns per run, ${ROUNDS}×${RUNS_PER_ROUND} runs each`);
+console.log(`  bare genkit               : ${median(bare).toFixed(3)} ms per model turn (median)`);
+console.log(`  with Loopscope step hooks : ${median(hooked).toFixed(3)} ms per model turn (median)`);
+console.log(`  ratio                     : ${(median(hooked) / median(bare)).toFixed(3)}× (target ≤ 1.1)`);

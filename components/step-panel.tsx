@@ -1,0 +1,218 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import type { ToolInfo } from '@/lib/runtime/runner-protocol';
+import type { Breakpoints, PauseDecision, PauseInfo } from '@/lib/runtime/step-protocol';
+import type { RunSession } from '@/lib/server/run-registry';
+import { apiJson } from './api-client';
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: `Not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/** One pause and what can be done there. */
+function PauseCard(props: { runId: string; pause: PauseInfo; tools: ToolInfo[] }) {
+  const { runId, pause, tools } = props;
+  const [error, setError] = useState<{ message: string; decision?: PauseDecision } | undefined>();
+  const [busy, setBusy] = useState(false);
+  const firstTool = tools[0];
+  const [parts, setParts] = useState(
+    JSON.stringify(firstTool ? [{ text: 'Hand-written answer.' }, { toolRequest: { name: firstTool.name, ref: 'hand-1', input: {} } }] : [{ text: 'Hand-written answer.' }], null, 2),
+  );
+  const [input, setInput] = useState(JSON.stringify(pause.tool?.input ?? {}, null, 2));
+  const [output, setOutput] = useState('{}');
+  const [metadata, setMetadata] = useState('{ "reason": "paused in Loopscope" }');
+  const [failMessage, setFailMessage] = useState('Failed here by hand.');
+
+  const send = async (decision: PauseDecision) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await apiJson(`/api/runs/${runId}/pauses/${pause.pauseId}`, { method: 'POST', body: { decision } });
+    } catch (sendError) {
+      const message = (sendError as Error).message;
+      // A schema problem can be sent anyway, on purpose, to see genkit's reaction.
+      const forceable = 'parts' in decision || 'input' in decision || 'output' in decision;
+      setError({ message, decision: forceable && /schema|no tool named/i.test(message) ? { ...decision, force: true } as PauseDecision : undefined });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const sendJson = (text: string, build: (value: unknown) => PauseDecision) => {
+    const parsed = parseJson(text);
+    if (!parsed.ok) setError({ message: parsed.error });
+    else void send(build(parsed.value));
+  };
+
+  const title = pause.kind === 'model' ? `Paused before model call ${pause.modelTurn}` : `Paused before tool ${pause.tool?.name}${pause.tool?.ref ? `#${pause.tool.ref}` : ''}`;
+  return (
+    <li className="pause-card" data-testid="pause-card" data-kind={pause.kind} data-pause-id={pause.pauseId} data-tool={pause.tool?.name}>
+      <h3>{title}</h3>
+      {pause.tool ? <pre className="pause-input">{JSON.stringify(pause.tool.input, null, 2)}</pre> : null}
+      <div className="pause-actions">
+        <button type="button" disabled={busy} onClick={() => void send({ action: 'continue' })} data-testid="pause-continue">
+          Continue
+        </button>
+      </div>
+      {pause.kind === 'model' ? (
+        <details>
+          <summary>Replace the model&apos;s answer</summary>
+          <p className="hint">Parts as JSON: text and tool requests ({'{ "toolRequest": { "name", "ref", "input" } }'}). Recorded as loopscope/hand-written.</p>
+          <textarea value={parts} onChange={(event) => setParts(event.target.value)} rows={8} aria-label="Hand-written parts" data-testid="pause-parts" />
+          <button type="button" disabled={busy} onClick={() => sendJson(parts, (value) => ({ action: 'replace-answer', parts: value as never }))} data-testid="pause-replace">
+            Answer with these parts
+          </button>
+        </details>
+      ) : (
+        <>
+          <details>
+            <summary>Edit the input</summary>
+            <textarea value={input} onChange={(event) => setInput(event.target.value)} rows={5} aria-label="Tool input" data-testid="pause-input" />
+            <button type="button" disabled={busy} onClick={() => sendJson(input, (value) => ({ action: 'edit-input', input: value as never }))} data-testid="pause-edit">
+              Run with this input
+            </button>
+          </details>
+          <details>
+            <summary>Answer without running</summary>
+            <textarea value={output} onChange={(event) => setOutput(event.target.value)} rows={5} aria-label="Tool output" data-testid="pause-output" />
+            <button type="button" disabled={busy} onClick={() => sendJson(output, (value) => ({ action: 'answer', output: value as never }))} data-testid="pause-answer">
+              Use this output
+            </button>
+          </details>
+          <details>
+            <summary>Interrupt here</summary>
+            <textarea value={metadata} onChange={(event) => setMetadata(event.target.value)} rows={3} aria-label="Interrupt metadata" data-testid="pause-metadata" />
+            <button type="button" disabled={busy} onClick={() => sendJson(metadata, (value) => ({ action: 'interrupt', metadata: value as never }))} data-testid="pause-interrupt">
+              Interrupt (a real genkit interrupt)
+            </button>
+          </details>
+          <details>
+            <summary>Fail here</summary>
+            <input value={failMessage} onChange={(event) => setFailMessage(event.target.value)} aria-label="Error message" data-testid="pause-fail-message" />
+            <button type="button" disabled={busy} onClick={() => void send({ action: 'fail', message: failMessage })} data-testid="pause-fail">
+              Fail the tool
+            </button>
+          </details>
+        </>
+      )}
+      {error ? (
+        <p role="alert" className="error-text" data-testid="pause-error">
+          {error.message}{' '}
+          {error.decision ? (
+            <button type="button" className="secondary" onClick={() => void send(error.decision!)} data-testid="pause-force">
+              Send anyway
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** Step controls of a run: where it is paused, Step / Continue / Stop, and its breakpoints. */
+export function StepPanel(props: { run: RunSession; tools: ToolInfo[]; scenarioTools: string[] }) {
+  const { run } = props;
+  const [error, setError] = useState<string | undefined>();
+  const running = run.status === 'running';
+  const act = async (action: 'step' | 'continue' | 'stop') => {
+    setError(undefined);
+    try {
+      await apiJson(`/api/runs/${run.runId}/${action}`, { method: 'POST', body: {} });
+    } catch (actionError) {
+      setError((actionError as Error).message);
+    }
+  };
+  const breakpoints: Breakpoints = run.mode.breakpoints ?? { tools: [], modelTurns: [] };
+  const setBreakpoints = async (next: Breakpoints) => {
+    try {
+      await apiJson(`/api/runs/${run.runId}/breakpoints`, { method: 'POST', body: next });
+    } catch (breakpointError) {
+      setError((breakpointError as Error).message);
+    }
+  };
+
+  // Keyboard: S step, C continue, X stop — not while typing in a field.
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (isTyping(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
+      const action = ({ s: 'step', c: 'continue', x: 'stop' } as const)[event.key.toLowerCase() as 's' | 'c' | 'x'];
+      if (!action) return;
+      event.preventDefault();
+      void act(action);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const toolsOfScenario = props.tools.filter((tool) => props.scenarioTools.includes(tool.name));
+  return (
+    <section className="step-panel" data-testid="step-panel" aria-label="Step controls">
+      <div className="step-head">
+        <strong>{run.mode.kind === 'step' ? 'Step mode' : run.mode.kind === 'breakpoints' ? 'Breakpoints' : 'Run mode'}</strong>
+        <span className="hint" data-testid="step-state">
+          {!running ? ` — the run is ${run.status}` : run.pauses.length > 0 ? ` — paused at ${run.pauses.length} step(s)` : ' — running'}
+        </span>
+        <span className="step-buttons">
+          <button type="button" disabled={!running || run.pauses.length === 0} onClick={() => void act('step')} data-testid="step-button" title="Step (S)">
+            Step <kbd>S</kbd>
+          </button>
+          <button type="button" disabled={!running} onClick={() => void act('continue')} data-testid="continue-button" title="Continue to the next breakpoint (C)">
+            Continue <kbd>C</kbd>
+          </button>
+          <button type="button" className="danger" disabled={!running} onClick={() => void act('stop')} data-testid="stop-button" title="Stop the run (X)">
+            Stop <kbd>X</kbd>
+          </button>
+        </span>
+      </div>
+      {error ? (
+        <p role="alert" className="error-text" data-testid="step-error">
+          {error}
+        </p>
+      ) : null}
+      {running ? (
+        <fieldset className="breakpoints" data-testid="breakpoints">
+          <legend>Breakpoints (change them while paused, then Continue)</legend>
+          <label>
+            <input
+              type="checkbox"
+              checked={breakpoints.modelTurns === 'all'}
+              onChange={(event) => void setBreakpoints({ ...breakpoints, modelTurns: event.target.checked ? 'all' : [] })}
+              data-testid="bp-edit-model-all"
+            />{' '}
+            every model call
+          </label>
+          {toolsOfScenario.map((tool) => (
+            <label key={tool.name}>
+              <input
+                type="checkbox"
+                checked={breakpoints.tools.includes(tool.name)}
+                onChange={(event) =>
+                  void setBreakpoints({
+                    ...breakpoints,
+                    tools: event.target.checked ? [...breakpoints.tools, tool.name] : breakpoints.tools.filter((name) => name !== tool.name),
+                  })
+                }
+                data-testid={`bp-edit-tool-${tool.name}`}
+              />{' '}
+              {tool.name}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <ul className="pause-list">
+        {run.pauses.map((pause) => (
+          <PauseCard key={pause.pauseId} runId={run.runId} pause={pause} tools={props.tools} />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import type { PauseInfo } from '../runtime/step-protocol';
+import type { ViewNode } from './collapse-rounds';
+import type { GraphEdge, RunGraph } from './run-graph';
+
+/**
+ * Ghost nodes for a paused run: "paused before <model call | tool#ref>", placed where the
+ * paused step will appear — a tool pause after the model call that asked for it, a model
+ * pause after the last finished step of the latest generate. Pure.
+ */
+export function ghostNodes(graph: RunGraph, pauses: readonly PauseInfo[]): { nodes: ViewNode[]; edges: GraphEdge[]; hidden: Set<string> } {
+  const nodes: ViewNode[] = [];
+  const edges: GraphEdge[] = [];
+  const hidden = new Set<string>();
+  const generate = graph.generates[graph.generates.length - 1];
+  if (!generate || pauses.length === 0) return { nodes, edges, hidden };
+
+  const ownNodes = new Set(graph.nodes.filter((node) => node.generateId === generate.id).map((node) => node.id));
+  const hasOutgoingFlow = new Set(graph.edges.filter((edge) => edge.kind === 'flow').map((edge) => edge.source));
+  const sinks = graph.nodes.filter((node) => ownNodes.has(node.id) && !hasOutgoingFlow.has(node.id) && node.kind !== 'tool-interrupt' && node.kind !== 'failure' && node.kind !== 'final-answer');
+  const lastTurn = generate.turns[generate.turns.length - 1];
+
+  for (const pause of pauses) {
+    const id = `ghost:${pause.pauseId}`;
+    let sources: string[];
+    let label: string;
+    if (pause.kind === 'tool' && pause.tool) {
+      label = `${pause.tool.name}${pause.tool.ref ? `#${pause.tool.ref}` : ''}`;
+      // The request is already drawn (from the model's answer) as a call that has not run: the ghost takes its place.
+      const waiting = lastTurn?.toolCalls.find((call) => call.status === 'not-run' && call.name === pause.tool!.name && (call.ref ?? '') === (pause.tool!.ref ?? ''));
+      if (waiting) hidden.add(waiting.id);
+      sources = lastTurn?.model ? [lastTurn.model.id] : [generate.id];
+    } else {
+      label = `model call ${pause.modelTurn ?? ''}`.trim();
+      sources = sinks.length > 0 ? sinks.map((node) => node.id) : [generate.id];
+    }
+    nodes.push({
+      id,
+      kind: 'ghost',
+      generateId: generate.id,
+      traceId: generate.traceId,
+      label: `paused before ${label}`,
+      status: 'waiting for Step, Continue or a decision',
+      tone: 'interrupted',
+    });
+    for (const source of sources) edges.push({ id: `${source}->${id}`, source, target: id, kind: 'flow' });
+  }
+  return { nodes, edges, hidden };
+}
