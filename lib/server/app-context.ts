@@ -2,6 +2,7 @@ import path from 'node:path';
 import { sessionKeysOf } from '../graph/session-keys';
 import { summarizeTrace } from '../trace/summarize-trace';
 import { TraceStore } from '../trace/trace-store';
+import { RunWatchers } from './run-watchers';
 import { SavedGraphCache } from './saved-graph-cache';
 import { EventBus } from './event-bus';
 import { RunRegistry } from './run-registry';
@@ -16,6 +17,7 @@ export interface AppContext {
   runs: RunRegistry;
   supervisor: RunnerSupervisor;
   savedGraphs: SavedGraphCache;
+  watchers: RunWatchers;
 }
 
 const KEY = Symbol.for('loopscope.app-context');
@@ -51,8 +53,16 @@ function createAppContext(): AppContext {
     onPause: (runId, pause) => runs.addPause(runId, pause),
     onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
   });
+  // A paused run whose page was closed is stopped after a grace period, not held until the pause limit.
+  const watchers = new RunWatchers({
+    graceMs: config.abandonedPauseMs,
+    onAbandoned: (runId) => {
+      const run = runs.get(runId);
+      if (run?.status === 'running' && run.pauses.length > 0) void supervisor.command({ type: 'stop', runId });
+    },
+  });
   const savedGraphs = new SavedGraphCache({ store, savedDir: config.savedDir, cacheDir: path.join(config.dataDir, 'graph-cache') });
-  return { config, store, bus, runs, supervisor, savedGraphs };
+  return { config, store, bus, runs, supervisor, savedGraphs, watchers };
 }
 
 /**

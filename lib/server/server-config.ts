@@ -14,6 +14,8 @@ export interface ServerConfig {
   heartbeatTimeoutMs: number;
   runnerMemoryMb: number;
   pauseTimeoutMs: number;
+  /** A paused run with no page watching it for this long is stopped. */
+  abandonedPauseMs: number;
 }
 
 function positiveNumber(value: string | undefined, fallback: number): number {
@@ -49,5 +51,6 @@ export function readServerConfig(): ServerConfig {
     heartbeatTimeoutMs: positiveNumber(process.env.LOOPSCOPE_HEARTBEAT_TIMEOUT_MS, 5_000),
     runnerMemoryMb: positiveNumber(process.env.LOOPSCOPE_RUNNER_MEMORY_MB, 1_024),
     pauseTimeoutMs: positiveNumber(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS, 15 * 60_000),
+    abandonedPauseMs: positiveNumber(process.env.LOOPSCOPE_ABANDONED_PAUSE_MS, 60_000),
   };
 }

@@ -19,6 +19,9 @@ export async function GET(request: Request): Promise<Response> {
   });
   const encoder = new TextEncoder();
   let unsubscribe = () => {};
+  // A page watching a run keeps its pauses alive; when the last one leaves, a grace period starts.
+  const runId = url.searchParams.get('runId');
+  const unwatch = runId ? context.watchers.watch(runId) : () => {};
   let keepAlive: NodeJS.Timeout | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -34,7 +37,6 @@ export async function GET(request: Request): Promise<Response> {
       unsubscribe = context.bus.subscribe((event) => {
         if (accepts(event)) send(event);
       });
-      const runId = url.searchParams.get('runId');
       const snapshot = runId ? context.runs.snapshot(runId) : undefined;
       if (snapshot) {
         send({ type: 'run', run: snapshot.run });
@@ -45,6 +47,7 @@ export async function GET(request: Request): Promise<Response> {
       keepAlive = setInterval(() => write(': keep-alive\n\n'), 15_000);
       request.signal.addEventListener('abort', () => {
         unsubscribe();
+        unwatch();
         clearInterval(keepAlive);
         try {
           controller.close();
@@ -55,6 +58,7 @@ export async function GET(request: Request): Promise<Response> {
     },
     cancel() {
       unsubscribe();
+      unwatch();
       clearInterval(keepAlive);
     },
   });
