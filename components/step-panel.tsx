@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { ToolInfo } from '@/lib/runtime/runner-protocol';
 import type { Breakpoints, PauseDecision, PauseInfo } from '@/lib/runtime/step-protocol';
 import type { RunSession } from '@/lib/server/run-registry';
+import { exampleFromSchema } from '@/lib/resume/example-from-schema';
 import { apiJson } from './api-client';
 
 function isTyping(target: EventTarget | null): boolean {
@@ -23,12 +24,21 @@ function PauseCard(props: { runId: string; pause: PauseInfo; tools: ToolInfo[] }
   const { runId, pause, tools } = props;
   const [error, setError] = useState<{ message: string; decision?: PauseDecision } | undefined>();
   const [busy, setBusy] = useState(false);
-  const firstTool = tools[0];
-  const [parts, setParts] = useState(
-    JSON.stringify(firstTool ? [{ text: 'Hand-written answer.' }, { toolRequest: { name: firstTool.name, ref: 'hand-1', input: {} } }] : [{ text: 'Hand-written answer.' }], null, 2),
-  );
+  const [parts, setParts] = useState(JSON.stringify([{ text: 'Hand-written answer.' }], null, 2));
+  const [picked, setPicked] = useState(tools[0]?.name ?? '');
+  const pausedTool = tools.find((tool) => tool.name === pause.tool?.name);
   const [input, setInput] = useState(JSON.stringify(pause.tool?.input ?? {}, null, 2));
-  const [output, setOutput] = useState('{}');
+  // Pre-filled from the tool's output schema.
+  const [output, setOutput] = useState(JSON.stringify(exampleFromSchema(pausedTool?.outputSchema) ?? {}, null, 2));
+  /** Adds a request for a registered tool, its input pre-filled from the tool's input schema. */
+  const addRequest = () => {
+    const tool = tools.find((candidate) => candidate.name === picked);
+    if (!tool) return;
+    const parsed = parseJson(parts);
+    const current = parsed.ok && Array.isArray(parsed.value) ? parsed.value : [];
+    const ref = `hand-${current.filter((part) => typeof part === 'object' && part !== null && 'toolRequest' in part).length + 1}`;
+    setParts(JSON.stringify([...current, { toolRequest: { name: tool.name, ref, input: exampleFromSchema(tool.inputSchema) ?? {} } }], null, 2));
+  };
   const [metadata, setMetadata] = useState('{ "reason": "paused in Loopscope" }');
   const [failMessage, setFailMessage] = useState('Failed here by hand.');
 
@@ -66,6 +76,18 @@ function PauseCard(props: { runId: string; pause: PauseInfo; tools: ToolInfo[] }
         <details>
           <summary>Replace the model&apos;s answer</summary>
           <p className="hint">Parts as JSON: text and tool requests ({'{ "toolRequest": { "name", "ref", "input" } }'}). Recorded as loopscope/hand-written.</p>
+          <div className="tool-picker">
+            <select value={picked} onChange={(event) => setPicked(event.target.value)} aria-label="Registered tool" data-testid="pause-tool-picker">
+              {tools.map((tool) => (
+                <option key={tool.name} value={tool.name}>
+                  {tool.name}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="secondary" onClick={addRequest} data-testid="pause-add-request">
+              Add a request for it
+            </button>
+          </div>
           <textarea value={parts} onChange={(event) => setParts(event.target.value)} rows={8} aria-label="Hand-written parts" data-testid="pause-parts" />
           <button type="button" disabled={busy} onClick={() => sendJson(parts, (value) => ({ action: 'replace-answer', parts: value as never }))} data-testid="pause-replace">
             Answer with these parts
