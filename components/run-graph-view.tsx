@@ -202,8 +202,10 @@ function GraphCanvas(props: GraphViewProps) {
         minZoom={0.05}
         nodesDraggable={false}
         nodesConnectable={false}
-        // Every drawn node is rendered (long runs are collapsed instead): React Flow can only
-        // fit and connect nodes it has measured.
+        // Every drawn node is rendered while the graph is small: React Flow can only fit and
+        // connect nodes it has measured. Long runs are collapsed; only when the user expands
+        // a great many rounds do off-screen nodes stay unrendered.
+        onlyRenderVisibleElements={view.nodes.length > 300}
         proOptions={{ hideAttribution: true }}
         colorMode="dark"
       >

@@ -167,6 +167,15 @@ describe('step mode with the real runner', () => {
     expect(String(root?.status.message)).toMatch(/stopped by the user/);
   });
 
+  it('marks a paused run failed when the runner dies under it', async () => {
+    const { runId, done } = start('plain-tool-round', { kind: 'step' });
+    await pausedAt(runId);
+    harness.supervisor.restart('the test killed it');
+    const result = await done;
+    expect(result.failure?.message).toMatch(/restarted because the test killed it/);
+    expect(await harness.supervisor.whenReady()).toBe(true);
+  });
+
   it('a pause does not count against the tool time limit', async () => {
     const { runId, done } = start('plain-tool-round', { kind: 'breakpoints', breakpoints: { tools: ['getWeather'], modelTurns: [] } });
     const [pause] = await pausedAt(runId);
