@@ -29,7 +29,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   const refresh = useCallback(async () => {
     try {
       const { run: loaded } = await apiJson<{ run: RunSession }>(`/api/runs/${runId}`);
-      setRun(loaded);
+      // A fetch can answer after a newer live update arrived: keep the newest.
+      setRun((current) => (current && current.version > loaded.version ? current : loaded));
       const bodies = await Promise.all(loaded.traceIds.map((traceId) => apiJson<unknown>(`/api/traces/${traceId}`).catch(() => undefined)));
       for (const body of bodies) if (body) addSpans(decodeOtlpJson(body));
     } catch (loadError) {
@@ -59,7 +60,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
     { runId },
     (event) => {
       if (event.type === 'run') {
-        setRun(event.run);
+        setRun((current) => (current && current.version > event.run.version ? current : event.run));
         if (event.run.status !== 'running') void refresh();
       } else if (event.type === 'span-start') collection.add([openSpanFromStart(event.span)]);
       else if (event.type === 'spans') collection.add(event.spans);
@@ -72,7 +73,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
     setError(undefined);
     try {
       const { run: updated } = await apiJson<{ run: RunSession }>(`/api/runs/${runId}/resume`, { method: 'POST', body: {} });
-      setRun(updated);
+      setRun((current) => (current && current.version > updated.version ? current : updated));
     } catch (resumeError) {
       setError((resumeError as Error).message);
     } finally {

@@ -27,6 +27,8 @@ export interface RunSession {
   mode: RunMode;
   /** Where the run is paused now (parallel tool calls pause together). */
   pauses: PauseInfo[];
+  /** Grows with every change: a page keeps the newest state whichever way it arrived. */
+  version: number;
 }
 
 interface RunState {
@@ -57,6 +59,7 @@ export class RunRegistry {
       resumes: 0,
       mode,
       pauses: [],
+      version: 0,
     };
     this.runs.set(session.runId, { session, spanStarts: [] });
     // Forget the oldest runs; their traces stay in the store.
@@ -143,7 +146,7 @@ export class RunRegistry {
   }
 
   private update(state: RunState, patch: Partial<RunSession>): void {
-    state.session = { ...state.session, ...patch };
+    state.session = { ...state.session, ...patch, version: state.session.version + 1 };
     this.onChange(state.session);
   }
 }

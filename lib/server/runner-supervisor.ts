@@ -220,8 +220,11 @@ export class RunnerSupervisor {
   private checkHeartbeat(): void {
     const child = this.child;
     if (!child || !child.connected) return;
-    if (Date.now() - this.lastPong > this.options.heartbeatTimeoutMs) {
-      const seconds = Math.round(this.options.heartbeatTimeoutMs / 100) / 10;
+    // Loading genkit and tools/ blocks the event loop in chunks (slower on a loaded machine):
+    // a starting runner gets three times the heartbeat limit before it is judged stuck.
+    const limit = this.status.state === 'ready' ? this.options.heartbeatTimeoutMs : this.options.heartbeatTimeoutMs * 3;
+    if (Date.now() - this.lastPong > limit) {
+      const seconds = Math.round(limit / 100) / 10;
       this.exitReason =
         this.status.state === 'ready'
           ? `The runner stopped answering for ${seconds} s (a tool may be stuck in a busy loop), so it was killed.`
