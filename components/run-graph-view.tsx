@@ -1,6 +1,6 @@
 'use client';
 
-import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
+import { Background, Controls, MarkerType, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { collapseRounds } from '@/lib/graph/collapse-rounds';
@@ -18,6 +18,12 @@ const TONE_COLOURS: Record<string, string> = {
   answered: '#c792ea',
   neutral: '#9aa1b5',
 };
+
+const HANDLE_SIZE = 6;
+const STATIC_HANDLES = [
+  { type: 'target' as const, position: Position.Left, x: -HANDLE_SIZE / 2, y: NODE_HEIGHT / 2 - HANDLE_SIZE / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
+  { type: 'source' as const, position: Position.Right, x: NODE_WIDTH - HANDLE_SIZE / 2, y: NODE_HEIGHT / 2 - HANDLE_SIZE / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
+];
 
 /** Fit the whole graph, but never so small that labels cannot be read; the user can zoom out. */
 const FIT_VIEW = { padding: 0.12, maxZoom: 1, minZoom: 0.55 };
@@ -89,6 +95,12 @@ function GraphCanvas(props: GraphViewProps) {
         connectable: false,
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
+        // Known sizes and handle places: React Flow fits and connects nodes without waiting to
+        // measure the DOM. Each live update passes new node objects, and React Flow resets what
+        // it measured for them — nodes of unchanged size are not measured again, so without
+        // these the fit ignored them and their edges went undrawn.
+        measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
+        handles: STATIC_HANDLES,
       })),
     [view, positions, selectedNodeId],
   );

@@ -59,10 +59,8 @@ async function renderedEdges(page: Page): Promise<{ id: string; source: string; 
 async function fitGraph(page: Page): Promise<void> {
   const zoomOut = page.locator('[data-testid=run-graph] .react-flow__controls-zoomout');
   for (let click = 0; click < 40 && (await zoomOut.isEnabled()); click++) await zoomOut.click();
-  await page.waitForTimeout(250);
+  // The fit is immediate (no animation); the assertions that follow retry until they hold.
   await page.locator('[data-testid=run-graph] .react-flow__controls-fitview').click();
-  // fitView may animate; give React Flow a moment to settle the viewport.
-  await page.waitForTimeout(400);
 }
 
 /**
@@ -80,7 +78,6 @@ async function reloadGraph(page: Page): Promise<void> {
 /** Just React Flow's own "fit view" control, as a user presses it. */
 async function pressFitView(page: Page): Promise<void> {
   await page.locator('[data-testid=run-graph] .react-flow__controls-fitview').click();
-  await page.waitForTimeout(400);
 }
 
 /** The heading of the node detail panel (not the embedded span detail's heading). */
@@ -163,7 +160,7 @@ test.describe('graph', () => {
     await resumeScripted(page);
     await expectRunStatus(page, 'finished');
     await expect(page.getByTestId('graph-summary')).toContainText('2 generate(s) · 2 model · 2 tool · 1 interrupt(s) · answered: 0 respond, 1 restart, 0 pending');
-    await page.waitForTimeout(500);
+    await expect(graphNodes(page, { kind: 'final-answer' })).toHaveCount(1);
     await shoot(page, 'restart-after-approval-live');
     await fitGraph(page);
     // Live: the interrupt node updates in place once the resume's spans arrive.
@@ -248,7 +245,7 @@ test.describe('graph', () => {
     await resumeScripted(page);
     await expectRunStatus(page, 'finished');
     await expect(page.getByTestId('graph-summary')).toContainText('2 generate(s)');
-    await page.waitForTimeout(500);
+    await expect(graphNodes(page, { kind: 'final-answer' })).toHaveCount(1);
     await shoot(page, 'parallel-pending-output-live');
     await fitGraph(page);
     await expect(graphNodes(page, { kind: 'resume-pending' })).toHaveCount(1);
@@ -468,7 +465,7 @@ test.describe('graph', () => {
     await runScenarioFromHome(page, 'unknown-tool', 'graph');
     await expectRunStatus(page, 'failed');
     await expect(page.getByTestId('graph-summary')).toContainText('1 generate(s) · 1 model · 0 tool · 0 interrupt(s) · 1 failed');
-    await page.waitForTimeout(800);
+    await expect(graphNodes(page, { kind: 'failure' })).toHaveCount(1);
     const kinds = ['generate', 'model-call', 'tool-call', 'failure'];
     for (const kind of kinds) await expect.soft(graphNodes(page, { kind }), `${kind} node on screen when the run ends`).toBeInViewport({ timeout: 3_000 });
     await pressFitView(page);
