@@ -5,6 +5,8 @@
 import { errorMessage, LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
+import { resumeContextFrom } from '../resume/resume-context';
+import { validateResume } from '../resume/validate-resume';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 
@@ -12,6 +14,11 @@ const USAGE = `Usage: loopscope <command> [options]
 
 Commands:
   graph <file…> [--json]   the run graph of the given trace files (OTLP JSON / JSONL, Genkit TraceData)
+  resume <file> --dry-run [--respond NAME#REF=JSON]… [--restart NAME#REF[=RESUMED_JSON]]…
+         [--replace-input NAME#REF=JSON]… [--json]
+                           checks answers to the last interrupted generate in the file against
+                           genkit's rules and prints the messages + resume payload
+                           (exit 1 when a rule is broken)
 
 Options:
   --json      print Graph JSON ({summary, generates, nodes, edges})
@@ -20,6 +27,62 @@ Options:
 `;
 
 class UsageError extends Error {}
+
+/** `NAME#REF=VALUE` (VALUE optional when `valueOptional`). */
+function parseAnswer(text: string, option: string, valueOptional: boolean): { name: string; ref?: string; value?: unknown } {
+  const equals = text.indexOf('=');
+  const target = equals < 0 ? text : text.slice(0, equals);
+  const [name, ref] = target.split('#');
+  if (!name) throw new UsageError(`${option} needs NAME#REF${valueOptional ? '[=JSON]' : '=JSON'}, got "${text}".`);
+  if (equals < 0) {
+    if (!valueOptional) throw new UsageError(`${option} ${target} needs =JSON after it.`);
+    return { name, ref };
+  }
+  try {
+    return { name, ref, value: JSON.parse(text.slice(equals + 1)) };
+  } catch (error) {
+    throw new UsageError(`${option} ${target}: the value is not valid JSON (${errorMessage(error)}).`);
+  }
+}
+
+/** Values of a repeatable option, e.g. `--respond a#1={…} --respond b#2={…}`. */
+function optionValues(argv: string[], option: string): string[] {
+  const values: string[] = [];
+  argv.forEach((argument, index) => {
+    if (argument === option) {
+      const value = argv[index + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`${option} needs a value.`);
+      values.push(value);
+    } else if (argument.startsWith(`${option}=`)) values.push(argument.slice(option.length + 1));
+  });
+  return values;
+}
+
+async function resumeCommand(argv: string[], files: string[], flags: Set<string>): Promise<number> {
+  if (files.length !== 1) throw new UsageError('resume needs exactly one trace file.');
+  if (!flags.has('--dry-run')) {
+    throw new UsageError('resume runs only with --dry-run in this version: it checks the answers and prints the payload without running it.');
+  }
+  const respond = optionValues(argv, '--respond').map((text) => parseAnswer(text, '--respond', false)).map((answer) => ({ name: answer.name, ref: answer.ref, output: answer.value }));
+  const replaced = new Map(optionValues(argv, '--replace-input').map((text) => parseAnswer(text, '--replace-input', false)).map((answer) => [`${answer.name}#${answer.ref ?? ''}`, answer.value]));
+  const restart = optionValues(argv, '--restart')
+    .map((text) => parseAnswer(text, '--restart', true))
+    .map((answer) => ({ name: answer.name, ref: answer.ref, resumed: answer.value, replaceInput: replaced.get(`${answer.name}#${answer.ref ?? ''}`) }));
+  const context = resumeContextFrom(await loadTraceFile(files[0]));
+  const result = validateResume({ context, respond, restart });
+  if (flags.has('--json')) {
+    process.stdout.write(`${JSON.stringify({ ok: result.errors.length === 0, errors: result.errors, warnings: result.warnings, payload: result.payload }, null, 2)}\n`);
+  } else {
+    const pending = context.requests.map((request) => `  ${request.name}${request.ref ? `#${request.ref}` : ''}  ${request.state}${request.interruptMetadata !== undefined ? `  ${JSON.stringify(request.interruptMetadata)}` : ''}`);
+    const lines = [`Resume of the interrupted generate in trace ${context.traceId}:`, ...pending];
+    for (const issue of result.errors) lines.push(`error ${issue.code}: ${issue.message}`);
+    for (const issue of result.warnings) lines.push(`warning: ${issue.message}`);
+    lines.push(result.errors.length === 0 ? 'ok: genkit would accept this resume.' : `${result.errors.length} rule(s) broken: genkit would refuse this resume.`);
+    lines.push('payload (ai.generate({ messages, resume })):', JSON.stringify({ resume: result.payload.resume }, null, 2));
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return result.errors.length === 0 ? 0 : 1;
+}
 
 async function graphCommand(files: string[], flags: Set<string>): Promise<number> {
   if (files.length === 0) throw new UsageError('graph needs at least one trace file.');
@@ -31,18 +94,21 @@ async function graphCommand(files: string[], flags: Set<string>): Promise<number
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const flags = new Set(argv.filter((argument) => argument.startsWith('--')));
-  const positional = argv.filter((argument) => !argument.startsWith('--'));
+  const flags = new Set(argv.filter((argument) => argument.startsWith('--')).map((argument) => argument.split('=')[0]));
+  const valued = new Set(['--respond', '--restart', '--replace-input']);
+  // Positional arguments: not options, and not the values that follow a valued option.
+  const positional = argv.filter((argument, index) => !argument.startsWith('--') && !(index > 0 && valued.has(argv[index - 1])));
   const [command, ...rest] = positional;
   try {
     if (flags.has('--help') || command === undefined) {
       process.stdout.write(USAGE);
       return command === undefined && !flags.has('--help') ? 2 : 0;
     }
-    const known = new Set(['--json', '--verbose', '--help']);
+    const known = new Set(['--json', '--verbose', '--help', '--dry-run', ...valued]);
     const unknown = [...flags].filter((flag) => !known.has(flag));
     if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]}.`);
     if (command === 'graph') return await graphCommand(rest, flags);
+    if (command === 'resume') return await resumeCommand(argv, rest, flags);
     throw new UsageError(`unknown command "${command}".`);
   } catch (error) {
     if (error instanceof UsageError) {
