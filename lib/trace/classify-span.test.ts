@@ -1,27 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { classifySpan, generateFinishReason, isInterruptSpan, spanRole } from './classify-span';
-import { createAttributes, type AttributeValue, type Span } from './span';
+import type { AttributeValue, Span } from './span';
+import { buildSpan, exceptionEvent, type SpanOverrides } from './testing/build-span';
 
-function span(attributes: Record<string, AttributeValue> = {}, patch: Partial<Span> = {}): Span {
-  return {
-    traceId: '0af7651916cd43dd8448eb211c80319c',
-    spanId: 'b7ad6b7169203331',
-    name: 'span-name',
-    kind: 1,
-    startTimeUnixNano: '1700000000000000000',
-    endTimeUnixNano: '1700000000010000000',
-    attributes: Object.assign(createAttributes(), attributes),
-    events: [],
-    links: [],
-    status: { code: 0 },
-    resource: createAttributes(),
-    scope: { name: 'genkit-tracer' },
-    ...patch,
-  };
+function span(attributes: Record<string, AttributeValue> = {}, patch: SpanOverrides = {}): Span {
+  return buildSpan({ spanId: 'b7ad6b7169203331', name: 'span-name', attributes, ...patch });
 }
 
 function exception(type: string, message: string): Span['events'][number] {
-  return { name: 'exception', timeUnixNano: '1700000000005000000', attributes: Object.assign(createAttributes(), { 'exception.type': type, 'exception.message': message }) };
+  return exceptionEvent({ type, message });
 }
 
 describe('spanRole', () => {

@@ -5,27 +5,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
 import { loadTraceFile, parseTraceText } from './load-trace-file';
 import { encodeOtlpJson } from './otlp-json';
-import { createAttributes, type Span } from './span';
+import type { Span } from './span';
+import { buildSpan, type SpanOverrides } from './testing/build-span';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const OTHER_TRACE_ID = 'cccccccccccccccccccccccccccccccc';
 
-function span(spanId: string, overrides: Partial<Span> = {}): Span {
-  return {
+function span(spanId: string, overrides: SpanOverrides = {}): Span {
+  return buildSpan({
     traceId: TRACE_ID,
     spanId,
     name: `span-${spanId}`,
-    kind: 1,
     startTimeUnixNano: '1718000000000000000',
     endTimeUnixNano: '1718000001000000000',
-    attributes: createAttributes(),
-    events: [],
-    links: [],
-    status: { code: 0 },
-    resource: createAttributes(),
-    scope: { name: 'genkit-tracer' },
     ...overrides,
-  };
+  });
 }
 
 const rootOpen = span('aaaaaaaaaaaaaaaa', { endTimeUnixNano: undefined });

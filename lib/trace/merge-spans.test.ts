@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { mergeSpans } from './merge-spans';
-import { createAttributes, type Span } from './span';
+import type { Span } from './span';
+import { buildSpan, type SpanOverrides } from './testing/build-span';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
-function span(spanId: string, overrides: Partial<Span> = {}): Span {
-  return {
-    traceId: TRACE_ID,
-    spanId,
-    name: `span-${spanId}`,
-    kind: 1,
-    startTimeUnixNano: '1000',
-    endTimeUnixNano: '2000',
-    attributes: createAttributes(),
-    events: [],
-    links: [],
-    status: { code: 0 },
-    resource: createAttributes(),
-    scope: { name: 'genkit-tracer' },
-    ...overrides,
-  };
+function span(spanId: string, overrides: SpanOverrides = {}): Span {
+  return buildSpan({ traceId: TRACE_ID, spanId, name: `span-${spanId}`, startTimeUnixNano: '1000', endTimeUnixNano: '2000', ...overrides });
 }
 
 describe('mergeSpans', () => {

@@ -1,32 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
 import { decodeOtlpJson, encodeOtlpJson, OtlpExportRequestSchema } from './otlp-json';
-import { createAttributes, type AttributeValue, type Span } from './span';
+import type { Span } from './span';
+import { attributesOf, buildSpan, type SpanOverrides } from './testing/build-span';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN_ID = '00f067aa0ba902b7';
 const CHILD_ID = '53995c3f42cd8ad8';
 
-function attributes(entries: Record<string, AttributeValue>) {
-  return Object.assign(createAttributes(), entries);
-}
+const attributes = attributesOf;
 
-function span(overrides: Partial<Span> = {}): Span {
-  return {
+function span(overrides: SpanOverrides = {}): Span {
+  return buildSpan({
     traceId: TRACE_ID,
     spanId: SPAN_ID,
     name: 'generate',
-    kind: 1,
     startTimeUnixNano: '1718000000123456789',
     endTimeUnixNano: '1718000000987654321',
-    attributes: attributes({ 'genkit:type': 'util', 'genkit:name': 'generate' }),
-    events: [],
-    links: [],
-    status: { code: 0 },
-    resource: attributes({ 'service.name': 'loopscope-runner' }),
+    attributes: { 'genkit:type': 'util', 'genkit:name': 'generate' },
+    resource: { 'service.name': 'loopscope-runner' },
     scope: { name: 'genkit-tracer', version: 'v1' },
     ...overrides,
-  };
+  });
 }
 
 function thrown(action: () => unknown): LoopscopeError {

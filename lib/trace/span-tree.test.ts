@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAttributes, type AttributeValue, type Span } from './span';
+import type { AttributeValue, Span } from './span';
 import { buildSpanTree, flattenSpanTree, type SpanTreeNode } from './span-tree';
+import { attributesOf, buildSpan, exceptionEvent, generateAttributes, modelAttributes, spanTimes, toolAttributes } from './testing/build-span';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const OTHER_TRACE = '1bf7651916cd43dd8448eb211c80319d';
@@ -19,35 +20,22 @@ function span(
     events?: Span['events'];
   } = {},
 ): Span {
-  const base = 1_700_000_000_000n;
-  const nanos = (millis: number) => ((base + BigInt(millis)) * 1_000_000n).toString();
-  const start = options.start ?? 0;
-  const result: Span = {
+  return buildSpan({
     traceId: options.traceId ?? TRACE,
     spanId,
+    parentSpanId: options.parent,
     name: options.name ?? spanId,
-    kind: 1,
-    startTimeUnixNano: nanos(start),
-    attributes: Object.assign(createAttributes(), options.attributes ?? {}),
-    events: options.events ?? [],
-    links: [],
-    status: options.status ?? { code: 0 },
-    resource: createAttributes(),
-    scope: { name: 'genkit-tracer' },
-  };
-  if (options.parent !== undefined) result.parentSpanId = options.parent;
-  if (options.end !== null) result.endTimeUnixNano = nanos(options.end ?? start + 10);
-  return result;
+    ...spanTimes(options),
+    attributes: options.attributes,
+    events: options.events,
+    status: options.status,
+  });
 }
 
-const generate = { 'genkit:type': 'util', 'genkit:name': 'generate' };
-const tool = (name: string) => ({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool', 'genkit:name': name });
-const model = (name: string) => ({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'model', 'genkit:name': name });
-const interruptEvent = {
-  name: 'exception',
-  timeUnixNano: '1700000000005000000',
-  attributes: Object.assign(createAttributes(), { 'exception.type': 'ToolInterruptError', 'exception.message': 'INTERRUPTED' }),
-};
+const generate = generateAttributes();
+const tool = toolAttributes;
+const model = modelAttributes;
+const interruptEvent = exceptionEvent({ type: 'ToolInterruptError', message: 'INTERRUPTED' });
 
 const ids = (nodes: readonly SpanTreeNode[]) => nodes.map((node) => node.spanId);
 
@@ -132,7 +120,7 @@ describe('buildSpanTree', () => {
         start: 1,
         attributes: tool('lookupOrder'),
         status: { code: 2 },
-        events: [{ ...interruptEvent, attributes: Object.assign(createAttributes(), { 'exception.type': 'Error', 'exception.message': 'order 42 not found' }) }],
+        events: [{ ...interruptEvent, attributes: attributesOf({ 'exception.type': 'Error', 'exception.message': 'order 42 not found' }) }],
       }),
     ]);
     expect(root.children[0]).toMatchObject({ outcome: 'error', statusText: 'failed', errorMessage: 'order 42 not found' });

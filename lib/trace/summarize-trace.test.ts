@@ -1,42 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { createAttributes, type AttributeValue, type Span } from './span';
+import type { AttributeValue, Span } from './span';
 import { summarizeTrace } from './summarize-trace';
+import { BASE_MILLIS, buildSpan, generateAttributes, modelAttributes, spanTimes, toolAttributes } from './testing/build-span';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
-const BASE = 1_700_000_000_000;
+const BASE = BASE_MILLIS;
 
 /** Times in milliseconds after BASE; `end: null` leaves the span open. */
 function span(
   spanId: string,
   options: { parent?: string; start?: number; end?: number | null; attributes?: Record<string, AttributeValue>; status?: Span['status']; resource?: Record<string, AttributeValue> } = {},
 ): Span {
-  const nanos = (millis: number) => (BigInt(BASE + millis) * 1_000_000n).toString();
-  const start = options.start ?? 0;
-  const result: Span = {
+  return buildSpan({
     traceId: TRACE,
     spanId,
+    parentSpanId: options.parent,
     name: spanId,
-    kind: 1,
-    startTimeUnixNano: nanos(start),
-    attributes: Object.assign(createAttributes(), options.attributes ?? {}),
-    events: [],
-    links: [],
-    status: options.status ?? { code: 0 },
-    resource: Object.assign(createAttributes(), options.resource ?? { 'service.name': 'my-agent' }),
-    scope: { name: 'genkit-tracer' },
-  };
-  if (options.parent !== undefined) result.parentSpanId = options.parent;
-  if (options.end !== null) result.endTimeUnixNano = nanos(options.end ?? start + 10);
-  return result;
+    ...spanTimes(options),
+    attributes: options.attributes,
+    status: options.status,
+    resource: options.resource ?? { 'service.name': 'my-agent' },
+  });
 }
 
-const generate = (output?: unknown) => ({
-  'genkit:type': 'util',
-  'genkit:name': 'generate',
-  ...(output === undefined ? {} : { 'genkit:output': JSON.stringify(output) }),
-});
-const model = (name: string) => ({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'model', 'genkit:name': name });
-const tool = (name: string) => ({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool', 'genkit:name': name });
+const generate = generateAttributes;
+const model = modelAttributes;
+const tool = toolAttributes;
 
 /** A plain tool round: generate → model-a, tool, generate → model-b, model-a. */
 function plainRound(rootPatch: Parameters<typeof span>[1] = {}): Span[] {

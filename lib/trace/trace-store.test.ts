@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
 import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
-import { createAttributes, type Span } from './span';
+import type { Span } from './span';
+import { buildSpan, type SpanOverrides } from './testing/build-span';
 import { TraceStore } from './trace-store';
 
 const TRACE_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -12,25 +13,16 @@ const TRACE_B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 const TRACE_C = 'cccccccccccccccccccccccccccccccc';
 const ROOT = '1000000000000001';
 
-function span(traceId: string, spanId: string, overrides: Partial<Span> = {}): Span {
-  const attributes = createAttributes();
-  attributes['genkit:type'] = 'flow';
-  attributes['genkit:name'] = `flow-${traceId.slice(0, 4)}`;
-  return {
+function span(traceId: string, spanId: string, overrides: SpanOverrides = {}): Span {
+  return buildSpan({
     traceId,
     spanId,
     name: 'flow',
-    kind: 1,
     startTimeUnixNano: '1718000000000000000',
     endTimeUnixNano: '1718000001000000000',
-    attributes,
-    events: [],
-    links: [],
-    status: { code: 0 },
-    resource: createAttributes(),
-    scope: { name: 'genkit-tracer' },
+    attributes: { 'genkit:type': 'flow', 'genkit:name': `flow-${traceId.slice(0, 4)}` },
     ...overrides,
-  };
+  });
 }
 
 function childId(index: number): string {
