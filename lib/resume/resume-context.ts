@@ -27,6 +27,8 @@ export interface PendingRequest {
 export interface ResumeContext {
   traceId: string;
   spanId: string;
+  /** The model the generate called (from its recorded input), to resume with the same one. */
+  model?: string;
   /** The exact history to send: the last model request's messages plus the interrupted model message. Copies. */
   messages: unknown[];
   tools: RecordedToolDefinition[];
@@ -72,8 +74,15 @@ export function resumeContextFrom(spans: readonly Span[], generateSpanId?: strin
   return {
     traceId: root.traceId,
     spanId: root.spanId,
+    model: recordedModel(root),
     messages,
     tools,
     requests,
   };
+}
+
+function recordedModel(root: Span): string | undefined {
+  const input = jsonAttributeOrUndefined(root.attributes['genkit:input']);
+  if (isObject(input) && typeof input.model === 'string') return input.model;
+  return undefined;
 }

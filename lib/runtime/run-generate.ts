@@ -112,16 +112,16 @@ export async function runGenerate(options: {
 }): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure }> {
   const { ai, command } = options;
   const scenario = options.scenarios.get(command.scenario);
-  if (!scenario) return { failure: { message: `No scenario named "${command.scenario}" in tools/scenarios/.`, status: 'NOT_FOUND' } };
+  if (!scenario && !command.model) return { failure: { message: `No scenario named "${command.scenario}" in tools/scenarios/.`, status: 'NOT_FOUND' } };
   try {
     // genkit 1.42 rewrites the caller's messages on resume (INTERRUPT-MODEL.md §7 bug 3): copy first.
     const messages = command.messages ? (structuredClone(command.messages) as MessageData[]) : undefined;
     const resume = command.resume && messages ? await buildResumeParts(ai, messages, command.resume) : undefined;
     const response = await ai.generate({
-      model: scriptedModelName(scenario.name),
-      ...(messages ? { messages } : { prompt: scenario.prompt }),
-      tools: scenario.tools,
-      maxTurns: scenario.maxTurns,
+      model: command.model ?? scriptedModelName(scenario!.name),
+      ...(messages ? { messages } : { prompt: scenario?.prompt ?? '' }),
+      tools: command.tools ?? scenario?.tools ?? [],
+      maxTurns: scenario?.maxTurns,
       resume,
       // The step hooks wrap the timeout: a pause does not count against a tool's time limit.
       use: [...(options.stepper ? [stepMiddleware(ai, options.stepper)()] : []), toolTimeoutMiddleware(options.toolTimeoutMs)()],

@@ -27,6 +27,10 @@ export const GenerateCommandSchema = z.object({
   requestId: z.string(),
   runId: z.string(),
   scenario: z.string(),
+  /** For a resume of a recorded trace: the recorded model, instead of the scenario's scripted one. */
+  model: z.string().optional(),
+  /** For a resume of a recorded trace: the tools the recorded request offered (those registered here). */
+  tools: z.array(z.string()).optional(),
   /** History to continue from (a resume); absent for a fresh run of the scenario's prompt. */
   messages: z.array(z.unknown()).optional(),
   resume: ResumeRequestSchema.optional(),

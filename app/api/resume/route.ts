@@ -1,0 +1,15 @@
+import { getAppContext } from '@/lib/server/app-context';
+import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { ResumeFromTraceSchema, resumeFromTrace } from '@/lib/server/resume-service';
+
+export const dynamic = 'force-dynamic';
+
+/** Resumes an interrupted generate of a captured or saved trace with hand-written answers. */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const body = await readJsonBody(request, ResumeFromTraceSchema);
+    return Response.json(await resumeFromTrace(getAppContext(), body), { status: 202 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
