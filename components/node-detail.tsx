@@ -3,6 +3,8 @@
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
 import type { GenerateCall, Resolution, RunGraph, ToolCall } from '@/lib/graph/run-graph';
 import type { Span } from '@/lib/trace/span';
+import { useState } from 'react';
+import { ResumeWorkbench, type ResumeSource } from './resume-workbench';
 import { SpanDetail } from './span-detail';
 
 function findToolCall(graph: RunGraph, nodeId: string): ToolCall | undefined {
@@ -38,8 +40,19 @@ const RESOLUTION_TITLE: Record<Resolution['kind'], string> = {
 };
 
 /** What the selected graph node stands for, then the span behind it (if it has one). */
-export function NodeDetail(props: { graph: RunGraph; node?: ViewNode; span?: Span; onSelectNode: (nodeId: string) => void }) {
+export function NodeDetail(props: {
+  graph: RunGraph;
+  node?: ViewNode;
+  span?: Span;
+  onSelectNode: (nodeId: string) => void;
+  /** All loaded spans and where they came from: the workbench resumes from them. */
+  spans?: Span[];
+  resumeSource?: ResumeSource;
+  /** Asks for all spans (a saved file's are loaded on demand). */
+  onSpansNeeded?: () => void;
+}) {
   const { graph, node, span, onSelectNode } = props;
+  const [workbenchFor, setWorkbenchFor] = useState<string | undefined>();
   if (!node) return <aside className="detail empty">Select a node to see what happened there.</aside>;
   const call = findToolCall(graph, node.id);
   const found = findResolution(graph, node.id);
@@ -92,6 +105,27 @@ export function NodeDetail(props: { graph: RunGraph; node?: ViewNode; span?: Spa
             })}
           </ul>
         </section>
+      ) : null}
+      {(node.kind === 'tool-interrupt' || (generate && generate.status === 'interrupted')) && props.resumeSource && props.spans ? (
+        (() => {
+          const owner = graph.generates.find((candidate) => candidate.id === node.generateId);
+          if (!owner || owner.status !== 'interrupted') return null;
+          if (workbenchFor === owner.id && props.spans?.length === 0) return <p className="empty">Loading the trace's spans…</p>;
+          return workbenchFor === owner.id ? (
+            <ResumeWorkbench spans={props.spans} traceId={owner.traceId} generateSpanId={owner.spanId} source={props.resumeSource} />
+          ) : (
+            <button
+              type="button"
+              onClick={() => {
+                setWorkbenchFor(owner.id);
+                if (props.spans?.length === 0) props.onSpansNeeded?.();
+              }}
+              data-testid="open-workbench"
+            >
+              Answer this interrupt…
+            </button>
+          );
+        })()
       ) : null}
       {found ? (
         <section className="detail-block">

@@ -147,7 +147,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           ))}
         </p>
       ) : null}
-      <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} pauses={run?.pauses} />
+      <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} pauses={run?.pauses} resumeSource={run ? { traceIds: run.traceIds } : undefined} />
     </main>
   );
 }

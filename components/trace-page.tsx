@@ -117,6 +117,7 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
             graph={savedGraph}
             loadSpan={loadSpan}
             onSpansNeeded={loadSavedSpans}
+            resumeSource={{ file: props.savedFile }}
             initialNodeId={props.initialNodeId}
             initialTab={props.initialTab}
           />
@@ -124,7 +125,7 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
           <p className="empty">{loaded ? '' : 'Loading…'}</p>
         )
       ) : loaded || collection.spans.length > 0 ? (
-        <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} />
+        <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} resumeSource={{ traceIds: sessionIds }} />
       ) : (
         <p className="empty">Loading…</p>
       )}

@@ -8,6 +8,7 @@ import type { PauseInfo } from '@/lib/runtime/step-protocol';
 import { buildSpanTree, flattenSpanTree } from '@/lib/trace/span-tree';
 import type { Span } from '@/lib/trace/span';
 import { NodeDetail } from './node-detail';
+import type { ResumeSource } from './resume-workbench';
 import { RunGraphView } from './run-graph-view';
 import { SpanDetail } from './span-detail';
 import { SpanTreeView, spanKey } from './span-tree-view';
@@ -38,6 +39,8 @@ export function TraceWorkspace(props: {
   initialTab?: Tab;
   /** Where a step-by-step run is paused (ghost nodes in the graph). */
   pauses?: PauseInfo[];
+  /** Where these spans came from, so an interrupt can be answered from the workbench. */
+  resumeSource?: ResumeSource;
 }) {
   const { spans, loadSpan, onSpansNeeded } = props;
   const builtGraph = useMemo(() => (props.graph ? undefined : buildRunGraph(spans)), [spans, props.graph]);
@@ -123,7 +126,7 @@ export function TraceWorkspace(props: {
           )}
         </div>
       </div>
-      {tab === 'graph' ? <NodeDetail graph={graph} node={selectedNode} span={nodeSpan} onSelectNode={selectNode} /> : <SpanDetail span={selectedSpan} />}
+      {tab === 'graph' ? <NodeDetail graph={graph} node={selectedNode} span={nodeSpan} onSelectNode={selectNode} spans={spans} resumeSource={props.resumeSource} onSpansNeeded={onSpansNeeded} /> : <SpanDetail span={selectedSpan} />}
     </div>
   );
 }

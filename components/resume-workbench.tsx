@@ -1,0 +1,209 @@
+'use client';
+
+import { useMemo, useState } from 'react';
+import { exampleFromSchema } from '@/lib/resume/example-from-schema';
+import { resumeContextFrom, type ResumeContext } from '@/lib/resume/resume-context';
+import { validateResume, type RespondAnswer, type RestartAnswer } from '@/lib/resume/validate-resume';
+import type { Span } from '@/lib/trace/span';
+import { apiJson } from './api-client';
+
+export type ResumeSource = { traceIds: string[] } | { file: string };
+
+interface AnswerDraft {
+  mode: 'respond' | 'restart';
+  output: string;
+  resumed: string;
+  replace: boolean;
+  replaceInput: string;
+}
+
+const label = (request: { name: string; ref?: string }) => (request.ref ? `${request.name}#${request.ref}` : request.name);
+
+function parse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+function typescriptSnippet(context: ResumeContext, payload: { messages: unknown[]; resume: unknown }): string {
+  return [
+    'const response = await ai.generate({',
+    `  model: ${JSON.stringify(context.model ?? 'your/model')},`,
+    `  tools: ${JSON.stringify(context.tools.map((tool) => tool.name))},`,
+    `  messages: ${JSON.stringify(payload.messages, null, 2).replace(/\n/g, '\n  ')},`,
+    `  resume: ${JSON.stringify(payload.resume, null, 2).replace(/\n/g, '\n  ')},`,
+    '});',
+  ].join('\n');
+}
+
+/**
+ * The resume workbench: every request of the interrupted generate, an answer per interrupt
+ * (respond or restart), checked live against genkit's rules, the exact payload, and Resume.
+ */
+export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generateSpanId: string; source: ResumeSource }) {
+  const contextResult = useMemo(() => {
+    try {
+      return { context: resumeContextFrom(props.spans.filter((span) => span.traceId === props.traceId), props.generateSpanId) };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  }, [props.spans, props.traceId, props.generateSpanId]);
+  const context = contextResult.context;
+  const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
+  const [confirmed, setConfirmed] = useState(false);
+  const [result, setResult] = useState<{ runId?: string; error?: string } | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const draftOf = (key: string): AnswerDraft => {
+    const existing = drafts[key];
+    if (existing) return existing;
+    const request = context?.requests.find((candidate) => label(candidate) === key);
+    const tool = context?.tools.find((candidate) => candidate.name === request?.name);
+    return {
+      mode: 'respond',
+      output: JSON.stringify(exampleFromSchema(tool?.outputSchema) ?? {}, null, 2),
+      resumed: 'true',
+      replace: false,
+      replaceInput: JSON.stringify(request?.input ?? {}, null, 2),
+    };
+  };
+  const update = (key: string, patch: Partial<AnswerDraft>) => setDrafts((current) => ({ ...current, [key]: { ...draftOf(key), ...patch } }));
+
+  const { answers, parseErrors } = useMemo(() => {
+    const respond: RespondAnswer[] = [];
+    const restart: RestartAnswer[] = [];
+    const errors: string[] = [];
+    for (const request of context?.requests.filter((candidate) => candidate.state === 'interrupted') ?? []) {
+      const key = label(request);
+      const draft = draftOf(key);
+      if (draft.mode === 'respond') {
+        const output = parse(draft.output);
+        if (output.ok) respond.push({ name: request.name, ref: request.ref, output: output.value });
+        else errors.push(`${key}: the output is not valid JSON (${output.error}).`);
+      } else {
+        const resumed = parse(draft.resumed);
+        const replaceInput = draft.replace ? parse(draft.replaceInput) : undefined;
+        if (!resumed.ok) errors.push(`${key}: the resumed metadata is not valid JSON (${resumed.error}).`);
+        else if (replaceInput && !replaceInput.ok) errors.push(`${key}: the replacement input is not valid JSON (${replaceInput.error}).`);
+        else restart.push({ name: request.name, ref: request.ref, resumed: resumed.value, replaceInput: replaceInput?.ok ? replaceInput.value : undefined });
+      }
+    }
+    return { answers: { respond, restart }, parseErrors: errors };
+    // draftOf reads drafts and context.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [drafts, context]);
+  const validation = useMemo(() => (context ? validateResume({ context, ...answers }) : undefined), [context, answers]);
+
+  if (!context) return <p className="error-text" data-testid="workbench-unavailable">{contextResult.error}</p>;
+  const errors = [...parseErrors, ...(validation?.errors.map((issue) => issue.message) ?? [])];
+  const warnings = validation?.warnings.map((issue) => issue.message) ?? [];
+  const canResume = errors.length === 0 && (warnings.length === 0 || confirmed) && !busy;
+
+  const resume = async () => {
+    setBusy(true);
+    setResult(undefined);
+    try {
+      const response = await apiJson<{ run: { runId: string } }>('/api/resume', {
+        method: 'POST',
+        body: { source: props.source, generateSpanId: props.generateSpanId, ...answers, confirmWarnings: confirmed },
+      });
+      setResult({ runId: response.run.runId });
+    } catch (error) {
+      setResult({ error: (error as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="workbench" data-testid="resume-workbench" aria-label="Resume workbench">
+      <h3>Answer the interrupts</h3>
+      <ul className="workbench-requests">
+        {context.requests.map((request) => {
+          const key = label(request);
+          const draft = draftOf(key);
+          return (
+            <li key={key} data-testid="workbench-request" data-request={key} data-state={request.state}>
+              <strong>{key}</strong> <code>{JSON.stringify(request.input)}</code>
+              {request.state === 'pending' ? <p className="hint">Already finished: its pendingOutput is reused, it needs no answer.</p> : null}
+              {request.state === 'done' ? <p className="hint">Not interrupted.</p> : null}
+              {request.state === 'interrupted' ? (
+                <>
+                  <p className="hint">Interrupt metadata: {JSON.stringify(request.interruptMetadata)}</p>
+                  <label>
+                    <input type="radio" name={`mode-${key}`} checked={draft.mode === 'respond'} onChange={() => update(key, { mode: 'respond' })} data-testid="workbench-mode-respond" /> Respond (the tool does not run again)
+                  </label>{' '}
+                  <label>
+                    <input type="radio" name={`mode-${key}`} checked={draft.mode === 'restart'} onChange={() => update(key, { mode: 'restart' })} data-testid="workbench-mode-restart" /> Restart (the tool runs again)
+                  </label>
+                  {draft.mode === 'respond' ? (
+                    <textarea aria-label={`Output for ${key}`} rows={4} value={draft.output} onChange={(event) => update(key, { output: event.target.value })} data-testid="workbench-output" />
+                  ) : (
+                    <>
+                      <textarea aria-label={`Resumed metadata for ${key}`} rows={2} value={draft.resumed} onChange={(event) => update(key, { resumed: event.target.value })} data-testid="workbench-resumed" />
+                      <label>
+                        <input type="checkbox" checked={draft.replace} onChange={(event) => update(key, { replace: event.target.checked })} data-testid="workbench-replace" /> replace the input
+                      </label>
+                      {draft.replace ? (
+                        <textarea aria-label={`Replacement input for ${key}`} rows={3} value={draft.replaceInput} onChange={(event) => update(key, { replaceInput: event.target.value })} data-testid="workbench-replace-input" />
+                      ) : null}
+                    </>
+                  )}
+                </>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {errors.length > 0 ? (
+        <ul className="workbench-issues error-text">
+          {errors.map((message) => (
+            <li key={message} data-testid="workbench-error">
+              {message}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="ok-text" data-testid="workbench-ok">
+          genkit would accept this resume.
+        </p>
+      )}
+      {warnings.length > 0 ? (
+        <div className="workbench-issues warning">
+          <ul>
+            {warnings.map((message) => (
+              <li key={message} data-testid="workbench-warning">
+                {message}
+              </li>
+            ))}
+          </ul>
+          <label>
+            <input type="checkbox" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} data-testid="workbench-confirm" /> I understand; resume anyway
+          </label>
+        </div>
+      ) : null}
+      <details>
+        <summary>Payload (messages + resume)</summary>
+        <pre data-testid="workbench-payload">{JSON.stringify(validation?.payload.resume, null, 2)}</pre>
+        <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(typescriptSnippet(context, validation!.payload))} data-testid="workbench-copy-ts">
+          Copy as ai.generate(…) TypeScript
+        </button>
+      </details>
+      <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
+        Resume with the local tools
+      </button>
+      {result?.runId ? (
+        <p role="status" className="ok-text" data-testid="workbench-result">
+          Resumed: <a href={`/runs/${result.runId}`}>open the new run</a> (its trace links back to this interrupt).
+        </p>
+      ) : null}
+      {result?.error ? (
+        <p role="alert" className="error-text" data-testid="workbench-result-error">
+          {result.error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
