@@ -186,7 +186,7 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
       ) : null}
       <details>
         <summary>Payload (messages + resume)</summary>
-        <pre data-testid="workbench-payload">{JSON.stringify(validation?.payload.resume, null, 2)}</pre>
+        <pre data-testid="workbench-payload">{JSON.stringify(validation?.payload, null, 2)}</pre>
         <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(typescriptSnippet(context, validation!.payload))} data-testid="workbench-copy-ts">
           Copy as ai.generate(…) TypeScript
         </button>

@@ -35,3 +35,29 @@ test('resume: an answer that breaks the output schema shows genkit’s rule and 
   await expect(page.getByTestId('workbench-ok')).toBeVisible();
   await expect(page.getByTestId('workbench-resume')).toBeEnabled();
 });
+
+test('resume: two alternative answers to one interrupt show as two branches of the graph', async ({ page }) => {
+  await runScenarioFromHome(page, 'respond-to-question', 'graph');
+  await expectRunStatus(page, 'interrupted');
+  const runUrl = page.url();
+  const traceLink = page.getByRole('link', { name: 'first generate' });
+  const traceHref = await traceLink.getAttribute('href');
+  for (const answer of ['Window', 'Aisle']) {
+    await page.goto(runUrl);
+    await page.locator('[data-testid=graph-node][data-kind=tool-interrupt]').click();
+    await page.getByTestId('open-workbench').click();
+    await page.locator('[data-testid=workbench-request][data-request="askUser#seat-1"]').getByTestId('workbench-output').fill(JSON.stringify({ answer }));
+    await expect(page.getByTestId('workbench-payload')).toContainText(answer);
+    const resumed = page.waitForResponse((response) => response.url().endsWith('/api/resume'));
+    await page.getByTestId('workbench-resume').click();
+    expect((await resumed).status()).toBe(202);
+    await page.getByTestId('workbench-result').getByRole('link').click();
+    await expectRunStatus(page, 'finished');
+  }
+  // The original trace opens with its session: both resumes answer the same interrupt.
+  await page.goto(traceHref!);
+  await expect(page.locator('[data-testid=graph-node][data-kind=resume-respond]')).toHaveCount(2);
+  // (Earlier identical runs of the scenario may join the session: links are by content, as in genkit.)
+  await expect(page.locator('[data-testid=graph-node][data-kind=tool-interrupt] [data-testid=graph-node-status]').filter({ hasText: 'paused — answered by respond' })).toHaveCount(1);
+  await expect(page.locator('[data-testid=run-graph] .react-flow__edge[data-id*="=>"]')).toHaveCount(2);
+});
