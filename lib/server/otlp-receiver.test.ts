@@ -6,6 +6,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
 import { decodeOtlpRequest, OTLP_MAX_BODY_BYTES } from './otlp-receiver';
+import { thrownLoopscopeError } from '../trace/testing/thrown-error';
 
 /** Three real SDK spans (a root with two children) in one trace. */
 function recordSpans(): ReadableSpan[] {
@@ -38,17 +39,6 @@ function protobufBody(): Uint8Array {
   const body = ProtobufTraceSerializer.serializeRequest(recordSpans());
   if (!body) throw new Error('the protobuf serializer returned nothing');
   return body;
-}
-
-/** The LoopscopeError a call throws (fails the test when it throws something else or nothing). */
-function thrownBy(call: () => unknown): LoopscopeError {
-  try {
-    call();
-  } catch (error) {
-    expect(LoopscopeError.isInstance(error)).toBe(true);
-    return error as LoopscopeError;
-  }
-  throw new Error('expected a LoopscopeError, but nothing was thrown');
 }
 
 const JSON_TYPE = 'application/json';
@@ -103,40 +93,40 @@ describe('decodeOtlpRequest: accepted bodies', () => {
 
 describe('decodeOtlpRequest: refused bodies', () => {
   it('refuses invalid JSON with INVALID_ARGUMENT (400) and a message', () => {
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new TextEncoder().encode('{"resourceSpans": [') }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new TextEncoder().encode('{"resourceSpans": [') }));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('not valid JSON');
   });
 
   it('refuses bytes that are not UTF-8 as invalid JSON (400)', () => {
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) }));
     expect(error.httpStatus).toBe(400);
   });
 
   it('refuses well-formed JSON that is not OTLP (400) naming the problem', () => {
     const body = new TextEncoder().encode(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'xyz', spanId: '0102030405060708' }] }] }] }));
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body }));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('traceId');
   });
 
   it('refuses a JSON body without resourceSpans (400)', () => {
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new TextEncoder().encode('{}') }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body: new TextEncoder().encode('{}') }));
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('resourceSpans');
   });
 
   it('refuses malformed protobuf with 400', () => {
     const body = protobufBody().slice(0, 25);
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: PROTOBUF_TYPE, contentEncoding: null, body }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: PROTOBUF_TYPE, contentEncoding: null, body }));
     expect(error.httpStatus).toBe(400);
   });
 
   it('refuses a body over maxBytes with PAYLOAD_TOO_LARGE (413)', () => {
     const body = jsonBody();
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body, maxBytes: body.byteLength - 1 }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: null, body, maxBytes: body.byteLength - 1 }));
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(error.httpStatus).toBe(413);
     expect(error.message).toContain(String(body.byteLength - 1));
@@ -154,14 +144,14 @@ describe('decodeOtlpRequest: refused bodies', () => {
   it('refuses a gzip bomb (10 MB of zeros, 1 MB limit) with 413', () => {
     const bomb = gzipSync(new Uint8Array(10 * 1024 * 1024));
     expect(bomb.byteLength).toBeLessThan(1024 * 1024);
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: bomb, maxBytes: 1024 * 1024 }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: bomb, maxBytes: 1024 * 1024 }));
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(error.httpStatus).toBe(413);
     expect(error.message).toContain('expands past');
   });
 
   it('refuses a body that says gzip but is not (400)', () => {
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: jsonBody() }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: jsonBody() }));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('not valid gzip');
@@ -169,19 +159,19 @@ describe('decodeOtlpRequest: refused bodies', () => {
 
   it('refuses a truncated gzip stream (400)', () => {
     const gzipped = gzipSync(jsonBody());
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: gzipped.subarray(0, gzipped.byteLength - 12) }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding: 'gzip', body: gzipped.subarray(0, gzipped.byteLength - 12) }));
     expect(error.httpStatus).toBe(400);
   });
 
   it.each([null, 'text/plain', 'application/jsonx', 'multipart/form-data'])('refuses content type %s with 415', (contentType) => {
-    const error = thrownBy(() => decodeOtlpRequest({ contentType, contentEncoding: null, body: jsonBody() }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType, contentEncoding: null, body: jsonBody() }));
     expect(error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(error.httpStatus).toBe(415);
     expect(error.message).toContain('application/json');
   });
 
   it.each(['br', 'deflate', 'zstd'])('refuses content encoding %s with 415', (contentEncoding) => {
-    const error = thrownBy(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding, body: jsonBody() }));
+    const error = thrownLoopscopeError(() => decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding, body: jsonBody() }));
     expect(error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(error.httpStatus).toBe(415);
     expect(error.message).toContain(contentEncoding);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
 import { RunRegistry, type RunSession } from './run-registry';
 import type { GenerateResult } from './runner-supervisor';
+import { thrownLoopscopeError } from '../trace/testing/thrown-error';
 
 function registry() {
   const changes: RunSession[] = [];
@@ -22,16 +23,6 @@ const finished: GenerateResult = {
   traceIds: ['trace-2'],
   outcome: { finishReason: 'stop', text: 'Booked.', interrupts: [], messages: [...HISTORY, { role: 'model', content: [{ text: 'Booked.' }] }] },
 };
-
-function thrownBy(call: () => unknown): LoopscopeError {
-  try {
-    call();
-  } catch (error) {
-    expect(LoopscopeError.isInstance(error)).toBe(true);
-    return error as LoopscopeError;
-  }
-  throw new Error('expected a LoopscopeError');
-}
 
 describe('RunRegistry', () => {
   it('creates a running run and reports it', () => {
@@ -84,7 +75,7 @@ describe('RunRegistry', () => {
     const { runId } = runs.create('s');
     runs.complete(runId, interrupted);
     runs.resumeInput(runId, {});
-    expect(thrownBy(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
+    expect(thrownLoopscopeError(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
     expect(runs.get(runId)?.resumes).toBe(1);
   });
 
@@ -92,7 +83,7 @@ describe('RunRegistry', () => {
     const { runs } = registry();
     const { runId } = runs.create('plain-tool-round');
     runs.complete(runId, finished);
-    const error = thrownBy(() => runs.resumeInput(runId, {}));
+    const error = thrownLoopscopeError(() => runs.resumeInput(runId, {}));
     expect(error.code).toBe('FAILED_PRECONDITION');
     expect(error.httpStatus).toBe(409);
     expect(error.message).toContain('finished');
@@ -102,12 +93,12 @@ describe('RunRegistry', () => {
   it('resumeInput on a running run is FAILED_PRECONDITION', () => {
     const { runs } = registry();
     const { runId } = runs.create('s');
-    expect(thrownBy(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
+    expect(thrownLoopscopeError(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
   });
 
   it('resumeInput on an unknown run is NOT_FOUND (404)', () => {
     const { runs } = registry();
-    const error = thrownBy(() => runs.resumeInput('no-such-run', {}));
+    const error = thrownLoopscopeError(() => runs.resumeInput('no-such-run', {}));
     expect(error.code).toBe('NOT_FOUND');
     expect(error.httpStatus).toBe(404);
     expect(error.message).toContain('no-such-run');
@@ -120,7 +111,7 @@ describe('RunRegistry', () => {
     expect(session).toMatchObject({ status: 'failed', finishReason: 'error', traceIds: ['trace-9'] });
     expect(session?.failure?.message).toBe('Tool lookupOrder failed: boom');
     expect(changes.at(-1)?.status).toBe('failed');
-    expect(thrownBy(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
+    expect(thrownLoopscopeError(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
   });
 
   it('complete on an unknown run returns undefined and reports nothing', () => {
@@ -161,6 +152,6 @@ describe('RunRegistry', () => {
     for (let index = 0; index < 200; index += 1) runs.create(`run-${index}`);
     expect(runs.list()).toHaveLength(200);
     expect(runs.get(first.runId)).toBeUndefined();
-    expect(thrownBy(() => runs.resumeInput(first.runId, {})).code).toBe('NOT_FOUND');
+    expect(thrownLoopscopeError(() => runs.resumeInput(first.runId, {})).code).toBe('NOT_FOUND');
   });
 });

@@ -7,6 +7,7 @@ import { loadTraceFile, parseTraceText } from './load-trace-file';
 import { encodeOtlpJson } from './otlp-json';
 import type { Span } from './span';
 import { buildSpan, type SpanOverrides } from './testing/build-span';
+import { thrownLoopscopeError } from './testing/thrown-error';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const OTHER_TRACE_ID = 'cccccccccccccccccccccccccccccccc';
@@ -41,16 +42,6 @@ const genkitTraceData = {
     },
   },
 };
-
-function errorOf(action: () => unknown): LoopscopeError {
-  try {
-    action();
-  } catch (error) {
-    if (LoopscopeError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a LoopscopeError');
-}
 
 describe('parseTraceText', () => {
   it('reads an OTLP JSON export request (with a BOM)', () => {
@@ -87,21 +78,21 @@ describe('parseTraceText', () => {
 
   it('names the bad line of a JSONL file', () => {
     const good = JSON.stringify(encodeOtlpJson([rootEnded]));
-    const notJson = errorOf(() => parseTraceText([good, '', '{"resourceSpans": [', good].join('\n'), 'capture.jsonl'));
+    const notJson = thrownLoopscopeError(() => parseTraceText([good, '', '{"resourceSpans": [', good].join('\n'), 'capture.jsonl'));
     expect(notJson.code).toBe('INVALID_ARGUMENT');
     expect(notJson.message).toMatch(/^capture\.jsonl: line 3 is not valid JSON: /);
-    const invalid = errorOf(() => parseTraceText([good, '{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"x"}]}]}]}'].join('\n'), 'capture.jsonl'));
+    const invalid = thrownLoopscopeError(() => parseTraceText([good, '{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"x"}]}]}]}'].join('\n'), 'capture.jsonl'));
     expect(invalid.message).toMatch(/^capture\.jsonl: line 2: Invalid OTLP JSON at resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.traceId: expected 32 hex/);
-    const notTrace = errorOf(() => parseTraceText([good, '{"hello":1}'].join('\n'), 'capture.jsonl'));
+    const notTrace = thrownLoopscopeError(() => parseTraceText([good, '{"hello":1}'].join('\n'), 'capture.jsonl'));
     expect(notTrace.message).toMatch(/^capture\.jsonl: line 2: not a trace: expected an OTLP JSON export request/);
   });
 
   it('explains empty, broken and foreign inputs with the source name', () => {
-    expect(errorOf(() => parseTraceText('  \n', 'empty.json')).message).toBe('empty.json: the file is empty.');
-    expect(errorOf(() => parseTraceText('{\n  "resourceSpans": [\n', 'broken.json')).message).toMatch(/^broken\.json: not valid JSON: /);
-    expect(errorOf(() => parseTraceText('{"name":"package"}', 'package.json')).message).toMatch(/^package\.json: not a trace: /);
-    expect(errorOf(() => parseTraceText('[1]', 'list.json')).message).toMatch(/^list\.json: item \[0\]: not a trace/);
-    const nested = errorOf(() => parseTraceText(JSON.stringify([genkitTraceData, { traceId: 'bad', spans: {} }]), 'list.json'));
+    expect(thrownLoopscopeError(() => parseTraceText('  \n', 'empty.json')).message).toBe('empty.json: the file is empty.');
+    expect(thrownLoopscopeError(() => parseTraceText('{\n  "resourceSpans": [\n', 'broken.json')).message).toMatch(/^broken\.json: not valid JSON: /);
+    expect(thrownLoopscopeError(() => parseTraceText('{"name":"package"}', 'package.json')).message).toMatch(/^package\.json: not a trace: /);
+    expect(thrownLoopscopeError(() => parseTraceText('[1]', 'list.json')).message).toMatch(/^list\.json: item \[0\]: not a trace/);
+    const nested = thrownLoopscopeError(() => parseTraceText(JSON.stringify([genkitTraceData, { traceId: 'bad', spans: {} }]), 'list.json'));
     expect(nested.message).toBe('list.json: item [1]: Invalid Genkit TraceData at traceId: expected 32 hex characters (or base64 of 16 bytes), got "bad".');
     expect(nested.cause).toBeDefined();
   });

@@ -3,6 +3,7 @@ import { LoopscopeError } from '../errors';
 import { decodeOtlpJson, encodeOtlpJson, OtlpExportRequestSchema } from './otlp-json';
 import type { Span } from './span';
 import { attributesOf, buildSpan, type SpanOverrides } from './testing/build-span';
+import { thrownLoopscopeError } from './testing/thrown-error';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN_ID = '00f067aa0ba902b7';
@@ -22,16 +23,6 @@ function span(overrides: SpanOverrides = {}): Span {
     scope: { name: 'genkit-tracer', version: 'v1' },
     ...overrides,
   });
-}
-
-function thrown(action: () => unknown): LoopscopeError {
-  try {
-    action();
-  } catch (error) {
-    if (LoopscopeError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a LoopscopeError');
 }
 
 /** A minimal valid wire span, for the tolerance tests to vary one field at a time. */
@@ -207,7 +198,7 @@ describe('decodeOtlpJson tolerance', () => {
 describe('decodeOtlpJson errors', () => {
   it('names the path of a bad trace id', () => {
     const body = { resourceSpans: [{ scopeSpans: [{ spans: [] }, { spans: [wireSpan(), wireSpan(), wireSpan(), wireSpan({ traceId: 'abc' })] }] }] };
-    const error = thrown(() => decodeOtlpJson(body));
+    const error = thrownLoopscopeError(() => decodeOtlpJson(body));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toBe(
       'Invalid OTLP JSON at resourceSpans[0].scopeSpans[1].spans[3].traceId: expected 32 hex characters (or base64 of 16 bytes), got "abc".',
@@ -217,27 +208,27 @@ describe('decodeOtlpJson errors', () => {
 
   it('names the legacy path and bad span ids', () => {
     const body = { resourceSpans: [{ instrumentationLibrarySpans: [{ spans: [wireSpan({ spanId: 'xyz' })] }] }] };
-    expect(thrown(() => decodeOtlpJson(body)).message).toBe(
+    expect(thrownLoopscopeError(() => decodeOtlpJson(body)).message).toBe(
       'Invalid OTLP JSON at resourceSpans[0].instrumentationLibrarySpans[0].spans[0].spanId: expected 16 hex characters (or base64 of 8 bytes), got "xyz".',
     );
   });
 
   it('rejects all-zero ids', () => {
-    expect(thrown(() => decodeOtlpJson(request([wireSpan({ traceId: '0'.repeat(32) })]))).message).toContain(
+    expect(thrownLoopscopeError(() => decodeOtlpJson(request([wireSpan({ traceId: '0'.repeat(32) })]))).message).toContain(
       'spans[0].traceId: an id of all zeros is invalid',
     );
   });
 
   it('explains a missing resourceSpans, a non-object body, a bad time and a bad kind', () => {
-    expect(thrown(() => decodeOtlpJson({ spans: [] })).message).toBe('Invalid OTLP JSON: resourceSpans is missing (expected array).');
-    expect(thrown(() => decodeOtlpJson(null)).message).toBe('Invalid OTLP JSON: expected object, received null.');
-    expect(thrown(() => decodeOtlpJson(request([wireSpan({ startTimeUnixNano: '-5' })]))).message).toBe(
+    expect(thrownLoopscopeError(() => decodeOtlpJson({ spans: [] })).message).toBe('Invalid OTLP JSON: resourceSpans is missing (expected array).');
+    expect(thrownLoopscopeError(() => decodeOtlpJson(null)).message).toBe('Invalid OTLP JSON: expected object, received null.');
+    expect(thrownLoopscopeError(() => decodeOtlpJson(request([wireSpan({ startTimeUnixNano: '-5' })]))).message).toBe(
       'Invalid OTLP JSON at resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano: expected a non-negative integer time in nanoseconds (decimal string, number or {low, high}).',
     );
-    expect(thrown(() => decodeOtlpJson(request([wireSpan({ kind: 'SPAN_KIND_WEIRD' })]))).message).toContain(
+    expect(thrownLoopscopeError(() => decodeOtlpJson(request([wireSpan({ kind: 'SPAN_KIND_WEIRD' })]))).message).toContain(
       'spans[0].kind: expected a span kind 0–5 or a name such as SPAN_KIND_INTERNAL, got "SPAN_KIND_WEIRD"',
     );
-    expect(thrown(() => decodeOtlpJson(request([wireSpan({ attributes: [{ key: 'x', value: { intValue: '1.5' } }] })]))).message).toContain(
+    expect(thrownLoopscopeError(() => decodeOtlpJson(request([wireSpan({ attributes: [{ key: 'x', value: { intValue: '1.5' } }] })]))).message).toContain(
       'spans[0].attributes[0].value.intValue',
     );
   });
