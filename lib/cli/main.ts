@@ -8,6 +8,7 @@ import { renderGraphText } from '../graph/render-graph-text';
 import { resumeContextFrom } from '../resume/resume-context';
 import { validateResume } from '../resume/validate-resume';
 import { loadTraceFile } from '../trace/load-trace-file';
+import { replayCommand } from './replay-command';
 import type { Span } from '../trace/span';
 
 const USAGE = `Usage: loopscope <command> [options]
@@ -19,6 +20,13 @@ Commands:
                            checks answers to the last interrupted generate in the file against
                            genkit's rules and prints the messages + resume payload
                            (exit 1 when a rule is broken)
+
+  replay <file…> [--live-tools] [--lenient] [--json]
+                           replays the recorded run with genkit: models answer from the
+                           recorded model spans, tools are stubbed from the recorded tool spans
+                           (--live-tools: the tools in tools/ run instead and are compared);
+                           exit 0 when it matches the recording, 1 at the first divergence
+                           (--lenient: record every divergence and go on)
 
 Options:
   --json      print Graph JSON ({summary, generates, nodes, edges})
@@ -104,11 +112,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return command === undefined && !flags.has('--help') ? 2 : 0;
     }
-    const known = new Set(['--json', '--verbose', '--help', '--dry-run', ...valued]);
+    const known = new Set(['--json', '--verbose', '--help', '--dry-run', '--live-tools', '--lenient', ...valued]);
     const unknown = [...flags].filter((flag) => !known.has(flag));
     if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]}.`);
     if (command === 'graph') return await graphCommand(rest, flags);
     if (command === 'resume') return await resumeCommand(argv, rest, flags);
+    if (command === 'replay') return await replayCommand(rest, flags, (text) => process.stdout.write(text));
     throw new UsageError(`unknown command "${command}".`);
   } catch (error) {
     if (error instanceof UsageError) {

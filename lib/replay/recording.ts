@@ -1,0 +1,308 @@
+/**
+ * What a replay needs from a recording, read once from the spans: the chain of top-level
+ * generate calls (and tools run on their own) in causal order, each with the options it was
+ * called with, the model calls and tool executions recorded under it, and how it ended.
+ */
+import { buildRunGraph } from '../graph/build-run-graph';
+import { isObject, messageParts } from '../graph/message-parts';
+import { buildSpanIndex, spanKey, type SpanIndex } from '../graph/span-index';
+import { jsonAttributeOrUndefined } from '../trace/parse-json-attribute';
+import { compareNanos, type Span } from '../trace/span';
+import { LoopscopeError } from '../errors';
+
+/** Where a recorded call lives in the recording. */
+export interface SpanRef {
+  traceId: string;
+  spanId: string;
+}
+
+export interface RecordedModelCall extends SpanRef {
+  /** 1-based position among the model calls of its step. */
+  ordinal: number;
+  model: string;
+  /** The request the model received (`messages`, `tools`, `config`, `output`). */
+  request: Record<string, unknown>;
+  /** What it answered (`message`, `finishReason`, …), or the error it failed with. */
+  response?: Record<string, unknown>;
+  errorMessage?: string;
+}
+
+export type RecordedToolOutcome =
+  | { kind: 'output'; output: unknown }
+  | { kind: 'interrupt'; metadata: unknown }
+  | { kind: 'error'; message: string };
+
+export interface RecordedToolExecution extends SpanRef {
+  name: string;
+  input: unknown;
+  restarted: boolean;
+  outcome: RecordedToolOutcome;
+}
+
+/** How a step ended in the recording (and, after a replay, in the replay). */
+export type StepOutcome =
+  | { kind: 'finished'; finishReason: string; message?: unknown }
+  | { kind: 'interrupted'; message?: unknown }
+  | { kind: 'error'; message: string };
+
+export interface RecordedToolDefinition {
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+}
+
+interface StepBase extends SpanRef {
+  /** 0-based position in the chain. */
+  index: number;
+  label: string;
+  outcome: StepOutcome;
+  toolExecutions: RecordedToolExecution[];
+}
+
+export interface GenerateStep extends StepBase {
+  kind: 'generate';
+  /** The recorded generate options (model, messages, tools, config, resume, maxTurns, …). Never mutate. */
+  options: Record<string, unknown>;
+  model: string;
+  modelCalls: RecordedModelCall[];
+  /** For a resume: the step whose history it continues, when that step is in the recording. */
+  continues?: number;
+  /** For a resume that repeats an earlier resume of the same step with the same parts: that step (a retry reuses its messages). */
+  retryOf?: number;
+  /** For a resume: the recorded history, un-mutated (sent when the step it continues is not in the recording or failed to replay). */
+  history?: unknown[];
+}
+
+export interface ToolAloneStep extends StepBase {
+  kind: 'tool';
+  name: string;
+  input: unknown;
+}
+
+export type ReplayStep = GenerateStep | ToolAloneStep;
+
+export interface Recording {
+  steps: ReplayStep[];
+  /** Every tool the recorded model requests offered, by name (the last definition seen wins). */
+  toolDefinitions: Map<string, RecordedToolDefinition>;
+  /** Every model name the recorded generates called. */
+  models: Set<string>;
+  spanCount: number;
+}
+
+const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
+function parsed(span: Span, attribute: string): unknown {
+  return jsonAttributeOrUndefined(span.attributes[attribute]);
+}
+
+function byTime(a: Span, b: Span): number {
+  return compareNanos(a.startTimeUnixNano, b.startTimeUnixNano) || compareNanos(a.endTimeUnixNano ?? a.startTimeUnixNano, b.endTimeUnixNano ?? b.startTimeUnixNano);
+}
+
+/**
+ * The spans under a root in causal order. Start times are often rounded to the millisecond
+ * (a scripted turn takes microseconds), so the order comes from the structure: a generate's
+ * own spans (its model call, its tools) before those of the nested generate of the next turn.
+ */
+function causalDescendants(index: SpanIndex, root: Span): Span[] {
+  const out: Span[] = [];
+  let level: Span | undefined = root;
+  for (let depth = 0; level && depth < 100_000; depth++) {
+    const own: Span[] = [];
+    let next: Span | undefined;
+    const stack = [...index.childrenOf(level)];
+    while (stack.length > 0) {
+      const span = stack.pop()!;
+      if (index.classify(span).role === 'generate') {
+        // The next turn is a direct child; a generate run inside a tool is not this loop's.
+        if (index.parentOf(span) === level && (!next || byTime(span, next) < 0)) next = span;
+        continue;
+      }
+      own.push(span);
+      stack.push(...index.childrenOf(span));
+    }
+    out.push(...own.sort(byTime));
+    level = next;
+  }
+  return out;
+}
+
+function toolExecution(index: SpanIndex, span: Span): RecordedToolExecution {
+  const classification = index.classify(span);
+  let outcome: RecordedToolOutcome;
+  if (classification.outcome === 'interrupted') {
+    const raw = span.attributes['genkit:metadata:interrupt'];
+    const metadata = raw === undefined ? undefined : jsonAttributeOrUndefined(raw);
+    outcome = { kind: 'interrupt', metadata: metadata === true ? undefined : metadata };
+  } else if (classification.outcome === 'error') {
+    outcome = { kind: 'error', message: classification.errorMessage ?? span.status.message ?? '' };
+  } else {
+    outcome = { kind: 'output', output: parsed(span, 'genkit:output') };
+  }
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    name: classification.label,
+    input: parsed(span, 'genkit:input'),
+    restarted: classification.restarted,
+    outcome,
+  };
+}
+
+function stepOutcome(index: SpanIndex, span: Span): StepOutcome {
+  const classification = index.classify(span);
+  const output = parsed(span, 'genkit:output');
+  if (classification.outcome === 'error') return { kind: 'error', message: classification.errorMessage ?? span.status.message ?? '' };
+  const message = isObject(output) ? output.message : undefined;
+  if (classification.outcome === 'interrupted') return { kind: 'interrupted', message };
+  const finishReason = isObject(output) && typeof output.finishReason === 'string' ? output.finishReason : 'unknown';
+  return { kind: 'finished', finishReason, message };
+}
+
+/** `resolvedInterrupt` back to `interrupt`: genkit 1.42 rewrites a resume's history before it is recorded (bug 3). */
+function unmutateHistory(messages: unknown[], pending: Map<string, unknown>): unknown[] {
+  const history = copy(messages);
+  const last = history.at(-1);
+  if (!isObject(last) || last.role !== 'model') return history;
+  for (const part of messageParts(last)) {
+    const request = isObject(part.toolRequest) ? part.toolRequest : undefined;
+    if (!request) continue;
+    const metadata = isObject(part.metadata) ? part.metadata : {};
+    if ('resolvedInterrupt' in metadata) {
+      metadata.interrupt = metadata.resolvedInterrupt;
+      delete metadata.resolvedInterrupt;
+    }
+    const key = `${String(request.name)}#${String(request.ref ?? '')}`;
+    if (!('interrupt' in metadata) && !('pendingOutput' in metadata) && pending.has(key)) metadata.pendingOutput = pending.get(key);
+    (part as Record<string, unknown>).metadata = metadata;
+  }
+  return history;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Reads the replayable chain out of any set of spans (one or several traces). Fails with a
+ * clear error when there is nothing to replay or a generate did not record its input.
+ */
+export function readRecording(spans: readonly Span[]): Recording {
+  const index = buildSpanIndex(spans);
+  const graph = buildRunGraph(spans);
+  const generateIndex = new Map(graph.generates.map((generate, position) => [generate.id, position]));
+  const steps: ReplayStep[] = [];
+  const toolDefinitions = new Map<string, RecordedToolDefinition>();
+  const models = new Set<string>();
+
+  const roots: { span: Span; kind: 'generate' | 'tool' }[] = [];
+  const byKey = new Map(index.spans.map((span) => [spanKey(span), span]));
+  for (const generate of graph.generates) {
+    const span = byKey.get(generate.id);
+    if (span) roots.push({ span, kind: 'generate' });
+  }
+  for (const node of graph.nodes) {
+    if (node.generateId !== '' || !node.spanId) continue;
+    const span = byKey.get(`${node.traceId}:${node.spanId}`);
+    if (span && index.classify(span).role === 'tool' && !roots.some((root) => root.span === span)) roots.push({ span, kind: 'tool' });
+  }
+  roots.sort((a, b) => byTime(a.span, b.span));
+
+  const stepOfGenerate = new Map<string, number>();
+  for (const { span, kind } of roots) {
+    const position = steps.length;
+    const inside = causalDescendants(index, span);
+    const toolExecutions = inside.filter((child) => index.classify(child).role === 'tool').map((child) => toolExecution(index, child));
+    if (kind === 'tool') {
+      const execution = toolExecution(index, span);
+      steps.push({
+        kind: 'tool',
+        index: position,
+        traceId: span.traceId,
+        spanId: span.spanId,
+        label: `${execution.name} run on its own`,
+        name: execution.name,
+        input: execution.input,
+        outcome: execution.outcome.kind === 'error' ? { kind: 'error', message: execution.outcome.message } : execution.outcome.kind === 'interrupt' ? { kind: 'error', message: '' } : { kind: 'finished', finishReason: 'stop', message: execution.outcome.output },
+        toolExecutions: [execution],
+      });
+      continue;
+    }
+    const options = parsed(span, 'genkit:input');
+    if (!isObject(options)) {
+      throw new LoopscopeError('FAILED_PRECONDITION', `The generate span ${span.spanId} of trace ${span.traceId} did not record its input, so it cannot be replayed.`);
+    }
+    const model = typeof options.model === 'string' ? options.model : 'unknown-model';
+    models.add(model);
+    const modelCalls: RecordedModelCall[] = [];
+    for (const child of inside) {
+      if (index.classify(child).role !== 'model') continue;
+      const request = parsed(child, 'genkit:input');
+      const response = parsed(child, 'genkit:output');
+      const classification = index.classify(child);
+      for (const tool of isObject(request) && Array.isArray(request.tools) ? request.tools : []) {
+        if (!isObject(tool) || typeof tool.name !== 'string') continue;
+        toolDefinitions.set(tool.name, { name: tool.name, description: typeof tool.description === 'string' ? tool.description : undefined, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema });
+      }
+      modelCalls.push({
+        traceId: child.traceId,
+        spanId: child.spanId,
+        ordinal: modelCalls.length + 1,
+        model: classification.label,
+        request: isObject(request) ? request : {},
+        response: classification.outcome === 'error' ? undefined : isObject(response) ? response : {},
+        errorMessage: classification.outcome === 'error' ? (classification.errorMessage ?? '') : undefined,
+      });
+    }
+    // Tool definitions of a generate that failed before its first model call live in its output request.
+    const output = parsed(span, 'genkit:output');
+    const recordedRequest = isObject(output) && isObject(output.request) ? output.request : undefined;
+    for (const tool of recordedRequest && Array.isArray(recordedRequest.tools) ? recordedRequest.tools : []) {
+      if (isObject(tool) && typeof tool.name === 'string' && !toolDefinitions.has(tool.name)) {
+        toolDefinitions.set(tool.name, { name: tool.name, description: typeof tool.description === 'string' ? tool.description : undefined, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema });
+      }
+    }
+    const generateId = spanKey(span);
+    const generate = graph.generates[generateIndex.get(generateId) ?? -1];
+    const step: GenerateStep = {
+      kind: 'generate',
+      index: position,
+      traceId: span.traceId,
+      spanId: span.spanId,
+      label: `generate ${steps.filter((candidate) => candidate.kind === 'generate').length + 1}${options.resume ? ' (resume)' : ''}`,
+      options,
+      model,
+      modelCalls,
+      toolExecutions,
+      outcome: stepOutcome(index, span),
+    };
+    if (options.resume !== undefined) {
+      const answers = generate?.resume?.answersGenerateId;
+      const parent = answers === undefined ? undefined : stepOfGenerate.get(answers);
+      if (parent !== undefined) {
+        step.continues = parent;
+        const earlier = steps.find((candidate) => candidate.kind === 'generate' && candidate.continues === parent && sameJson(candidate.options.resume, options.resume));
+        if (earlier) step.retryOf = earlier.index;
+      }
+      const pending = new Map<string, unknown>();
+      for (const resolution of generate?.resume?.resolutions ?? []) {
+        if (resolution.kind === 'pending') pending.set(`${resolution.request.name}#${resolution.request.ref ?? ''}`, resolution.output);
+      }
+      step.history = unmutateHistory(Array.isArray(options.messages) ? options.messages : [], pending);
+    }
+    stepOfGenerate.set(generateId, position);
+    steps.push(step);
+  }
+  if (steps.length === 0) {
+    throw new LoopscopeError('FAILED_PRECONDITION', 'These spans hold no generate call and no tool call to replay.');
+  }
+  // Tools run on their own (bug 5) are offered nowhere: define them from their spans.
+  for (const step of steps) {
+    for (const execution of step.toolExecutions) {
+      if (!toolDefinitions.has(execution.name)) toolDefinitions.set(execution.name, { name: execution.name });
+    }
+  }
+  return { steps, toolDefinitions, models, spanCount: index.spans.length };
+}

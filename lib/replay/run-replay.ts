@@ -1,0 +1,229 @@
+/**
+ * Replays a recording with the real genkit runtime: a fresh `genkit/beta` instance whose
+ * models answer from the recorded model spans and whose tools are stubs that play back the
+ * recorded tool spans (or, with live tools, the locally registered tools under a middleware
+ * that compares them with the recording). The loop is genkit's own; only the answers come
+ * from the recording. Spans go wherever the process's OpenTelemetry provider sends them.
+ */
+import { trace } from '@opentelemetry/api';
+import type { GenkitBeta, MessageData } from 'genkit/beta';
+import { firstDifference } from './first-difference';
+import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from './recording';
+import type { ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
+import { ReplaySession, type ReplayOverrides } from './replay-session';
+
+export interface ReplayOptions {
+  mode?: ReplayMode;
+  /** Registers the local tools on the replay's genkit instance: they run instead of the stubs. */
+  liveTools?: (ai: GenkitBeta) => Promise<unknown>;
+  /** Fork: answers that replace recorded ones. */
+  overrides?: ReplayOverrides;
+  /** Called when a step starts (progress for long chains). */
+  onStep?: (step: ReplayStep) => void;
+}
+
+const jsonCopy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
+function activeSpan(): SpanRef | undefined {
+  const context = trace.getActiveSpan()?.spanContext();
+  if (!context || /^0+$/.test(context.traceId)) return undefined;
+  return { traceId: context.traceId, spanId: context.spanId };
+}
+
+function isInterrupt(error: unknown): error is Error & { metadata?: unknown } {
+  return error instanceof Error && error.name === 'ToolInterruptError';
+}
+
+function isStop(error: unknown, session: ReplaySession): boolean {
+  return session.stopped !== undefined || (typeof error === 'object' && error !== null && 'replayStopped' in error);
+}
+
+function defineReplayModels(ai: GenkitBeta, recording: Recording, session: ReplaySession): void {
+  for (const name of recording.models) {
+    ai.defineModel(
+      { name, label: `Replay of ${name}`, supports: { tools: true, multiturn: true, systemRole: true, media: true } },
+      async (request) => session.answerModel(request, activeSpan()) as never,
+    );
+  }
+}
+
+function defineToolStubs(ai: GenkitBeta, recording: Recording, session: ReplaySession): void {
+  for (const definition of recording.toolDefinitions.values()) {
+    ai.defineTool(
+      {
+        name: definition.name,
+        description: definition.description ?? '',
+        ...(definition.inputSchema !== undefined ? { inputJsonSchema: definition.inputSchema as never } : {}),
+        ...(definition.outputSchema !== undefined ? { outputJsonSchema: definition.outputSchema as never } : {}),
+      },
+      async (input, ctx) => {
+        const recorded = session.takeTool(definition.name, input, activeSpan());
+        const outcome = session.outcomeOf(recorded!);
+        if (outcome.kind === 'interrupt') ctx.interrupt(outcome.metadata as Record<string, unknown> | undefined);
+        if (outcome.kind === 'error') throw new Error(outcome.message);
+        return (outcome as { output: unknown }).output as never;
+      },
+    );
+  }
+}
+
+/** Live tools: each execution is matched to the recording before it runs and compared after. */
+async function liveToolsMiddleware(session: ReplaySession) {
+  const { generateMiddleware } = await import('genkit/beta');
+  return generateMiddleware({ name: 'loopscope/replay-compare' }, () => ({
+    tool: async (request, context, next) => {
+      const { name, input } = request.toolRequest;
+      const recorded = session.takeTool(name, input, activeSpan());
+      let actual: RecordedToolOutcome;
+      try {
+        const result = await next(request, context);
+        actual = { kind: 'output', output: (result as { toolResponse?: { output?: unknown } })?.toolResponse?.output };
+        if (recorded) session.compareToolOutcome(recorded, actual);
+        return result;
+      } catch (error) {
+        if (isStop(error, session)) throw error;
+        actual = isInterrupt(error) ? { kind: 'interrupt', metadata: error.metadata } : { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+        if (recorded) session.compareToolOutcome(recorded, actual);
+        throw error;
+      }
+    },
+  }));
+}
+
+function outcomeOfError(error: unknown): StepOutcome {
+  return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Compares how a step ended; a reproduced failure (same message) is a match. */
+function compareOutcome(session: ReplaySession, step: ReplayStep, replayed: StepOutcome): void {
+  const recorded = step.outcome;
+  const spans = { recordedSpan: { traceId: step.traceId, spanId: step.spanId } };
+  if (recorded.kind !== replayed.kind || (recorded.kind === 'finished' && replayed.kind === 'finished' && recorded.finishReason !== replayed.finishReason)) {
+    const say = (outcome: StepOutcome) => (outcome.kind === 'finished' ? `finished (${outcome.finishReason})` : outcome.kind === 'error' ? `failed: ${outcome.message}` : 'interrupted');
+    session.diverge('outcome', 'outcome', 'outcome', say(recorded), say(replayed), `${step.label} ${say(replayed)}; the recording ${say(recorded)}.`, spans);
+    return;
+  }
+  if (recorded.kind === 'error' && replayed.kind === 'error' && recorded.message !== replayed.message) {
+    session.diverge('outcome', 'outcome', 'error message', recorded.message, replayed.message, `${step.label} failed with another error than recorded.`, spans);
+    return;
+  }
+  if (session.stepDiverged || recorded.kind === 'error' || replayed.kind === 'error') return;
+  const difference = firstDifference(recorded.message, replayed.message, 'message');
+  if (difference) session.diverge('outcome', 'final message', difference.path, difference.recorded, difference.replayed, `${step.label} ended with another message than recorded (${difference.path}).`, spans);
+}
+
+async function replayToolAlone(ai: GenkitBeta, step: ToolAloneStep): Promise<StepOutcome> {
+  const tool = await ai.registry.lookupAction(`/tool/${step.name}`);
+  if (!tool) return { kind: 'error', message: `Tool '${step.name}' is not registered.` };
+  try {
+    const output = await (tool as unknown as (input: unknown) => Promise<unknown>)(jsonCopy(step.input));
+    return { kind: 'finished', finishReason: 'stop', message: output };
+  } catch (error) {
+    return outcomeOfError(error);
+  }
+}
+
+/**
+ * Replays every step of the recording in causal order. A resume sends the history its parent
+ * step produced in this replay (so an early change shows where it matters later); a retry of
+ * an earlier resume sends the very same message objects, as a caller retrying does (which is
+ * how genkit 1.42's bug 3 bites); without a replayed parent the recorded history is sent.
+ */
+export async function replayRecording(recording: Recording, options: ReplayOptions = {}): Promise<ReplayReport> {
+  const started = performance.now();
+  const mode = options.mode ?? 'strict';
+  const session = new ReplaySession(mode, options.overrides);
+  const { genkit } = await import('genkit/beta');
+  const ai = genkit({});
+  defineReplayModels(ai, recording, session);
+  if (options.liveTools) await options.liveTools(ai);
+  else defineToolStubs(ai, recording, session);
+  const use = options.liveTools ? [(await liveToolsMiddleware(session))()] : undefined;
+
+  const histories = new Map<number, { pristine: unknown[] }>();
+  const sent = new Map<number, unknown[]>();
+  const results: ReplayStepResult[] = [];
+  for (const step of recording.steps) {
+    const base = {
+      index: step.index,
+      label: step.label,
+      kind: step.kind,
+      recorded: step.outcome,
+      modelCalls: { recorded: step.kind === 'generate' ? step.modelCalls.length : 0, replayed: 0 },
+      toolCalls: { recorded: step.toolExecutions.length, replayed: 0 },
+    };
+    if (session.stopped) {
+      results.push({ ...base, matched: false });
+      continue;
+    }
+    options.onStep?.(step);
+    session.beginStep(step);
+    const before = session.divergences.length;
+    let replayed: StepOutcome;
+    let history: ReplayStepResult['history'];
+    if (step.kind === 'tool') {
+      replayed = await replayToolAlone(ai, step);
+    } else {
+      const messages = messagesFor(step, histories, sent);
+      history = messages.source;
+      sent.set(step.index, messages.value);
+      try {
+        const response = await ai.generate({
+          ...generateOptions(step),
+          messages: messages.value as MessageData[],
+          ...(use ? { use } : {}),
+        });
+        const message = response.message?.toJSON();
+        replayed = response.finishReason === 'interrupted' ? { kind: 'interrupted', message } : { kind: 'finished', finishReason: response.finishReason, message };
+        histories.set(step.index, { pristine: jsonCopy(response.messages) });
+      } catch (error) {
+        replayed = outcomeOfError(error);
+      }
+    }
+    const counts = session.counts;
+    if (!session.stopped) {
+      // How the step ended says more than which calls are missing: it goes first.
+      compareOutcome(session, step, replayed);
+      session.finishStep();
+    }
+    results.push({
+      ...base,
+      replayed,
+      history,
+      matched: session.divergences.length === before,
+      modelCalls: { ...base.modelCalls, replayed: counts.models },
+      toolCalls: { ...base.toolCalls, replayed: counts.tools },
+    });
+  }
+  const stoppedAtStep = session.stopped?.step;
+  return {
+    matched: session.divergences.length === 0,
+    mode,
+    liveTools: options.liveTools !== undefined,
+    steps: results,
+    divergences: session.divergences,
+    ...(stoppedAtStep !== undefined && mode === 'strict' ? { stoppedAtStep } : {}),
+    durationMs: performance.now() - started,
+    spanCount: recording.spanCount,
+  };
+}
+
+function generateOptions(step: GenerateStep): Record<string, unknown> {
+  const options = step.options;
+  const pick: Record<string, unknown> = { model: options.model };
+  for (const key of ['tools', 'config', 'maxTurns', 'returnToolRequests', 'output', 'docs', 'toolChoice'] as const) {
+    if (options[key] !== undefined) pick[key] = jsonCopy(options[key]);
+  }
+  // The recorded options name tools by action key (`/tool/x`); ai.generate takes the bare name.
+  if (Array.isArray(pick.tools)) pick.tools = pick.tools.map((tool) => (typeof tool === 'string' ? tool.replace(/^\/(tool|tool\.v2|prompt)\//, '') : tool));
+  if (options.resume !== undefined) pick.resume = jsonCopy(options.resume);
+  return pick;
+}
+
+function messagesFor(step: GenerateStep, histories: Map<number, { pristine: unknown[] }>, sent: Map<number, unknown[]>): { value: unknown[]; source: ReplayStepResult['history'] } {
+  if (step.options.resume === undefined) return { value: jsonCopy(Array.isArray(step.options.messages) ? step.options.messages : []), source: undefined };
+  if (step.retryOf !== undefined && sent.has(step.retryOf)) return { value: sent.get(step.retryOf)!, source: 'replayed-retry' };
+  const parent = step.continues === undefined ? undefined : histories.get(step.continues);
+  if (parent) return { value: jsonCopy(parent.pristine), source: 'replayed' };
+  return { value: jsonCopy(step.history ?? []), source: 'recorded' };
+}
