@@ -86,7 +86,37 @@ async function loadRuntime() {
 const steppers = new Map<string, import('./run-stepper').RunStepper>();
 const pauseTimeoutMs = Number(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_000);
 
-async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'generate' | 'ping' | 'shutdown' }>) {
+/** Replays a recording on a fresh genkit instance (stubs or this runner's tools/), spans captured as a run. */
+async function handleReplay(command: import('./runner-protocol').ReplayCommand) {
+  await loaded;
+  const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
+  let result: { report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } };
+  try {
+    const { decodeOtlpJson } = await import('../trace/otlp-json');
+    const { readRecording } = await import('../replay/recording');
+    const { replayRecording } = await import('../replay/run-replay');
+    const { loadToolModules } = await import('./load-tools');
+    const recording = readRecording(decodeOtlpJson(command.otlp));
+    const overrides = {
+      modelResponses: new Map(command.overrides?.modelResponses ?? []),
+      toolOutcomes: new Map(command.overrides?.toolOutcomes ?? []),
+    };
+    const report = await runContext.run(run, () =>
+      replayRecording(recording, {
+        mode: command.mode,
+        overrides,
+        liveTools: command.liveTools ? (replayAi) => loadToolModules(replayAi, toolsDir) : undefined,
+      }),
+    );
+    result = { report };
+  } catch (error) {
+    result = { failure: { message: error instanceof Error ? error.message : String(error), status: (error as { code?: string }).code } };
+  }
+  await telemetry.flush().catch((error: unknown) => console.error('runner: span export failed:', error));
+  send({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+}
+
+async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'generate' | 'replay' | 'ping' | 'shutdown' }>) {
   const { ai, stepping } = await loaded;
   const reply = (ok: boolean, extra: { problems?: string[]; message?: string } = {}) =>
     send({ type: 'command-result', requestId: command.requestId, ok, ...extra });
@@ -121,6 +151,7 @@ process.on('message', async (raw) => {
     await telemetry.shutdown().catch(() => undefined);
     process.exit(0);
   }
+  if (command.type === 'replay') return handleReplay(command);
   if (command.type !== 'generate') return handleStepCommand(command);
   const { ai, scenarios, runGenerate, stepping } = await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };

@@ -3,6 +3,7 @@
  * Shared by both sides; the runner validates what it receives.
  */
 import { z } from 'zod';
+import type { ReplayReport } from '../replay/replay-report';
 import type { Scenario } from './scenario';
 import { PauseDecisionSchema, RunModeSchema, type PauseInfo } from './step-protocol';
 
@@ -38,8 +39,39 @@ export const GenerateCommandSchema = z.object({
   mode: RunModeSchema.optional(),
 });
 
+/** Replays a recording (spans as OTLP JSON) with models and tools from the recording. */
+export const ReplayCommandSchema = z.object({
+  type: z.literal('replay'),
+  requestId: z.string(),
+  runId: z.string(),
+  /** The recording, as an OTLP JSON export request. */
+  otlp: z.unknown(),
+  liveTools: z.boolean(),
+  mode: z.enum(['strict', 'lenient']),
+  /** Fork: recorded answers replaced, by recorded span (`traceId:spanId`). */
+  overrides: z
+    .object({
+      modelResponses: z.array(z.tuple([z.string(), z.record(z.string(), z.unknown())])).optional(),
+      toolOutcomes: z
+        .array(
+          z.tuple([
+            z.string(),
+            z.discriminatedUnion('kind', [
+              z.object({ kind: z.literal('output'), output: z.unknown() }),
+              z.object({ kind: z.literal('interrupt'), metadata: z.unknown() }),
+              z.object({ kind: z.literal('error'), message: z.string() }),
+            ]),
+          ]),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+export type ReplayCommand = z.infer<typeof ReplayCommandSchema>;
+
 export const RunnerCommandSchema = z.discriminatedUnion('type', [
   GenerateCommandSchema,
+  ReplayCommandSchema,
   z.object({ type: z.literal('pause-decision'), requestId: z.string(), runId: z.string(), pauseId: z.string(), decision: PauseDecisionSchema }),
   z.object({ type: z.literal('set-mode'), requestId: z.string(), runId: z.string(), mode: RunModeSchema }),
   z.object({ type: z.literal('stop'), requestId: z.string(), runId: z.string() }),
@@ -104,6 +136,14 @@ export type RunnerEvent =
       runId: string;
       traceIds: string[];
       outcome?: GenerateOutcome;
+      failure?: GenerateFailure;
+    }
+  | {
+      type: 'replay-result';
+      requestId: string;
+      runId: string;
+      traceIds: string[];
+      report?: ReplayReport;
       failure?: GenerateFailure;
     }
   | { type: 'pong'; sentAt: number }

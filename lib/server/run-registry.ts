@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { LoopscopeError } from '../errors';
 import type { GenerateFailure, ResumeRequest, SpanStartEvent } from '../runtime/runner-protocol';
 import type { PauseInfo, RunMode } from '../runtime/step-protocol';
+import type { ReplayMode, ReplayReport } from '../replay/replay-report';
 import type { GenerateResult } from './runner-supervisor';
+
+/** A replay run: what it replays, how, and (when done) how it compared with the recording. */
+export interface ReplayInfo {
+  source: { file: string } | { traceIds: string[] };
+  liveTools: boolean;
+  mode: ReplayMode;
+  /** A fork: which recorded answer was replaced (in words). */
+  fork?: string;
+  report?: ReplayReport;
+}
 
 /**
  * A run: one scenario's first generate and the resumes that followed it. `interrupted` is
@@ -29,6 +40,8 @@ export interface RunSession {
   pauses: PauseInfo[];
   /** Grows with every change: a page keeps the newest state whichever way it arrived. */
   version: number;
+  /** Present on a replay (or fork) of a recording. */
+  replay?: ReplayInfo;
 }
 
 interface RunState {
@@ -48,7 +61,7 @@ export class RunRegistry {
 
   constructor(private readonly onChange: (session: RunSession) => void) {}
 
-  create(scenario: string, mode: RunMode = { kind: 'run' }): RunSession {
+  create(scenario: string, mode: RunMode = { kind: 'run' }, replay?: ReplayInfo): RunSession {
     const session: RunSession = {
       runId: randomUUID(),
       scenario,
@@ -60,6 +73,7 @@ export class RunRegistry {
       mode,
       pauses: [],
       version: 0,
+      ...(replay ? { replay } : {}),
     };
     this.runs.set(session.runId, { session, spanStarts: [] });
     // Forget the oldest runs; their traces stay in the store.
@@ -141,6 +155,21 @@ export class RunRegistry {
         failure: undefined,
         pauses: [],
       });
+    }
+    return state.session;
+  }
+
+  /** Records the outcome of a replay: finished when the replay ran (matched or not), failed when it could not run. */
+  completeReplay(runId: string, result: GenerateResult): RunSession | undefined {
+    const state = this.runs.get(runId);
+    if (!state?.session.replay) return undefined;
+    const traceIds = [...state.session.traceIds];
+    for (const traceId of result.traceIds) if (!traceIds.includes(traceId)) traceIds.push(traceId);
+    const replay = { ...state.session.replay, report: result.report };
+    if (result.failure || !result.report) {
+      this.update(state, { status: 'failed', failure: result.failure ?? { message: 'The replay ended without a report.' }, traceIds, endedAt: Date.now(), replay });
+    } else {
+      this.update(state, { status: 'finished', finishReason: result.report.matched ? 'match' : 'diverged', traceIds, endedAt: Date.now(), replay });
     }
     return state.session;
   }

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import type { GenerateCommand, GenerateFailure, GenerateOutcome, RunnerEvent, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
+import type { ReplayReport } from '../replay/replay-report';
+import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, RunnerEvent, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
 import type { Scenario } from '../runtime/scenario';
 import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
 
@@ -20,6 +21,8 @@ export interface GenerateResult {
   traceIds: string[];
   outcome?: GenerateOutcome;
   failure?: GenerateFailure;
+  /** A replay's report. */
+  report?: ReplayReport;
 }
 
 export interface RunnerSupervisorOptions {
@@ -172,11 +175,12 @@ export class RunnerSupervisor {
         resolve?.({ ok: event.ok, problems: event.problems, message: event.message });
         break;
       }
-      case 'generate-result': {
+      case 'generate-result':
+      case 'replay-result': {
         const pending = this.pending.get(event.requestId);
         if (!pending) break;
         this.pending.delete(event.requestId);
-        pending.resolve({ traceIds: event.traceIds, outcome: event.outcome, failure: event.failure });
+        pending.resolve(event.type === 'generate-result' ? { traceIds: event.traceIds, outcome: event.outcome, failure: event.failure } : { traceIds: event.traceIds, report: event.report, failure: event.failure });
         break;
       }
     }
@@ -260,7 +264,16 @@ export class RunnerSupervisor {
   }
 
   /** Runs one generate call in the runner. Never rejects: failures come back as data. */
-  async generate(command: Omit<GenerateCommand, 'type' | 'requestId'>): Promise<GenerateResult> {
+  generate(command: Omit<GenerateCommand, 'type' | 'requestId'>): Promise<GenerateResult> {
+    return this.request({ type: 'generate', ...command });
+  }
+
+  /** Replays a recording in the runner (a fresh genkit instance); its spans are captured as the run's. */
+  replay(command: Omit<ReplayCommand, 'type' | 'requestId'>): Promise<GenerateResult> {
+    return this.request({ type: 'replay', ...command });
+  }
+
+  private async request(command: Omit<GenerateCommand, 'requestId'> | Omit<ReplayCommand, 'requestId'>): Promise<GenerateResult> {
     if (!(await this.whenReady())) {
       return { traceIds: [], failure: { message: 'The runner did not become ready within 30 s.', status: 'UNAVAILABLE' } };
     }
@@ -269,7 +282,7 @@ export class RunnerSupervisor {
     const requestId = `${command.runId}:${++this.requestCounter}`;
     return new Promise((resolve) => {
       this.pending.set(requestId, { runId: command.runId, traceIds: new Set(), resolve });
-      child.send({ type: 'generate', requestId, ...command }, (error) => {
+      child.send({ ...command, requestId }, (error) => {
         if (!error) return;
         this.pending.delete(requestId);
         resolve({ traceIds: [], failure: { message: `Could not reach the runner: ${error.message}`, status: 'UNAVAILABLE' } });

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRunGraph } from '../graph/build-run-graph';
+import { loadTraceFile } from '../trace/load-trace-file';
+import type { Span } from '../trace/span';
+import type { AppContext } from './app-context';
+import { startReplay } from './replay-service';
+import { RunRegistry, type RunSession } from './run-registry';
+import { startCaptureHarness, type CaptureHarness } from './testing/capture-harness';
+
+/** Replays and forks shipped example files in the real runner; the replayed spans arrive over OTLP. */
+let harness: CaptureHarness;
+let context: AppContext;
+
+beforeAll(async () => {
+  harness = await startCaptureHarness();
+  expect(await harness.supervisor.whenReady()).toBe(true);
+  context = { store: harness.store, runs: new RunRegistry(() => undefined), supervisor: harness.supervisor } as unknown as AppContext;
+});
+afterAll(async () => harness?.close());
+
+async function captured(name: string): Promise<{ spans: Span[]; traceIds: string[] }> {
+  const spans = await loadTraceFile(path.join(process.cwd(), 'traces', `${name}.json`));
+  await harness.store.append(spans);
+  return { spans, traceIds: [...new Set(spans.map((span) => span.traceId))] };
+}
+
+async function finished(runId: string): Promise<RunSession> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const run = context.runs.get(runId)!;
+    if (run.status !== 'running') return run;
+    if (Date.now() > deadline) throw new Error('the replay did not finish');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function spansOf(traceIds: string[]): Promise<Span[]> {
+  const spans: Span[] = [];
+  for (const traceId of traceIds) spans.push(...((await harness.store.get(traceId)) ?? []));
+  return spans;
+}
+
+describe('replays in the runner', () => {
+  it('replays a two-trace chain with stubs: it matches, and every replayed span arrives', async () => {
+    const { spans, traceIds } = await captured('restart-after-approval');
+    const run = await startReplay(context, { source: { traceIds }, liveTools: false, mode: 'strict' });
+    expect(run.replay).toMatchObject({ liveTools: false, mode: 'strict' });
+    const done = await finished(run.runId);
+    expect(done.failure).toBeUndefined();
+    expect(done.status).toBe('finished');
+    expect(done.finishReason).toBe('match');
+    expect(done.replay?.report?.matched).toBe(true);
+    expect(done.traceIds).toHaveLength(2);
+    const replayed = await spansOf(done.traceIds);
+    expect(replayed).toHaveLength(spans.length);
+    expect(buildRunGraph(replayed).summary).toEqual(buildRunGraph(spans).summary);
+  });
+
+  it('replays with the runner’s local tools', async () => {
+    const { traceIds } = await captured('parallel-pending-output');
+    const done = await finished((await startReplay(context, { source: { traceIds }, liveTools: true, mode: 'strict' })).runId);
+    expect(done.replay?.report).toMatchObject({ matched: true, liveTools: true });
+  });
+
+  it('a fork replaces a finished tool output and goes on leniently: the next model call diverges where it reads it', async () => {
+    const { spans, traceIds } = await captured('plain-tool-round');
+    const weather = spans.find((span) => span.name === 'getWeather')!;
+    const run = await startReplay(context, {
+      source: { traceIds },
+      liveTools: false,
+      mode: 'strict',
+      fork: { kind: 'tool', span: `${weather.traceId}:${weather.spanId}`, output: { city: 'Lisbon', temperatureC: 31, conditions: 'hot' } },
+    });
+    expect(run.replay).toMatchObject({ mode: 'lenient', fork: expect.stringContaining('getWeather answers') });
+    const done = await finished(run.runId);
+    const report = done.replay!.report!;
+    expect(report.matched).toBe(false);
+    expect(report.steps[0].replayed).toMatchObject({ kind: 'finished', finishReason: 'stop' });
+    expect(report.divergences[0]).toMatchObject({ kind: 'model-request', call: 'model call 2', recorded: 'sunny', replayed: 'hot' });
+    expect(report.divergences[0].field).toMatch(/toolResponse\.output\.conditions$/);
+    expect(report.divergences[0].replayedSpan?.traceId).toBe(done.traceIds[0]);
+  });
+
+  it('a fork from a call that is not in the recording is refused with a clear error', async () => {
+    const { traceIds } = await captured('plain-tool-round');
+    await expect(startReplay(context, { source: { traceIds }, liveTools: false, mode: 'strict', fork: { kind: 'tool', span: `${'a'.repeat(32)}:${'b'.repeat(16)}`, output: 1 } })).rejects.toThrow(/no tool call .* to fork from/);
+  });
+});

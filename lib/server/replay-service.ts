@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { LoopscopeError } from '../errors';
+import { readRecording } from '../replay/recording';
+import { encodeOtlpJson } from '../trace/otlp-json';
+import type { Span } from '../trace/span';
+import type { AppContext } from './app-context';
+import type { RunSession } from './run-registry';
+
+const TraceId = z.string().regex(/^[0-9a-f]{32}$/, 'trace ids are 32 hex characters');
+const SpanKey = z.string().regex(/^[0-9a-f]{32}:[0-9a-f]{16}$/, 'a recorded call is named traceId:spanId');
+
+export const ReplaySourceSchema = z.union([z.object({ traceIds: z.array(TraceId).min(1).max(50) }), z.object({ file: z.string().min(1).max(200) })]);
+
+export const ReplayRequestSchema = z.object({
+  /** What to replay: captured traces (a session) or a saved file. */
+  source: ReplaySourceSchema,
+  liveTools: z.boolean().default(false),
+  mode: z.enum(['strict', 'lenient']).default('strict'),
+  /** Fork: replace one recorded answer (a model call's response or a tool call's output) and go on from there. */
+  fork: z
+    .union([
+      z.object({ kind: z.literal('tool'), span: SpanKey, output: z.unknown() }),
+      z.object({ kind: z.literal('model'), span: SpanKey, message: z.object({ role: z.literal('model'), content: z.array(z.record(z.string(), z.unknown())).min(1) }).passthrough() }),
+    ])
+    .optional(),
+});
+export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
+
+export async function loadReplaySource(context: AppContext, source: ReplayRequest['source']): Promise<Span[]> {
+  if ('file' in source) return context.store.loadSaved(source.file);
+  const spans: Span[] = [];
+  for (const traceId of source.traceIds) {
+    const trace = await context.store.get(traceId);
+    if (!trace) throw new LoopscopeError('NOT_FOUND', `No trace ${traceId}.`);
+    spans.push(...trace);
+  }
+  return spans;
+}
+
+/**
+ * Starts a replay of a saved file or captured traces as a run of its own: the runner replays
+ * it on a fresh genkit instance (models from the recording; tools stubbed, or the local ones),
+ * its spans are captured like any run's, and the run ends with the comparison report. A fork
+ * is a lenient replay with one recorded answer replaced: what follows shows what changes.
+ */
+export async function startReplay(context: AppContext, request: ReplayRequest): Promise<RunSession> {
+  const spans = await loadReplaySource(context, request.source);
+  const recording = readRecording(spans);
+  const overrides: { modelResponses?: [string, Record<string, unknown>][]; toolOutcomes?: [string, { kind: 'output'; output: unknown }][] } = {};
+  let fork: string | undefined;
+  if (request.fork) {
+    const { kind, span } = request.fork;
+    if (kind === 'tool') {
+      const execution = recording.steps.flatMap((step) => step.toolExecutions).find((candidate) => `${candidate.traceId}:${candidate.spanId}` === span);
+      if (!execution) throw new LoopscopeError('NOT_FOUND', `The recording has no tool call ${span} to fork from.`);
+      if (execution.outcome.kind !== 'output') throw new LoopscopeError('FAILED_PRECONDITION', `${execution.name} did not finish with an output (it ${execution.outcome.kind === 'interrupt' ? 'interrupted: answer it with the resume workbench' : 'failed'}); fork from a finished call.`);
+      overrides.toolOutcomes = [[span, { kind: 'output', output: request.fork.output }]];
+      fork = `${execution.name} answers ${JSON.stringify(request.fork.output)}`;
+    } else {
+      const call = recording.steps.flatMap((step) => (step.kind === 'generate' ? step.modelCalls : [])).find((candidate) => `${candidate.traceId}:${candidate.spanId}` === span);
+      if (!call?.response) throw new LoopscopeError('NOT_FOUND', `The recording has no finished model call ${span} to fork from.`);
+      overrides.modelResponses = [[span, { ...call.response, message: request.fork.message }]];
+      const said = JSON.stringify(request.fork.message.content);
+      fork = `model call ${call.ordinal} answers ${said.length > 80 ? `${said.slice(0, 77)}…` : said}`;
+    }
+  }
+  const mode = request.fork ? 'lenient' : request.mode;
+  const label = 'file' in request.source ? request.source.file : `${request.source.traceIds.length} trace(s)`;
+  const run = context.runs.create(`${fork ? 'fork' : 'replay'} of ${label}`, { kind: 'run' }, { source: request.source, liveTools: request.liveTools, mode, ...(fork ? { fork } : {}) });
+  void context.supervisor
+    .replay({ runId: run.runId, otlp: encodeOtlpJson(spans), liveTools: request.liveTools, mode, overrides })
+    .then((result) => context.runs.completeReplay(run.runId, result));
+  return run;
+}
