@@ -140,6 +140,12 @@ export class ReplaySession {
     return recorded;
   }
 
+  /** A fork's replacement for a recorded execution, if any (live tools then do not run it). */
+  overrideOf(recorded: RecordedToolExecution): RecordedToolOutcome | undefined {
+    const override = this.overrides.toolOutcomes?.get(spanKey(recorded));
+    return override === undefined ? undefined : jsonCopy(override);
+  }
+
   /** The outcome a stub plays back for a recorded execution (a fork may replace it). */
   outcomeOf(recorded: RecordedToolExecution): RecordedToolOutcome {
     return jsonCopy(this.overrides.toolOutcomes?.get(spanKey(recorded)) ?? recorded.outcome);

@@ -112,3 +112,20 @@ describe('replay with live tools', () => {
     expect(report.divergences[0]).toMatchObject({ kind: 'tool-outcome', call: 'tool getWeather', field: 'output.temperatureC', recorded: 24, replayed: 25 });
   });
 });
+
+describe('shipped genkit 1.42 bug traces', () => {
+  it('traces/ holds one trace per resume bug of INTERRUPT-MODEL.md §7, each with a one-line description, each failing as the bug says', async () => {
+    const shipped = filesIn('traces', '.json').filter((file) => /genkit-bug-\d/.test(file));
+    expect(shipped.map((file) => file.match(/bug-(\d)/)![1]).sort()).toEqual(['1', '2', '3', '4', '5']);
+    for (const file of shipped) {
+      const body = JSON.parse(await readFile(path.join(ROOT, file), 'utf8')) as { description?: unknown };
+      expect(typeof body.description, file).toBe('string');
+      expect(body.description as string, file).toMatch(/^genkit 1\.42 bug \d: [^\n]{20,220}$/);
+    }
+    const outcomes = async (name: string) => (await replayRecording(readRecording(await spansOf(`traces/${name}.json`)))).steps.map((step) => step.replayed);
+    expect((await outcomes('genkit-bug-1-restart-reinterrupts'))[1]).toMatchObject({ kind: 'error', message: expect.stringContaining("reading 'tools'") });
+    expect((await outcomes('genkit-bug-3-mutated-messages'))[2]).toMatchObject({ kind: 'error', message: expect.stringContaining('INVALID_ARGUMENT') });
+    expect(JSON.stringify((await outcomes('genkit-bug-4-no-ref'))[1])).toContain('I received: {\\"approved\\":true,\\"by\\":\\"alice\\"} and {\\"approved\\":true,\\"by\\":\\"alice\\"}');
+    expect((await outcomes('genkit-bug-5-tool-alone'))[0]).toEqual({ kind: 'error', message: '' });
+  });
+});

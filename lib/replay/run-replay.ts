@@ -74,6 +74,8 @@ async function liveToolsMiddleware(session: ReplaySession) {
     tool: async (request, context, next) => {
       const { name, input } = request.toolRequest;
       const recorded = session.takeTool(name, input, activeSpan());
+      const override = recorded ? session.overrideOf(recorded) : undefined;
+      if (override?.kind === 'output') return { toolResponse: { name, ref: request.toolRequest.ref, output: override.output } } as never;
       let actual: RecordedToolOutcome;
       try {
         const result = await next(request, context);
