@@ -22,10 +22,39 @@ function join(path: string, key: string): string {
  */
 export function firstDifference(recorded: unknown, replayed: unknown, path = ''): Difference | undefined {
   if (recorded === replayed) return undefined;
+  // Most comparisons are equal: check that without building paths or key lists.
+  if (sameJson(recorded, replayed)) return undefined;
+  return locate(recorded, replayed, path);
+}
+
+/** Equal as JSON (undefined members count as absent; key order never counts). Allocates nothing. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (left[key] === undefined) continue;
+    count++;
+    if (!sameJson(left[key], right[key])) return false;
+  }
+  for (const key in right) if (right[key] !== undefined) count--;
+  return count === 0;
+}
+
+function locate(recorded: unknown, replayed: unknown, path: string): Difference | undefined {
+  if (recorded === replayed) return undefined;
   if (Array.isArray(recorded) && Array.isArray(replayed)) {
     const length = Math.min(recorded.length, replayed.length);
     for (let i = 0; i < length; i++) {
-      const difference = firstDifference(recorded[i], replayed[i], `${path}[${i}]`);
+      const difference = locate(recorded[i], replayed[i], `${path}[${i}]`);
       if (difference) return difference;
     }
     if (recorded.length !== replayed.length) {
@@ -41,7 +70,7 @@ export function firstDifference(recorded: unknown, replayed: unknown, path = '')
       const b = replayed[key];
       if (a === undefined && b === undefined) continue;
       if (a === undefined || b === undefined) return { path: join(path, key), recorded: a === undefined ? MISSING : a, replayed: b === undefined ? MISSING : b };
-      const difference = firstDifference(a, b, join(path, key));
+      const difference = locate(a, b, join(path, key));
       if (difference) return difference;
     }
     return undefined;

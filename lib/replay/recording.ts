@@ -93,6 +93,30 @@ export interface Recording {
 
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
+/**
+ * One object per distinct JSON schema, across recordings: genkit compiles a validator per
+ * schema object (ajv, cached by identity), so replaying a file again reuses the compiled ones.
+ */
+const SCHEMAS = new Map<string, unknown>();
+function internSchema(schema: unknown): unknown {
+  if (schema === undefined || schema === null || typeof schema !== 'object') return schema;
+  const key = JSON.stringify(schema);
+  const known = SCHEMAS.get(key);
+  if (known !== undefined) return known;
+  if (SCHEMAS.size >= 1_000) SCHEMAS.delete(SCHEMAS.keys().next().value as string);
+  SCHEMAS.set(key, schema);
+  return schema;
+}
+
+function toolDefinition(tool: Record<string, unknown> & { name: string }): RecordedToolDefinition {
+  return {
+    name: tool.name,
+    description: typeof tool.description === 'string' ? tool.description : undefined,
+    inputSchema: internSchema(tool.inputSchema),
+    outputSchema: internSchema(tool.outputSchema),
+  };
+}
+
 function parsed(span: Span, attribute: string): unknown {
   return jsonAttributeOrUndefined(span.attributes[attribute]);
 }
@@ -244,7 +268,7 @@ export function readRecording(spans: readonly Span[]): Recording {
       const classification = index.classify(child);
       for (const tool of isObject(request) && Array.isArray(request.tools) ? request.tools : []) {
         if (!isObject(tool) || typeof tool.name !== 'string') continue;
-        toolDefinitions.set(tool.name, { name: tool.name, description: typeof tool.description === 'string' ? tool.description : undefined, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema });
+        toolDefinitions.set(tool.name, toolDefinition(tool as Record<string, unknown> & { name: string }));
       }
       modelCalls.push({
         traceId: child.traceId,
@@ -260,9 +284,7 @@ export function readRecording(spans: readonly Span[]): Recording {
     const output = parsed(span, 'genkit:output');
     const recordedRequest = isObject(output) && isObject(output.request) ? output.request : undefined;
     for (const tool of recordedRequest && Array.isArray(recordedRequest.tools) ? recordedRequest.tools : []) {
-      if (isObject(tool) && typeof tool.name === 'string' && !toolDefinitions.has(tool.name)) {
-        toolDefinitions.set(tool.name, { name: tool.name, description: typeof tool.description === 'string' ? tool.description : undefined, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema });
-      }
+      if (isObject(tool) && typeof tool.name === 'string' && !toolDefinitions.has(tool.name)) toolDefinitions.set(tool.name, toolDefinition(tool as Record<string, unknown> & { name: string }));
     }
     const generateId = spanKey(span);
     const generate = graph.generates[generateIndex.get(generateId) ?? -1];

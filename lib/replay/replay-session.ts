@@ -97,7 +97,7 @@ export class ReplaySession {
       const divergence = this.diverge('model-extra-call', call, '(call)', '(missing)', jsonCopy(request), `The replay called the model a ${this.#modelCursor}${ordinalSuffix(this.#modelCursor)} time; the recording has only ${step.modelCalls.length} model call(s) in ${step.label}.`, { replayedSpan });
       throw new ReplayStopped(divergence);
     }
-    const incoming = jsonCopy(request) as Record<string, unknown>;
+    const incoming = request as Record<string, unknown>;
     for (const field of COMPARED_REQUEST_FIELDS) {
       // An absent config and an empty one are the same request (the reflection API sends none).
       const normalize = (value: unknown) => (field === 'config' && value === undefined ? {} : value);
