@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** Runs the real command as a user (or a CI job) would: `node --import tsx lib/cli/main.ts replay …`. */
+function loopscope(...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'loopscope-replay-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('loopscope replay', () => {
+  it('exits 0 on a recording that replays as recorded, and says so', () => {
+    const { status, stdout } = loopscope('replay', 'traces/genkit-bug-1-restart-reinterrupts.json');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^replay: MATCH — 2 step\(s\), 0 divergence\(s\)/);
+    expect(stdout).toContain("replayed failed: Cannot read properties of undefined (reading 'tools')");
+  });
+
+  it('exits 1 on a changed recording and prints the first divergence: which call, which field', () => {
+    const body = JSON.parse(readFileSync('traces/restart-after-approval.json', 'utf8'));
+    // The recorded transferMoney restart output changes: the model's next request differs.
+    const spans = body.resourceSpans.flatMap((resource: any) => resource.scopeSpans.flatMap((scope: any) => scope.spans));
+    const restarted = spans.find((span: any) => span.name === 'transferMoney' && span.attributes.some((attribute: any) => attribute.key === 'genkit:metadata:resumed'));
+    const output = restarted.attributes.find((attribute: any) => attribute.key === 'genkit:output');
+    output.value.stringValue = output.value.stringValue.replace('"done"', '"rejected"');
+    const changed = path.join(scratch, 'changed.json');
+    writeFileSync(changed, JSON.stringify(body));
+    const { status, stdout } = loopscope('replay', changed);
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/^replay: DIVERGED/);
+    expect(stdout).toMatch(/first divergence: generate 2 \(resume\), model call 1, field messages\[\d\]\.content\[\d\]\.toolResponse\.output\.status/);
+    expect(stdout).toContain('recorded: "done"');
+    expect(stdout).toContain('replayed: "rejected"');
+
+    const json = loopscope('replay', changed, '--json', '--lenient');
+    expect(json.status).toBe(1);
+    const report = JSON.parse(json.stdout);
+    expect(report).toMatchObject({ matched: false, mode: 'lenient', liveTools: false });
+    expect(report.divergences[0]).toMatchObject({ step: 1, kind: 'model-request', recorded: 'done', replayed: 'rejected' });
+  });
+
+  it('--live-tools runs the local tools and matches the shipped scenario recordings', () => {
+    const { status, stdout } = loopscope('replay', 'traces/parallel-pending-output.json', '--live-tools');
+    expect(status).toBe(0);
+    expect(stdout).toContain('live tools');
+  });
+
+  it('exits 2 on unreadable input and on a file with nothing to replay', () => {
+    expect(loopscope('replay', 'no-such-file.json').status).toBe(2);
+    const empty = path.join(scratch, 'empty.json');
+    writeFileSync(empty, JSON.stringify({ resourceSpans: [] }));
+    const result = loopscope('replay', empty);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^loopscope: .*nothing|no generate/i);
+  });
+});
