@@ -82,6 +82,23 @@ describe('replays in the runner', () => {
     expect(report.divergences[0].replayedSpan?.traceId).toBe(done.traceIds[0]);
   });
 
+  it('a fork of a model turn: the model answers in text instead of asking for tools, and the recorded tool calls never happen', async () => {
+    const { spans, traceIds } = await captured('plain-tool-round');
+    const firstModel = spans.filter((span) => span.attributes['genkit:metadata:subtype'] === 'model').sort((a, b) => (a.endTimeUnixNano! < b.endTimeUnixNano! ? -1 : 1))[0];
+    const run = await startReplay(context, {
+      source: { traceIds },
+      liveTools: true,
+      mode: 'strict',
+      fork: { kind: 'model', span: `${firstModel.traceId}:${firstModel.spanId}`, message: { role: 'model', content: [{ text: 'No tools today.' }] } },
+    });
+    const done = await finished(run.runId);
+    const report = done.replay!.report!;
+    expect(report.steps[0].replayed).toMatchObject({ kind: 'finished', finishReason: 'stop', message: { content: [{ text: 'No tools today.' }] } });
+    expect(report.steps[0]).toMatchObject({ modelCalls: { recorded: 2, replayed: 1 }, toolCalls: { recorded: 2, replayed: 0 } });
+    expect(report.divergences.map((divergence) => divergence.kind)).toEqual(['outcome', 'model-missing-call']);
+    expect(await spansOf(done.traceIds)).toHaveLength(2);
+  });
+
   it('a fork from a call that is not in the recording is refused with a clear error', async () => {
     const { traceIds } = await captured('plain-tool-round');
     await expect(startReplay(context, { source: { traceIds }, liveTools: false, mode: 'strict', fork: { kind: 'tool', span: `${'a'.repeat(32)}:${'b'.repeat(16)}`, output: 1 } })).rejects.toThrow(/no tool call .* to fork from/);
