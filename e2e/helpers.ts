@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { E2E_PORT, E2E_TOKEN } from '../playwright.config';
+import config, { E2E_PORT, E2E_TOKEN } from '../playwright.config';
 
 export const TOKEN = E2E_TOKEN;
 export const PORT = E2E_PORT;
@@ -9,9 +11,12 @@ export const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 export type RunStatus = 'running' | 'interrupted' | 'finished' | 'failed';
 
-/** Opens the home page and waits until the runner says it is ready (it may be starting or restarting). */
-export async function openHomeWithReadyRunner(page: Page): Promise<void> {
-  await page.goto('/');
+/**
+ * Opens the home page and waits until the runner says it is ready (it may be starting or
+ * restarting). `baseUrl` names another server (see startSecondServer); the e2e server by default.
+ */
+export async function openHomeWithReadyRunner(page: Page, baseUrl = ''): Promise<void> {
+  await page.goto(`${baseUrl}/`);
   await expect(page.getByTestId('runner-state')).toContainText('runner: ready', { timeout: 45_000 });
 }
 
@@ -121,4 +126,95 @@ export function tinyOtlpTrace(name: string): { traceId: string; spanId: string; 
     ],
   };
   return { traceId, spanId, body: JSON.stringify(body) };
+}
+
+export interface SecondServer {
+  port: number;
+  baseUrl: string;
+  /** What the server printed so far (stdout and stderr). */
+  output(): string;
+  /** Stops the server, its Next process and its runner; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const liveSecondServers = new Map<SecondServer, number>();
+process.on('exit', () => {
+  // Last resort when a worker ends with a server still up: nothing may outlive the tests.
+  for (const pid of liveSecondServers.values()) signalGroup(pid, 'SIGKILL');
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** True while any process of the group led by `pid` is alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts a second, fresh Loopscope server — the same production build (`.next`), data folders,
+ * token and settings as the e2e server of playwright.config.ts, on another free port — as a
+ * process group of its own (start script, `next start`, runner), so that it can be stopped
+ * whole. Resolves when its start banner says it is up.
+ */
+export async function startSecondServer(): Promise<SecondServer> {
+  const webServer = Array.isArray(config.webServer) ? config.webServer[0] : config.webServer;
+  const port = await freePort();
+  const child = spawn(process.execPath, ['scripts/start.js'], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...webServer?.env, PORT: String(port) },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid as number;
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    liveSecondServers.delete(server);
+    if (!groupAlive(pid)) return;
+    signalGroup(pid, 'SIGTERM');
+    for (let waited = 0; waited < 5_000 && groupAlive(pid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+    await exited;
+  };
+  const server: SecondServer = { port, baseUrl: `http://127.0.0.1:${port}`, output: () => output, stop };
+  liveSecondServers.set(server, pid);
+  const started = Date.now();
+  while (!output.includes('Loopscope is running')) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() - started > 30_000) {
+      await stop();
+      throw new Error(`The second server on port ${port} did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return server;
+}
+
+/** Stops every second server a test left running (for afterEach: a timed-out test skips its finally). */
+export async function stopSecondServers(): Promise<void> {
+  await Promise.all([...liveSecondServers.keys()].map((server) => server.stop()));
 }
