@@ -15,11 +15,20 @@ const USAGE = `Usage: loopscope <command> [options]
 
 Commands:
   graph <file…> [--json]   the run graph of the given trace files (OTLP JSON / JSONL, Genkit TraceData)
-  resume <file> --dry-run [--respond NAME#REF=JSON]… [--restart NAME#REF[=RESUMED_JSON]]…
-         [--replace-input NAME#REF=JSON]… [--json]
-                           checks answers to the last interrupted generate in the file against
-                           genkit's rules and prints the messages + resume payload
-                           (exit 1 when a rule is broken)
+  resume <file> [--respond NAME#REF=JSON]… [--restart NAME#REF[=RESUMED_JSON]]…
+         [--replace-input NAME#REF=JSON]… [--dry-run] [--json]
+                           answers the interrupts of the last interrupted generate in the file.
+                           Checks the answers against genkit's rules first (exit 1 naming each
+                           broken rule; nothing runs). --dry-run stops there and prints the
+                           messages + resume payload. Otherwise runs the resume with tools/ and
+                           the recorded model (scripted/<scenario>) in real genkit, stores the
+                           new trace in LOOPSCOPE_DATA_DIR (default .loopscope/; through a server
+                           running on PORT when there is one) and prints the graph of the
+                           interrupted trace + the new one (--json: Graph JSON). Saved files are
+                           never modified. Exit 0 when genkit returned (finished or interrupted
+                           again); 1 when genkit rejected or failed the resume (its message on
+                           stderr; the trace is still stored and printed) or a restarted tool is
+                           not registered in tools/; 2 when the recorded model is not defined here
 
   replay <file…> [--live-tools] [--lenient] [--json]
                            replays the recorded run with genkit: models answer from the
@@ -68,14 +77,16 @@ function optionValues(argv: string[], option: string): string[] {
 
 async function resumeCommand(argv: string[], files: string[], flags: Set<string>): Promise<number> {
   if (files.length !== 1) throw new UsageError('resume needs exactly one trace file.');
-  if (!flags.has('--dry-run')) {
-    throw new UsageError('resume runs only with --dry-run in this version: it checks the answers and prints the payload without running it.');
-  }
   const respond = optionValues(argv, '--respond').map((text) => parseAnswer(text, '--respond', false)).map((answer) => ({ name: answer.name, ref: answer.ref, output: answer.value }));
   const replaced = new Map(optionValues(argv, '--replace-input').map((text) => parseAnswer(text, '--replace-input', false)).map((answer) => [`${answer.name}#${answer.ref ?? ''}`, answer.value]));
   const restart = optionValues(argv, '--restart')
     .map((text) => parseAnswer(text, '--restart', true))
     .map((answer) => ({ name: answer.name, ref: answer.ref, resumed: answer.value, replaceInput: replaced.get(`${answer.name}#${answer.ref ?? ''}`) }));
+  if (!flags.has('--dry-run')) {
+    // Lazy: the run path imports genkit and OpenTelemetry, which `graph` must not pay for.
+    const { runResumeCommand } = await import('./resume-command');
+    return runResumeCommand({ file: files[0], respond, restart, json: flags.has('--json') });
+  }
   const context = resumeContextFrom(await loadTraceFile(files[0]));
   const result = validateResume({ context, respond, restart });
   if (flags.has('--json')) {
