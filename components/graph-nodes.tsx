@@ -4,7 +4,7 @@ import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { memo, type ReactNode } from 'react';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
 
-export type RunFlowNode = Node<{ view: ViewNode }>;
+export type RunFlowNode = Node<{ view: ViewNode; marked?: boolean }>;
 
 const KIND_WORDS: Record<ViewNode['kind'], string> = {
   generate: 'generate',
@@ -21,11 +21,12 @@ const KIND_WORDS: Record<ViewNode['kind'], string> = {
   ghost: 'paused',
 };
 
-function Frame(props: { view: ViewNode; selected: boolean; icon: string; children?: ReactNode }) {
-  const { view, selected } = props;
+function Frame(props: { view: ViewNode; selected: boolean; icon: string; marked?: boolean; children?: ReactNode }) {
+  const { view, selected, marked } = props;
   return (
     <div
-      className={`graph-node kind-${view.kind} tone-${view.tone}${selected ? ' selected' : ''}`}
+      className={`graph-node kind-${view.kind} tone-${view.tone}${selected ? ' selected' : ''}${marked ? ' marked' : ''}`}
+      data-marked={marked ? 'true' : undefined}
       data-testid="graph-node"
       data-kind={view.kind}
       data-tone={view.tone}
@@ -50,32 +51,32 @@ function Frame(props: { view: ViewNode; selected: boolean; icon: string; childre
 }
 
 const GenerateNode = memo(function GenerateNode({ data, selected }: NodeProps<RunFlowNode>) {
-  return <Frame view={data.view} selected={selected} icon="⟳" />;
+  return <Frame view={data.view} marked={data.marked} selected={selected} icon="⟳" />;
 });
 const ModelNode = memo(function ModelNode({ data, selected }: NodeProps<RunFlowNode>) {
-  return <Frame view={data.view} selected={selected} icon="◆" />;
+  return <Frame view={data.view} marked={data.marked} selected={selected} icon="◆" />;
 });
 const ToolNode = memo(function ToolNode({ data, selected }: NodeProps<RunFlowNode>) {
-  return <Frame view={data.view} selected={selected} icon="⚙" />;
+  return <Frame view={data.view} marked={data.marked} selected={selected} icon="⚙" />;
 });
 /** An interrupt is a pause: drawn in amber with a pause sign, never as a failure. */
 const InterruptNode = memo(function InterruptNode({ data, selected }: NodeProps<RunFlowNode>) {
-  return <Frame view={data.view} selected={selected} icon="‖" />;
+  return <Frame view={data.view} marked={data.marked} selected={selected} icon="‖" />;
 });
 const ResumeNode = memo(function ResumeNode({ data, selected }: NodeProps<RunFlowNode>) {
   const icons: Partial<Record<ViewNode['kind'], string>> = { 'resume-respond': '✎', 'resume-restart': '↻', 'resume-pending': '⇢', 'resume-unresolved': '∅' };
-  return <Frame view={data.view} selected={selected} icon={icons[data.view.kind] ?? '↻'} />;
+  return <Frame view={data.view} marked={data.marked} selected={selected} icon={icons[data.view.kind] ?? '↻'} />;
 });
 const EndNode = memo(function EndNode({ data, selected }: NodeProps<RunFlowNode>) {
-  return <Frame view={data.view} selected={selected} icon={data.view.kind === 'failure' ? '✕' : '✓'} />;
+  return <Frame view={data.view} marked={data.marked} selected={selected} icon={data.view.kind === 'failure' ? '✕' : '✓'} />;
 });
 const CollapsedNode = memo(function CollapsedNode({ data, selected }: NodeProps<RunFlowNode>) {
-  return <Frame view={data.view} selected={selected} icon="⋯" />;
+  return <Frame view={data.view} marked={data.marked} selected={selected} icon="⋯" />;
 });
 
 /** Where a step-by-step run waits: the step that will run next. */
 const GhostNode = memo(function GhostNode({ data, selected }: NodeProps<RunFlowNode>) {
-  return <Frame view={data.view} selected={selected} icon="‖" />;
+  return <Frame view={data.view} marked={data.marked} selected={selected} icon="‖" />;
 });
 
 /** Module scope, as React Flow asks: a new object per render would remount every node. */

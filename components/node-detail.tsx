@@ -4,6 +4,7 @@ import type { ViewNode } from '@/lib/graph/collapse-rounds';
 import type { GenerateCall, Resolution, RunGraph, ToolCall } from '@/lib/graph/run-graph';
 import type { Span } from '@/lib/trace/span';
 import { useState } from 'react';
+import { ForkEditor } from './fork-editor';
 import { ResumeWorkbench, type ResumeSource } from './resume-workbench';
 import { SpanDetail } from './span-detail';
 
@@ -19,6 +20,11 @@ function findResolution(graph: RunGraph, nodeId: string): { generate: GenerateCa
     const resolution = generate.resume?.resolutions.find((candidate) => candidate.id === nodeId);
     if (resolution) return { generate, resolution };
   }
+  return undefined;
+}
+
+function findModelCall(graph: RunGraph, nodeId: string) {
+  for (const generate of graph.generates) for (const turn of generate.turns) if (turn.model?.id === nodeId) return turn.model;
   return undefined;
 }
 
@@ -57,6 +63,7 @@ export function NodeDetail(props: {
   const call = findToolCall(graph, node.id);
   const found = findResolution(graph, node.id);
   const generate = graph.generates.find((candidate) => candidate.id === node.id);
+  const modelCall = findModelCall(graph, node.id);
   return (
     <aside className="detail" data-testid="node-detail" aria-label="Node detail">
       <header>
@@ -142,6 +149,19 @@ export function NodeDetail(props: {
             <p className="hint">The interrupted generate it answers is not among the loaded traces.</p>
           )}
         </section>
+      ) : null}
+      {props.resumeSource && call?.status === 'ok' && call.spanId && !call.answeredByHand ? (
+        <ForkEditor key={call.id} source={props.resumeSource} kind="tool" traceId={call.traceId} spanId={call.spanId} initial={call.output} />
+      ) : null}
+      {props.resumeSource && modelCall?.status === 'ok' ? (
+        <ForkEditor
+          key={modelCall.id}
+          source={props.resumeSource}
+          kind="model"
+          traceId={modelCall.traceId}
+          spanId={modelCall.spanId}
+          initial={{ role: 'model', content: [...(modelCall.text ? [{ text: modelCall.text }] : []), ...modelCall.toolRequests.map((toolRequest) => ({ toolRequest }))] }}
+        />
       ) : null}
       {span ? <SpanDetail span={span} embedded /> : null}
     </aside>

@@ -57,10 +57,12 @@ interface GraphViewProps {
   onSelect: (nodeId: string) => void;
   /** Where a step-by-step run is paused: drawn as ghost nodes. */
   pauses?: PauseInfo[];
+  /** Nodes to mark (a replay's divergence), drawn with a red ring. */
+  markedNodeIds?: ReadonlySet<string>;
 }
 
 function GraphCanvas(props: GraphViewProps) {
-  const { graph, selectedNodeId, onSelect, pauses } = props;
+  const { graph, selectedNodeId, onSelect, pauses, markedNodeIds } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const flow = useReactFlow();
   const view = useMemo(() => {
@@ -89,7 +91,7 @@ function GraphCanvas(props: GraphViewProps) {
         id: node.id,
         type: node.kind,
         position: positions.get(node.id) ?? { x: 0, y: 0 },
-        data: { view: node },
+        data: { view: node, marked: markedNodeIds?.has(node.id) ?? false },
         selected: node.id === selectedNodeId,
         draggable: false,
         connectable: false,
@@ -102,7 +104,7 @@ function GraphCanvas(props: GraphViewProps) {
         measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
         handles: STATIC_HANDLES,
       })),
-    [view, positions, selectedNodeId],
+    [view, positions, selectedNodeId, markedNodeIds],
   );
   const edges: Edge[] = useMemo(
     () =>
@@ -172,6 +174,20 @@ function GraphCanvas(props: GraphViewProps) {
     // Only when a new pause appears.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [newestGhost]);
+
+  // A marked node (a replay's divergence) is brought into view once it is drawn.
+  const firstMarked = view.nodes.find((node) => markedNodeIds?.has(node.id))?.id;
+  useEffect(() => {
+    if (!firstMarked) return;
+    const position = positions.get(firstMarked);
+    if (!position) return;
+    userMoved.current = true;
+    // After the first fit (which runs on the next frame) has settled.
+    const timer = setTimeout(() => void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 }), 120);
+    return () => clearTimeout(timer);
+    // Only when another node is marked, or it moves.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [firstMarked, positions]);
 
   const centerOn = (nodeId: string) => {
     userMoved.current = true;

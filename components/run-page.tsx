@@ -8,6 +8,7 @@ import { openSpanFromStart } from '@/lib/trace/open-span';
 import { apiJson } from './api-client';
 import type { ToolInfo } from '@/lib/runtime/runner-protocol';
 import { SaveTraceForm } from './save-trace-form';
+import { ReplayView } from './replay-view';
 import { StepPanel } from './step-panel';
 import { StatusPill } from './status-pill';
 import { TraceWorkspace } from './trace-workspace';
@@ -31,7 +32,13 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       const { run: loaded } = await apiJson<{ run: RunSession }>(`/api/runs/${runId}`);
       // A fetch can answer after a newer live update arrived: keep the newest.
       setRun((current) => (current && current.version > loaded.version ? current : loaded));
-      const bodies = await Promise.all(loaded.traceIds.map((traceId) => apiJson<unknown>(`/api/traces/${traceId}`).catch(() => undefined)));
+      // A resume of a recorded interrupt is drawn with the recording it answers (the answer edge shows).
+      const resumed = loaded.resumeOf;
+      const sources = [
+        ...loaded.traceIds.map((traceId) => `/api/traces/${traceId}`),
+        ...(resumed ? ('file' in resumed ? [`/api/saved/${encodeURIComponent(resumed.file)}`] : resumed.traceIds.map((traceId) => `/api/traces/${traceId}`)) : []),
+      ];
+      const bodies = await Promise.all(sources.map((url) => apiJson<unknown>(url).catch(() => undefined)));
       for (const body of bodies) if (body) addSpans(decodeOtlpJson(body));
     } catch (loadError) {
       setError((loadError as Error).message);
@@ -96,7 +103,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       <header className="page-head">
         <div>
           <h1>
-            Run of <code>{run?.scenario ?? '…'}</code>
+            {run?.replay ? (run.replay.fork ? 'Fork' : 'Replay') : run?.resumeOf ? 'Resume' : 'Run of'}{' '}
+            <code>{run?.replay ? run.scenario.replace(/^(replay|fork) of /, '') : run?.resumeOf ? ('file' in run.resumeOf ? `traces/${run.resumeOf.file}` : `trace ${run.resumeOf.traceIds.at(-1)?.slice(0, 8)}…`) : (run?.scenario ?? '…')}</code>
           </h1>
           <p className="detail-meta">
             {run ? <StatusPill status={run.status} testId="run-status" /> : null}
@@ -137,17 +145,24 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           Model: {run.text}
         </p>
       ) : null}
+      {run?.resumeOf ? (
+        <p className="hint" data-testid="resume-of">
+          Answers an interrupt recorded in{' '}
+          {'file' in run.resumeOf ? <Link href={`/saved/${encodeURIComponent(run.resumeOf.file)}`}>traces/{run.resumeOf.file}</Link> : <Link href={`/traces/${run.resumeOf.traceIds.at(-1)}`}>trace {run.resumeOf.traceIds.at(-1)?.slice(0, 8)}…</Link>}; the graph draws both, linked.
+        </p>
+      ) : null}
       {run && run.traceIds.length > 0 ? (
         <p className="trace-links">
           Traces:{' '}
           {run.traceIds.map((traceId, index) => (
             <Link key={traceId} href={`/traces/${traceId}`}>
-              {index === 0 ? 'first generate' : `resume ${index}`}
+              {run.resumeOf ? `resume${run.traceIds.length > 1 ? ` ${index + 1}` : ''}` : index === 0 ? 'first generate' : `resume ${index}`}
             </Link>
           ))}
         </p>
       ) : null}
-      <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} pauses={run?.pauses} resumeSource={run ? { traceIds: run.traceIds } : undefined} />
+      {run?.replay ? <ReplayView run={run} replayedSpans={collection.spans} /> : null}
+      {run?.replay ? null : <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} pauses={run?.pauses} resumeSource={run ? { traceIds: run.traceIds } : undefined} />}
     </main>
   );
 }

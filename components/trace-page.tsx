@@ -6,6 +6,7 @@ import type { RunGraph } from '@/lib/graph/run-graph';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { summarizeTrace } from '@/lib/trace/summarize-trace';
 import { apiJson } from './api-client';
+import { ExportReproButton, ReplayControls } from './replay-controls';
 import { SaveTraceForm } from './save-trace-form';
 import { StatusPill } from './status-pill';
 import { TraceWorkspace } from './trace-workspace';
@@ -102,6 +103,8 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
           </p>
         </div>
         <div className="actions">
+          {props.savedFile ? <ReplayControls source={{ file: props.savedFile }} /> : sessionIds.length > 0 && collection.spans.length > 0 ? <ReplayControls source={{ traceIds: sessionIds }} /> : null}
+          {props.savedFile ? <ExportReproButton file={props.savedFile} /> : null}
           {props.traceId && collection.spans.length > 0 ? <SaveTraceForm traceIds={[props.traceId]} suggestedName={`trace-${props.traceId.slice(0, 8)}`} /> : null}
         </div>
       </header>

@@ -1,0 +1,80 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import type { RunSession } from '@/lib/server/run-registry';
+import { apiJson, apiToken } from './api-client';
+import type { ResumeSource } from './resume-workbench';
+
+/** "Replay" for a saved file or captured traces: options, then the replay's own page. */
+export function ReplayControls(props: { source: ResumeSource }) {
+  const router = useRouter();
+  const [liveTools, setLiveTools] = useState(false);
+  const [lenient, setLenient] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  const replay = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { run } = await apiJson<{ run: RunSession }>('/api/replay', { method: 'POST', body: { source: props.source, liveTools, mode: lenient ? 'lenient' : 'strict' } });
+      router.push(`/runs/${run.runId}`);
+    } catch (replayError) {
+      setError((replayError as Error).message);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="replay-controls" data-testid="replay-controls">
+      <label title="Run the tools registered in tools/ instead of playing back the recorded outputs, and compare them with the recording">
+        <input type="checkbox" checked={liveTools} onChange={(event) => setLiveTools(event.target.checked)} data-testid="replay-live-tools" /> live tools
+      </label>
+      <label title="Record every divergence and go on, instead of stopping at the first">
+        <input type="checkbox" checked={lenient} onChange={(event) => setLenient(event.target.checked)} data-testid="replay-lenient" /> lenient
+      </label>
+      <button type="button" onClick={replay} disabled={busy} data-testid="replay-button" title="Replay this recording with genkit: models answer from the recorded spans">
+        {busy ? 'Starting the replay…' : 'Replay'}
+      </button>
+      {error ? (
+        <span role="alert" className="error-text" data-testid="replay-error">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** Downloads a standalone TypeScript file that reproduces a saved run with plain genkit. */
+export function ExportReproButton(props: { file: string }) {
+  const [error, setError] = useState<string | undefined>();
+  const download = async () => {
+    setError(undefined);
+    try {
+      const response = await fetch(`/api/saved/${encodeURIComponent(props.file)}/repro`, { headers: { authorization: `Bearer ${apiToken()}` }, cache: 'no-store' });
+      const text = await response.text();
+      if (!response.ok) throw new Error((JSON.parse(text) as { error?: { message?: string } }).error?.message ?? `The export failed (${response.status}).`);
+      const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `${props.file.replace(/\.json$/, '')}.repro.ts`;
+      link.click();
+      URL.revokeObjectURL(url);
+    } catch (exportError) {
+      setError((exportError as Error).message);
+    }
+  };
+  return (
+    <>
+      <button type="button" onClick={download} data-testid="export-repro" title="A standalone TypeScript file that reproduces this run with plain genkit: run it with npx tsx">
+        Export repro
+      </button>
+      {error ? (
+        <span role="alert" className="error-text">
+          {error}
+        </span>
+      ) : null}
+    </>
+  );
+}
