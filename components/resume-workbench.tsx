@@ -1,6 +1,6 @@
 'use client';
 
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { exampleFromSchema } from '@/lib/resume/example-from-schema';
 import { resumeContextFrom, type ResumeContext } from '@/lib/resume/resume-context';
 import { validateResume, type RespondAnswer, type RestartAnswer } from '@/lib/resume/validate-resume';
@@ -94,7 +94,18 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
     // draftOf reads drafts and context.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [drafts, context]);
-  const validation = useMemo(() => (context ? validateResume({ context, ...answers }) : undefined), [context, answers]);
+  // The registered tools: the server warns about restarting a respond-only one, so the page must too.
+  const [localTools, setLocalTools] = useState<ReadonlyMap<string, { restartable?: boolean }> | undefined>();
+  useEffect(() => {
+    let cancelled = false;
+    apiJson<{ tools: { name: string; restartable?: boolean }[] }>('/api/scenarios')
+      .then(({ tools }) => !cancelled && setLocalTools(new Map(tools.map((tool) => [tool.name, tool]))))
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  const validation = useMemo(() => (context ? validateResume({ context, ...answers, localTools }) : undefined), [context, answers, localTools]);
 
   if (!context) return <p className="error-text" data-testid="workbench-unavailable">{contextResult.error}</p>;
   const errors = [...parseErrors, ...(validation?.errors.map((issue) => issue.message) ?? [])];

@@ -209,7 +209,10 @@ async function expectNewRunFinished(page: Page, kase: InterruptCase, mode: 'resp
   await expect(page.getByTestId('run-text')).toContainText(kase.finalText);
   const traceId = await traceIdOfLink(page.locator('.trace-links').getByRole('link'));
   expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-  await expect(nodeLocator(page, { kind: 'generate', traceId, label: 'generate 1 (resume)' })).toHaveCount(1);
+  // The run page draws the resume with the recording it answers: the new generate is a resume of an earlier one.
+  await expect(page.getByTestId('resume-of')).toBeVisible();
+  await expect(page.locator(`[data-testid=graph-node][data-kind=generate][data-node-id^="${traceId}:"]`).filter({ has: page.getByText(/^generate \d+ \(resume/) })).toHaveCount(1);
+  await expect(page.locator('[data-testid=graph-node][data-kind=generate]')).not.toHaveCount(1);
   await expect(nodeLocator(page, { kind: 'final-answer', traceId }).getByTestId('graph-node-status')).toHaveText('finishReason: stop');
   const resolutions = new Map<string, string>();
   for (const answer of kase.interrupts) {
@@ -237,33 +240,29 @@ async function expectNewRunFinished(page: Page, kase: InterruptCase, mode: 'resp
   return { traceId, resolutions };
 }
 
-/** A respond-only tool asked to restart: what the workbench does today. */
-async function expectRespondOnlyRestartRefused(page: Page, kase: InterruptCase): Promise<void> {
+/**
+ * A respond-only tool asked to restart: the workbench warns (genkit 1.42 bug 1), Resume waits
+ * for a confirmation, and once confirmed the resume runs and crashes exactly as the bug says.
+ */
+async function expectRespondOnlyRestartWarned(page: Page, kase: InterruptCase): Promise<void> {
   const workbench = page.getByRole('region', { name: 'Resume workbench' });
-  // The workbench checks answers without the local tools' `restartable` flag, so it shows no
-  // warning and nothing to confirm; only the server knows the tool is respond-only.
-  await expect(workbench.getByTestId('workbench-ok')).toBeVisible();
-  await expect(workbench.getByTestId('workbench-warning')).toHaveCount(0);
-  await expect(workbench.getByTestId('workbench-confirm')).toHaveCount(0);
+  const name = toolName(kase.interrupts[0].request);
+  await expect(workbench.getByTestId('workbench-warning').first()).toContainText(`${name} is respond-only (defineInterrupt): restarting it interrupts again, and genkit 1.42 then crashes with a TypeError (bug 1)`);
+  await expect(workbench.getByTestId('workbench-resume')).toBeDisabled();
+  await workbench.getByTestId('workbench-confirm').check();
   await expect(workbench.getByTestId('workbench-resume')).toBeEnabled();
   const answered = page.waitForResponse((response) => response.url().endsWith('/api/resume'));
   await workbench.getByTestId('workbench-resume').click();
-  const response = await answered;
-  expect(response.status()).toBe(409);
-  const name = toolName(kase.interrupts[0].request);
-  expect(await response.json()).toMatchObject({ error: { code: 'FAILED_PRECONDITION', message: expect.stringContaining(`${name} is respond-only (defineInterrupt)`) } });
-  const alert = workbench.getByRole('alert');
-  await expect(alert).toContainText('Confirm these warnings first');
-  await expect(alert).toContainText(`${name} is respond-only (defineInterrupt): restarting it interrupts again, and genkit 1.42 then crashes with a TypeError (bug 1)`);
-  await expect(workbench.getByTestId('workbench-result')).toHaveCount(0);
-  // Still nothing to confirm: the refusal cannot be overridden from the page.
-  await expect(workbench.getByTestId('workbench-confirm')).toHaveCount(0);
+  expect((await answered).status()).toBe(202);
+  await workbench.getByTestId('workbench-result').getByRole('link').click();
+  await expectRunStatus(page, 'failed');
+  await expect(page.getByTestId('run-failure')).toContainText("Cannot read properties of undefined (reading 'tools')");
 }
 
 for (const kase of CASES) {
   for (const mode of ['respond', 'restart'] as const) {
     const refused = mode === 'restart' && kase.respondOnly;
-    test(`resume from the live run: ${kase.scenario} — every interrupt answered by ${mode}${refused ? ' is refused (respond-only tool)' : ', the new run finishes, linked to the interrupt'}`, async ({ page }) => {
+    test(`resume from the live run: ${kase.scenario} — every interrupt answered by ${mode}${refused ? ' warns (respond-only tool); confirmed, genkit 1.42 crashes as bug 1 says' : ', the new run finishes, linked to the interrupt'}`, async ({ page }) => {
       await runScenarioFromHome(page, kase.scenario, 'graph');
       await expectRunStatus(page, 'interrupted');
       const traceId = await traceIdOfLink(page.getByRole('link', { name: 'first generate' }));
@@ -285,13 +284,7 @@ for (const kase of CASES) {
       await answerEveryInterrupt(page, kase, mode);
 
       if (refused) {
-        await expectRespondOnlyRestartRefused(page, kase);
-        // Nothing ran: this trace's interrupt is still waiting, with no answer edge.
-        await page.goto(`/traces/${traceId}`);
-        for (const [request, interruptId] of interruptIds) {
-          await expect(nodeLocator(page, { kind: 'tool-interrupt', traceId, label: request }).getByTestId('graph-node-status')).toHaveText('paused — waiting for an answer');
-          await expect(page.locator(`[data-testid=run-graph] .react-flow__edge[data-id^="${interruptId}=>"]`)).toHaveCount(0);
-        }
+        await expectRespondOnlyRestartWarned(page, kase);
         return;
       }
 
@@ -354,7 +347,7 @@ for (const kase of CASES) {
         await page.getByRole('button', { name: 'Answer this interrupt…' }).click();
         await answerEveryInterrupt(page, kase, mode);
         if (mode === 'restart' && kase.respondOnly) {
-          await expectRespondOnlyRestartRefused(page, kase);
+          await expectRespondOnlyRestartWarned(page, kase);
           continue;
         }
         await pressResume(page);

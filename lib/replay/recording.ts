@@ -39,11 +39,12 @@ export interface RecordedToolExecution extends SpanRef {
   outcome: RecordedToolOutcome;
 }
 
-/** How a step ended in the recording (and, after a replay, in the replay). */
+/** How a step ended in the recording (and, after a replay, in the replay; `stopped`: a strict replay stopped at its first divergence). */
 export type StepOutcome =
   | { kind: 'finished'; finishReason: string; message?: unknown }
   | { kind: 'interrupted'; message?: unknown }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  | { kind: 'stopped' };
 
 export interface RecordedToolDefinition {
   name: string;

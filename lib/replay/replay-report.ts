@@ -71,6 +71,7 @@ function brief(value: unknown): string {
 export function describeOutcome(outcome: StepOutcome | undefined): string {
   if (!outcome) return 'not replayed';
   if (outcome.kind === 'interrupted') return 'interrupted (paused for an answer)';
+  if (outcome.kind === 'stopped') return 'stopped at the first divergence (strict)';
   if (outcome.kind === 'error') return `failed: ${outcome.message === '' ? '(empty message)' : outcome.message}`;
   return `finished (${outcome.finishReason})`;
 }

@@ -101,7 +101,7 @@ function compareOutcome(session: ReplaySession, step: ReplayStep, replayed: Step
   const recorded = step.outcome;
   const spans = { recordedSpan: { traceId: step.traceId, spanId: step.spanId } };
   if (recorded.kind !== replayed.kind || (recorded.kind === 'finished' && replayed.kind === 'finished' && recorded.finishReason !== replayed.finishReason)) {
-    const say = (outcome: StepOutcome) => (outcome.kind === 'finished' ? `finished (${outcome.finishReason})` : outcome.kind === 'error' ? `failed: ${outcome.message}` : 'interrupted');
+    const say = (outcome: StepOutcome) => (outcome.kind === 'finished' ? `finished (${outcome.finishReason})` : outcome.kind === 'error' ? `failed: ${outcome.message}` : outcome.kind === 'stopped' ? 'stopped' : 'interrupted');
     session.diverge('outcome', 'outcome', 'outcome', say(recorded), say(replayed), `${step.label} ${say(replayed)}; the recording ${say(recorded)}.`, spans);
     return;
   }
@@ -109,7 +109,7 @@ function compareOutcome(session: ReplaySession, step: ReplayStep, replayed: Step
     session.diverge('outcome', 'outcome', 'error message', recorded.message, replayed.message, `${step.label} failed with another error than recorded.`, spans);
     return;
   }
-  if (session.stepDiverged || recorded.kind === 'error' || replayed.kind === 'error') return;
+  if (session.stepDiverged || recorded.kind === 'error' || replayed.kind === 'error' || recorded.kind === 'stopped' || replayed.kind === 'stopped') return;
   const difference = firstDifference(recorded.message, replayed.message, 'message');
   if (difference) session.diverge('outcome', 'final message', difference.path, difference.recorded, difference.replayed, `${step.label} ended with another message than recorded (${difference.path}).`, spans);
 }
@@ -183,6 +183,9 @@ export async function replayRecording(recording: Recording, options: ReplayOptio
       }
     }
     const counts = session.counts;
+    // A strict replay that stopped here did not end on its own: say so, not genkit's wrapping of our stop.
+    const stoppedAt = session.stopped as { step: number } | undefined;
+    if (stoppedAt?.step === step.index) replayed = { kind: 'stopped' };
     if (!session.stopped) {
       // How the step ended says more than which calls are missing: it goes first.
       compareOutcome(session, step, replayed);

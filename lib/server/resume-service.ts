@@ -55,7 +55,7 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
     if (!registered.has(answer.name)) throw new LoopscopeError('FAILED_PRECONDITION', `Cannot restart ${answer.name}: no tool of that name is registered in tools/ (respond works without it).`);
   }
   if (!resumeContext.model) throw new LoopscopeError('FAILED_PRECONDITION', 'The interrupted generate did not record which model it called.');
-  const run = context.runs.create(`resume of ${resumeContext.model}`);
+  const run = context.runs.create(`resume of ${resumeContext.model}`, { kind: 'run' }, undefined, request.source);
   void context.supervisor
     .generate({
       runId: run.runId,

@@ -42,6 +42,8 @@ export interface RunSession {
   version: number;
   /** Present on a replay (or fork) of a recording. */
   replay?: ReplayInfo;
+  /** Present on a resume of a recorded interrupt: where the interrupted generate was recorded. */
+  resumeOf?: { file: string } | { traceIds: string[] };
 }
 
 interface RunState {
@@ -61,7 +63,7 @@ export class RunRegistry {
 
   constructor(private readonly onChange: (session: RunSession) => void) {}
 
-  create(scenario: string, mode: RunMode = { kind: 'run' }, replay?: ReplayInfo): RunSession {
+  create(scenario: string, mode: RunMode = { kind: 'run' }, replay?: ReplayInfo, resumeOf?: RunSession['resumeOf']): RunSession {
     const session: RunSession = {
       runId: randomUUID(),
       scenario,
@@ -74,6 +76,7 @@ export class RunRegistry {
       pauses: [],
       version: 0,
       ...(replay ? { replay } : {}),
+      ...(resumeOf ? { resumeOf } : {}),
     };
     this.runs.set(session.runId, { session, spanStarts: [] });
     // Forget the oldest runs; their traces stay in the store.
