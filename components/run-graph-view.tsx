@@ -175,19 +175,19 @@ function GraphCanvas(props: GraphViewProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [newestGhost]);
 
-  // A marked node (a replay's divergence) is brought into view once it is drawn.
+  // A marked node (a replay's divergence) is brought into view once it is drawn — after the
+  // viewport's own first fit, which would otherwise undo it.
   const firstMarked = view.nodes.find((node) => markedNodeIds?.has(node.id))?.id;
+  const [viewportReady, setViewportReady] = useState(false);
+  const markedAt = firstMarked ? positions.get(firstMarked) : undefined;
   useEffect(() => {
-    if (!firstMarked) return;
-    const position = positions.get(firstMarked);
-    if (!position) return;
+    if (!firstMarked || !viewportReady || !markedAt) return;
     userMoved.current = true;
-    // After the first fit (which runs on the next frame) has settled.
-    const timer = setTimeout(() => void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 }), 120);
+    const timer = setTimeout(() => void flow.fitView({ nodes: [{ id: firstMarked }], maxZoom: 1, minZoom: 0.8, duration: 200 }), 50);
     return () => clearTimeout(timer);
-    // Only when another node is marked, or it moves.
+    // When another node is marked, the viewport gets ready, or the graph grows and the node moves.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [firstMarked, positions]);
+  }, [firstMarked, viewportReady, markedAt?.x, markedAt?.y, nodeCount]);
 
   const centerOn = (nodeId: string) => {
     userMoved.current = true;
@@ -227,6 +227,7 @@ function GraphCanvas(props: GraphViewProps) {
         }}
         fitView
         fitViewOptions={FIT_VIEW}
+        onInit={() => setViewportReady(true)}
         minZoom={0.05}
         nodesDraggable={false}
         nodesConnectable={false}

@@ -57,6 +57,19 @@ test('replay: a changed recording diverges — side by side, the first divergenc
   await expect(recordedMark).toHaveAttribute('data-kind', 'model-call');
   await expect(replayedMark).toHaveAttribute('data-kind', 'model-call');
   await expect(page.locator('[data-testid=replay-steps] tbody tr').nth(1)).toHaveAttribute('data-matched', 'false');
+  await expect(page.locator('[data-testid=replay-steps] tbody tr').nth(1)).toContainText('stopped at the first divergence (strict)');
+  // Each graph brings its ringed node into view (inside its own canvas).
+  for (const side of ['recorded-graph', 'replayed-graph']) {
+    const canvas = page.getByTestId(side).getByTestId('run-graph');
+    const mark = page.getByTestId(side).locator('[data-testid=graph-node][data-marked=true]');
+    await expect(async () => {
+      const [outer, inner] = [await canvas.boundingBox(), await mark.boundingBox()];
+      expect(inner!.x).toBeGreaterThanOrEqual(outer!.x);
+      expect(inner!.x + inner!.width).toBeLessThanOrEqual(outer!.x + outer!.width);
+      expect(inner!.y).toBeGreaterThanOrEqual(outer!.y);
+      expect(inner!.y + inner!.height).toBeLessThanOrEqual(outer!.y + outer!.height);
+    }).toPass({ timeout: 5_000 });
+  }
   await page.screenshot({ path: 'test-results/replay-diverged.png', fullPage: true });
 });
 
