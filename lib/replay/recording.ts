@@ -5,7 +5,7 @@
  */
 import { buildRunGraph } from '../graph/build-run-graph';
 import { isObject, messageParts } from '../graph/message-parts';
-import { buildSpanIndex, spanKey, type SpanIndex } from '../graph/span-index';
+import { buildSpanIndex, isNestedGenerate, spanKey, type SpanIndex } from '../graph/span-index';
 import { jsonAttributeOrUndefined } from '../trace/parse-json-attribute';
 import { compareNanos, type Span } from '../trace/span';
 import { LoopscopeError } from '../errors';
@@ -20,8 +20,10 @@ export interface RecordedModelCall extends SpanRef {
   /** 1-based position among the model calls of its step. */
   ordinal: number;
   model: string;
-  /** The request the model received (`messages`, `tools`, `config`, `output`). */
-  request: Record<string, unknown>;
+  /** The request the model received (`messages`, `tools`, `config`, `output`); parsed on first read. */
+  readonly request: Record<string, unknown>;
+  /** The request as recorded (JSON text): a replayed request that serialises the same is equal without parsing. */
+  rawRequest?: string;
   /** What it answered (`message`, `finishReason`, …), or the error it failed with. */
   response?: Record<string, unknown>;
   errorMessage?: string;
@@ -122,6 +124,15 @@ function parsed(span: Span, attribute: string): unknown {
   return jsonAttributeOrUndefined(span.attributes[attribute]);
 }
 
+/** A tool span with a generate among its ancestors (or, when a parent is missing, in its path). */
+function insideGenerate(index: SpanIndex, span: Span): boolean {
+  for (let parent = index.parentOf(span), steps = 0; parent && steps < 100_000; parent = index.parentOf(parent), steps++) {
+    if (index.classify(parent).role === 'generate') return true;
+  }
+  const path = span.attributes['genkit:path'];
+  return typeof path === 'string' && /\{generate,t:(util|action)/.test(path);
+}
+
 function byTime(a: Span, b: Span): number {
   return compareNanos(a.startTimeUnixNano, b.startTimeUnixNano) || compareNanos(a.endTimeUnixNano ?? a.startTimeUnixNano, b.endTimeUnixNano ?? b.startTimeUnixNano);
 }
@@ -186,6 +197,21 @@ function stepOutcome(index: SpanIndex, span: Span): StepOutcome {
   return { kind: 'finished', finishReason, message };
 }
 
+/** A model call whose request (the whole history: large) is parsed only when someone reads it. */
+function recordedModelCall(span: Span, fields: Omit<RecordedModelCall, 'request'>): RecordedModelCall {
+  let request: Record<string, unknown> | undefined;
+  return Object.defineProperty(fields, 'request', {
+    enumerable: true,
+    get() {
+      if (!request) {
+        const value = parsed(span, 'genkit:input');
+        request = isObject(value) ? value : {};
+      }
+      return request;
+    },
+  }) as RecordedModelCall;
+}
+
 /** `resolvedInterrupt` back to `interrupt`: genkit 1.42 rewrites a resume's history before it is recorded (bug 3). */
 function unmutateHistory(messages: unknown[], pending: Map<string, unknown>): unknown[] {
   const history = copy(messages);
@@ -216,24 +242,24 @@ function sameJson(a: unknown, b: unknown): boolean {
  */
 export function readRecording(spans: readonly Span[]): Recording {
   const index = buildSpanIndex(spans);
-  const graph = buildRunGraph(spans);
-  const generateIndex = new Map(graph.generates.map((generate, position) => [generate.id, position]));
   const steps: ReplayStep[] = [];
   const toolDefinitions = new Map<string, RecordedToolDefinition>();
   const models = new Set<string>();
 
+  // Top-level generates (not nested in another generate) and tools run outside any generate.
   const roots: { span: Span; kind: 'generate' | 'tool' }[] = [];
-  const byKey = new Map(index.spans.map((span) => [spanKey(span), span]));
-  for (const generate of graph.generates) {
-    const span = byKey.get(generate.id);
-    if (span) roots.push({ span, kind: 'generate' });
-  }
-  for (const node of graph.nodes) {
-    if (node.generateId !== '' || !node.spanId) continue;
-    const span = byKey.get(`${node.traceId}:${node.spanId}`);
-    if (span && index.classify(span).role === 'tool' && !roots.some((root) => root.span === span)) roots.push({ span, kind: 'tool' });
+  for (const span of index.spans) {
+    const role = index.classify(span).role;
+    if (role === 'generate' && !isNestedGenerate(index, span)) roots.push({ span, kind: role });
+    if (role === 'tool' && !insideGenerate(index, span)) roots.push({ span, kind: role });
   }
   roots.sort((a, b) => byTime(a.span, b.span));
+  // The graph links each resume to the generate it answers; only built when there is a resume.
+  let graph: ReturnType<typeof buildRunGraph> | undefined;
+  const generateOf = (id: string) => {
+    graph ??= buildRunGraph(spans);
+    return graph.generates.find((generate) => generate.id === id);
+  };
 
   const stepOfGenerate = new Map<string, number>();
   for (const { span, kind } of roots) {
@@ -264,31 +290,34 @@ export function readRecording(spans: readonly Span[]): Recording {
     const modelCalls: RecordedModelCall[] = [];
     for (const child of inside) {
       if (index.classify(child).role !== 'model') continue;
-      const request = parsed(child, 'genkit:input');
       const response = parsed(child, 'genkit:output');
       const classification = index.classify(child);
-      for (const tool of isObject(request) && Array.isArray(request.tools) ? request.tools : []) {
-        if (!isObject(tool) || typeof tool.name !== 'string') continue;
-        toolDefinitions.set(tool.name, toolDefinition(tool as Record<string, unknown> & { name: string }));
-      }
-      modelCalls.push({
+      const rawInput = child.attributes['genkit:input'];
+      const call = recordedModelCall(child, {
         traceId: child.traceId,
         spanId: child.spanId,
         ordinal: modelCalls.length + 1,
         model: classification.label,
-        request: isObject(request) ? request : {},
+        rawRequest: typeof rawInput === 'string' ? rawInput : undefined,
         response: classification.outcome === 'error' ? undefined : isObject(response) ? response : {},
         errorMessage: classification.outcome === 'error' ? (classification.errorMessage ?? '') : undefined,
       });
+      // The tools offered are the same on every turn of a generate: read them from its first call.
+      if (modelCalls.length === 0) {
+        for (const tool of Array.isArray(call.request.tools) ? call.request.tools : []) {
+          if (!isObject(tool) || typeof tool.name !== 'string') continue;
+          toolDefinitions.set(tool.name, toolDefinition(tool as Record<string, unknown> & { name: string }));
+        }
+      }
+      modelCalls.push(call);
     }
     // Tool definitions of a generate that failed before its first model call live in its output request.
-    const output = parsed(span, 'genkit:output');
+    const output = modelCalls.length === 0 ? parsed(span, 'genkit:output') : undefined;
     const recordedRequest = isObject(output) && isObject(output.request) ? output.request : undefined;
     for (const tool of recordedRequest && Array.isArray(recordedRequest.tools) ? recordedRequest.tools : []) {
       if (isObject(tool) && typeof tool.name === 'string' && !toolDefinitions.has(tool.name)) toolDefinitions.set(tool.name, toolDefinition(tool as Record<string, unknown> & { name: string }));
     }
     const generateId = spanKey(span);
-    const generate = graph.generates[generateIndex.get(generateId) ?? -1];
     const step: GenerateStep = {
       kind: 'generate',
       index: position,
@@ -302,6 +331,7 @@ export function readRecording(spans: readonly Span[]): Recording {
       outcome: stepOutcome(index, span),
     };
     if (options.resume !== undefined) {
+      const generate = generateOf(generateId);
       const answers = generate?.resume?.answersGenerateId;
       const parent = answers === undefined ? undefined : stepOfGenerate.get(answers);
       if (parent !== undefined) {

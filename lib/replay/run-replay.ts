@@ -22,6 +22,10 @@ export interface ReplayOptions {
   onStep?: (step: ReplayStep) => void;
 }
 
+/** genkit, imported once on first use (a dynamic import per replay goes through the loader again). */
+let genkitModule: Promise<typeof import('genkit/beta')> | undefined;
+const loadGenkit = () => (genkitModule ??= import('genkit/beta'));
+
 const jsonCopy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 function activeSpan(): SpanRef | undefined {
@@ -38,18 +42,24 @@ function isStop(error: unknown, session: ReplaySession): boolean {
   return session.stopped !== undefined || (typeof error === 'object' && error !== null && 'replayStopped' in error);
 }
 
-function defineReplayModels(ai: GenkitBeta, recording: Recording, session: ReplaySession): void {
+/** A genkit instance with the replay's models and tools; `session` is the replay using it now. */
+interface ReplayRuntime {
+  ai: GenkitBeta;
+  current: { session?: ReplaySession };
+}
+
+function defineReplayModels(runtime: ReplayRuntime, recording: Recording): void {
   for (const name of recording.models) {
-    ai.defineModel(
+    runtime.ai.defineModel(
       { name, label: `Replay of ${name}`, supports: { tools: true, multiturn: true, systemRole: true, media: true } },
-      async (request) => session.answerModel(request, activeSpan()) as never,
+      async (request) => runtime.current.session!.answerModel(request, activeSpan()) as never,
     );
   }
 }
 
-function defineToolStubs(ai: GenkitBeta, recording: Recording, session: ReplaySession): void {
+function defineToolStubs(runtime: ReplayRuntime, recording: Recording): void {
   for (const definition of recording.toolDefinitions.values()) {
-    ai.defineTool(
+    runtime.ai.defineTool(
       {
         name: definition.name,
         description: definition.description ?? '',
@@ -57,6 +67,7 @@ function defineToolStubs(ai: GenkitBeta, recording: Recording, session: ReplaySe
         ...(definition.outputSchema !== undefined ? { outputJsonSchema: definition.outputSchema as never } : {}),
       },
       async (input, ctx) => {
+        const session = runtime.current.session!;
         const recorded = session.takeTool(definition.name, input, activeSpan());
         const outcome = session.outcomeOf(recorded!);
         if (outcome.kind === 'interrupt') ctx.interrupt(outcome.metadata as Record<string, unknown> | undefined);
@@ -67,9 +78,47 @@ function defineToolStubs(ai: GenkitBeta, recording: Recording, session: ReplaySe
   }
 }
 
+/**
+ * Idle stub runtimes by what they define (model names + tool definitions). A genkit instance
+ * costs about as much to warm up as a whole short loop, so replaying a recording again (or
+ * another one with the same models and tools) reuses one. Live-tools runtimes are not kept.
+ */
+const idleRuntimes = new Map<string, ReplayRuntime[]>();
+const MAX_RUNTIME_KINDS = 16;
+
+async function acquireRuntime(recording: Recording, liveTools: ReplayOptions['liveTools']): Promise<{ runtime: ReplayRuntime; release: () => void }> {
+  const { genkit } = await loadGenkit();
+  const create = () => ({ ai: genkit({}), current: {} }) as ReplayRuntime;
+  if (liveTools) {
+    const runtime = create();
+    defineReplayModels(runtime, recording);
+    await liveTools(runtime.ai);
+    return { runtime, release: () => undefined };
+  }
+  const key = JSON.stringify([[...recording.models].sort(), [...recording.toolDefinitions.values()].sort((a, b) => a.name.localeCompare(b.name))]);
+  let runtime = idleRuntimes.get(key)?.pop();
+  if (!runtime) {
+    runtime = create();
+    defineReplayModels(runtime, recording);
+    defineToolStubs(runtime, recording);
+  }
+  const taken = runtime;
+  return {
+    runtime: taken,
+    release: () => {
+      taken.current.session = undefined;
+      const idle = idleRuntimes.get(key) ?? [];
+      if (idle.length < 2) idle.push(taken);
+      idleRuntimes.delete(key);
+      idleRuntimes.set(key, idle);
+      while (idleRuntimes.size > MAX_RUNTIME_KINDS) idleRuntimes.delete(idleRuntimes.keys().next().value as string);
+    },
+  };
+}
+
 /** Live tools: each execution is matched to the recording before it runs and compared after. */
 async function liveToolsMiddleware(session: ReplaySession) {
-  const { generateMiddleware } = await import('genkit/beta');
+  const { generateMiddleware } = await loadGenkit();
   return generateMiddleware({ name: 'loopscope/replay-compare' }, () => ({
     tool: async (request, context, next) => {
       const { name, input } = request.toolRequest;
@@ -135,12 +184,18 @@ export async function replayRecording(recording: Recording, options: ReplayOptio
   const started = performance.now();
   const mode = options.mode ?? 'strict';
   const session = new ReplaySession(mode, options.overrides);
-  const { genkit } = await import('genkit/beta');
-  const ai = genkit({});
-  defineReplayModels(ai, recording, session);
-  if (options.liveTools) await options.liveTools(ai);
-  else defineToolStubs(ai, recording, session);
+  const { runtime, release } = await acquireRuntime(recording, options.liveTools);
+  runtime.current.session = session;
+  const ai = runtime.ai;
   const use = options.liveTools ? [(await liveToolsMiddleware(session))()] : undefined;
+  try {
+    return await replaySteps(recording, options, session, ai, use, started, mode);
+  } finally {
+    release();
+  }
+}
+
+async function replaySteps(recording: Recording, options: ReplayOptions, session: ReplaySession, ai: GenkitBeta, use: unknown[] | undefined, started: number, mode: ReplayMode): Promise<ReplayReport> {
 
   const histories = new Map<number, { pristine: unknown[] }>();
   const sent = new Map<number, unknown[]>();
@@ -173,7 +228,7 @@ export async function replayRecording(recording: Recording, options: ReplayOptio
         const response = await ai.generate({
           ...generateOptions(step),
           messages: messages.value as MessageData[],
-          ...(use ? { use } : {}),
+          ...(use ? { use: use as never } : {}),
         });
         const message = response.message?.toJSON();
         replayed = response.finishReason === 'interrupted' ? { kind: 'interrupted', message } : { kind: 'finished', finishReason: response.finishReason, message };
