@@ -130,6 +130,17 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           The run is paused: {run.interrupts.length} tool call(s) interrupted and wait for an answer (respond or restart).
         </p>
       ) : null}
+      {run?.answeredBy?.length ? (
+        <p className="hint" data-testid="answered-by">
+          Answered from the workbench:{' '}
+          {run.answeredBy.map((answer, index) => (
+            <Link key={answer} href={`/runs/${answer}`}>
+              {run.answeredBy!.length > 1 ? `answer ${index + 1}` : 'the resumed run'}
+            </Link>
+          ))}
+          {run.answeredBy.length > 1 ? ' (alternative answers: branches of the graph)' : ''}
+        </p>
+      ) : null}
       {run?.failure ? (
         <p className="error-banner" role="alert" data-testid="run-failure">
           {run.failure.status ? <code>{run.failure.status}</code> : null} {run.failure.message}

@@ -289,6 +289,8 @@ for (const kase of CASES) {
       }
 
       await pressResume(page);
+      // The live run's page says where its pause was answered.
+      await expect(page.getByTestId('answered-by').getByRole('link', { name: 'the resumed run' })).toBeVisible();
       const created = await expectNewRunFinished(page, kase, mode);
       // The original trace opens with its session: the new generate is there, linked by a
       // dashed edge from this trace's own interrupt to its answer (earlier identical runs of the

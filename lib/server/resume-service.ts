@@ -56,6 +56,7 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   }
   if (!resumeContext.model) throw new LoopscopeError('FAILED_PRECONDITION', 'The interrupted generate did not record which model it called.');
   const run = context.runs.create(`resume of ${resumeContext.model}`, { kind: 'run' }, undefined, request.source);
+  if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
   void context.supervisor
     .generate({
       runId: run.runId,

@@ -44,6 +44,8 @@ export interface RunSession {
   replay?: ReplayInfo;
   /** Present on a resume of a recorded interrupt: where the interrupted generate was recorded. */
   resumeOf?: { file: string } | { traceIds: string[] };
+  /** Runs (resumes started from the workbench) that answered this run's interrupt. */
+  answeredBy?: string[];
 }
 
 interface RunState {
@@ -160,6 +162,14 @@ export class RunRegistry {
       });
     }
     return state.session;
+  }
+
+  /** Tells the interrupted runs that recorded these traces that `runId` answered them (from the workbench). */
+  noteAnsweredBy(traceIds: readonly string[], runId: string): void {
+    for (const state of this.runs.values()) {
+      if (state.session.runId === runId || !state.session.traceIds.some((traceId) => traceIds.includes(traceId))) continue;
+      this.update(state, { answeredBy: [...(state.session.answeredBy ?? []), runId] });
+    }
   }
 
   /** Records the outcome of a replay: finished when the replay ran (matched or not), failed when it could not run. */
