@@ -1,50 +1,32 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
-import type { AppContext } from './app-context';
 import { startReplay } from './replay-service';
-import { RunRegistry, type RunSession } from './run-registry';
-import { startCaptureHarness, type CaptureHarness } from './testing/capture-harness';
+import { runEnded, useRunnerContext } from './testing/runner-context';
 
 /** Replays and forks shipped example files in the real runner; the replayed spans arrive over OTLP. */
-let harness: CaptureHarness;
-let context: AppContext;
-
-beforeAll(async () => {
-  harness = await startCaptureHarness();
-  expect(await harness.supervisor.whenReady()).toBe(true);
-  context = { store: harness.store, runs: new RunRegistry(() => undefined), supervisor: harness.supervisor } as unknown as AppContext;
-});
-afterAll(async () => harness?.close());
+const runner = useRunnerContext();
 
 async function captured(name: string): Promise<{ spans: Span[]; traceIds: string[] }> {
   const spans = await loadTraceFile(path.join(process.cwd(), 'traces', `${name}.json`));
-  await harness.store.append(spans);
+  await runner.harness.store.append(spans);
   return { spans, traceIds: [...new Set(spans.map((span) => span.traceId))] };
 }
 
-async function finished(runId: string): Promise<RunSession> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const run = context.runs.get(runId)!;
-    if (run.status !== 'running') return run;
-    if (Date.now() > deadline) throw new Error('the replay did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const finished = (runId: string) => runEnded(runner.context, runId);
 
 async function spansOf(traceIds: string[]): Promise<Span[]> {
   const spans: Span[] = [];
-  for (const traceId of traceIds) spans.push(...((await harness.store.get(traceId)) ?? []));
+  for (const traceId of traceIds) spans.push(...((await runner.harness.store.get(traceId)) ?? []));
   return spans;
 }
 
 describe('replays in the runner', () => {
   it('replays a two-trace chain with stubs: it matches, and every replayed span arrives', async () => {
     const { spans, traceIds } = await captured('restart-after-approval');
-    const run = await startReplay(context, { source: { traceIds }, liveTools: false, mode: 'strict' });
+    const run = await startReplay(runner.context, { source: { traceIds }, liveTools: false, mode: 'strict' });
     expect(run.replay).toMatchObject({ liveTools: false, mode: 'strict' });
     const done = await finished(run.runId);
     expect(done.failure).toBeUndefined();
@@ -59,14 +41,14 @@ describe('replays in the runner', () => {
 
   it('replays with the runner’s local tools', async () => {
     const { traceIds } = await captured('parallel-pending-output');
-    const done = await finished((await startReplay(context, { source: { traceIds }, liveTools: true, mode: 'strict' })).runId);
+    const done = await finished((await startReplay(runner.context, { source: { traceIds }, liveTools: true, mode: 'strict' })).runId);
     expect(done.replay?.report).toMatchObject({ matched: true, liveTools: true });
   });
 
   it('a fork replaces a finished tool output and goes on leniently: the next model call diverges where it reads it', async () => {
     const { spans, traceIds } = await captured('plain-tool-round');
     const weather = spans.find((span) => span.name === 'getWeather')!;
-    const run = await startReplay(context, {
+    const run = await startReplay(runner.context, {
       source: { traceIds },
       liveTools: false,
       mode: 'strict',
@@ -85,7 +67,7 @@ describe('replays in the runner', () => {
   it('a fork of a model turn: the model answers in text instead of asking for tools, and the recorded tool calls never happen', async () => {
     const { spans, traceIds } = await captured('plain-tool-round');
     const firstModel = spans.filter((span) => span.attributes['genkit:metadata:subtype'] === 'model').sort((a, b) => (a.endTimeUnixNano! < b.endTimeUnixNano! ? -1 : 1))[0];
-    const run = await startReplay(context, {
+    const run = await startReplay(runner.context, {
       source: { traceIds },
       liveTools: true,
       mode: 'strict',
@@ -101,6 +83,6 @@ describe('replays in the runner', () => {
 
   it('a fork from a call that is not in the recording is refused with a clear error', async () => {
     const { traceIds } = await captured('plain-tool-round');
-    await expect(startReplay(context, { source: { traceIds }, liveTools: false, mode: 'strict', fork: { kind: 'tool', span: `${'a'.repeat(32)}:${'b'.repeat(16)}`, output: 1 } })).rejects.toThrow(/no tool call .* to fork from/);
+    await expect(startReplay(runner.context, { source: { traceIds }, liveTools: false, mode: 'strict', fork: { kind: 'tool', span: `${'a'.repeat(32)}:${'b'.repeat(16)}`, output: 1 } })).rejects.toThrow(/no tool call .* to fork from/);
   });
 });

@@ -2,18 +2,15 @@ import { z } from 'zod';
 import { LoopscopeError } from '../errors';
 import { readRecording } from '../replay/recording';
 import { encodeOtlpJson } from '../trace/otlp-json';
-import type { Span } from '../trace/span';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
+import { loadTraceSource, TraceSourceSchema } from './trace-source';
 
-const TraceId = z.string().regex(/^[0-9a-f]{32}$/, 'trace ids are 32 hex characters');
 const SpanKey = z.string().regex(/^[0-9a-f]{32}:[0-9a-f]{16}$/, 'a recorded call is named traceId:spanId');
-
-export const ReplaySourceSchema = z.union([z.object({ traceIds: z.array(TraceId).min(1).max(50) }), z.object({ file: z.string().min(1).max(200) })]);
 
 export const ReplayRequestSchema = z.object({
   /** What to replay: captured traces (a session) or a saved file. */
-  source: ReplaySourceSchema,
+  source: TraceSourceSchema,
   liveTools: z.boolean().default(false),
   mode: z.enum(['strict', 'lenient']).default('strict'),
   /** Fork: replace one recorded answer (a model call's response or a tool call's output) and go on from there. */
@@ -26,16 +23,6 @@ export const ReplayRequestSchema = z.object({
 });
 export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
 
-export async function loadReplaySource(context: AppContext, source: ReplayRequest['source']): Promise<Span[]> {
-  if ('file' in source) return context.store.loadSaved(source.file);
-  const spans: Span[] = [];
-  for (const traceId of source.traceIds) {
-    const trace = await context.store.get(traceId);
-    if (!trace) throw new LoopscopeError('NOT_FOUND', `No trace ${traceId}.`);
-    spans.push(...trace);
-  }
-  return spans;
-}
 
 /**
  * Starts a replay of a saved file or captured traces as a run of its own: the runner replays
@@ -44,7 +31,7 @@ export async function loadReplaySource(context: AppContext, source: ReplayReques
  * is a lenient replay with one recorded answer replaced: what follows shows what changes.
  */
 export async function startReplay(context: AppContext, request: ReplayRequest): Promise<RunSession> {
-  const spans = await loadReplaySource(context, request.source);
+  const spans = await loadTraceSource(context, request.source);
   const recording = readRecording(spans);
   const overrides: { modelResponses?: [string, Record<string, unknown>][]; toolOutcomes?: [string, { kind: 'output'; output: unknown }][] } = {};
   let fork: string | undefined;

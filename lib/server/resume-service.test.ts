@@ -1,47 +1,29 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
-import type { AppContext } from './app-context';
 import { resumeFromTrace } from './resume-service';
-import { RunRegistry, type RunSession } from './run-registry';
-import { startCaptureHarness, type CaptureHarness } from './testing/capture-harness';
+import { runEnded, useRunnerContext } from './testing/runner-context';
 
 /** Resumes recorded interrupts (from the shipped example files) with the real runner. */
-let harness: CaptureHarness;
-let context: AppContext;
-
-beforeAll(async () => {
-  harness = await startCaptureHarness();
-  expect(await harness.supervisor.whenReady()).toBe(true);
-  context = { store: harness.store, runs: new RunRegistry(() => undefined), supervisor: harness.supervisor } as unknown as AppContext;
-});
-afterAll(async () => harness?.close());
+const runner = useRunnerContext();
 
 /** Stores the first trace of an example file (the interrupted generate) as if it had been captured. */
 async function captureFirstTrace(name: string): Promise<Span[]> {
   const spans = await loadTraceFile(path.join(process.cwd(), 'traces', `${name}.json`));
   const first = spans.filter((span) => span.parentSpanId === undefined).sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1))[0];
   const trace = spans.filter((span) => span.traceId === first.traceId);
-  await harness.store.append(trace);
+  await runner.harness.store.append(trace);
   return trace;
 }
 
-async function finished(runId: string): Promise<RunSession> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const run = context.runs.get(runId)!;
-    if (run.status !== 'running') return run;
-    if (Date.now() > deadline) throw new Error('the resume did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const finished = (runId: string) => runEnded(runner.context, runId);
 
 describe('resumeFromTrace with the real runner', () => {
   it('restarts a recorded interrupt: the tool runs again, and the new trace links to the interrupt', async () => {
     const original = await captureFirstTrace('restart-after-approval');
-    const { run } = await resumeFromTrace(context, {
+    const { run } = await resumeFromTrace(runner.context, {
       source: { traceIds: [original[0].traceId] },
       respond: [],
       restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: { approved: true, approvedBy: 'carol' } }],
@@ -49,7 +31,7 @@ describe('resumeFromTrace with the real runner', () => {
     const done = await finished(run.runId);
     expect(done.status).toBe('finished');
     expect(done.text).toContain('Done');
-    const resumed = (await harness.store.get(done.traceIds[0]))!;
+    const resumed = (await runner.harness.store.get(done.traceIds[0]))!;
     const graph = buildRunGraph([...original, ...resumed]);
     expect(graph.summary).toMatchObject({ traces: 2, generates: 2, restarts: 1, finishReason: 'stop' });
     expect(graph.edges.filter((edge) => edge.kind === 'answer')).toHaveLength(1);
@@ -62,11 +44,11 @@ describe('resumeFromTrace with the real runner', () => {
     const answers = ['Window', 'Aisle'];
     const runs = [];
     for (const answer of answers) {
-      const { run } = await resumeFromTrace(context, { source: { traceIds: [original[0].traceId] }, respond: [{ name: 'askUser', ref: 'seat-1', output: { answer } }], restart: [] });
+      const { run } = await resumeFromTrace(runner.context, { source: { traceIds: [original[0].traceId] }, respond: [{ name: 'askUser', ref: 'seat-1', output: { answer } }], restart: [] });
       runs.push(await finished(run.runId));
     }
     const spans = [...original];
-    for (const run of runs) spans.push(...((await harness.store.get(run.traceIds[0])) ?? []));
+    for (const run of runs) spans.push(...((await runner.harness.store.get(run.traceIds[0])) ?? []));
     const graph = buildRunGraph(spans);
     const interrupt = graph.generates[0].turns[0].toolCalls[0];
     expect(interrupt.resolvedBy.map((resolution) => resolution.kind)).toEqual(['respond', 'respond']);
@@ -75,11 +57,11 @@ describe('resumeFromTrace with the real runner', () => {
 
   it('refuses, before anything runs, a resume that leaves an interrupt unanswered', async () => {
     const original = await captureFirstTrace('parallel-pending-output');
-    const before = (await harness.store.list()).length;
-    await expect(resumeFromTrace(context, { source: { traceIds: [original[0].traceId] }, respond: [], restart: [] })).rejects.toThrow(
+    const before = (await runner.harness.store.list()).length;
+    await expect(resumeFromTrace(runner.context, { source: { traceIds: [original[0].traceId] }, respond: [], restart: [] })).rejects.toThrow(
       /Unresolved tool request 'transferMoney#refund-1'/,
     );
-    expect((await harness.store.list()).length).toBe(before);
+    expect((await runner.harness.store.list()).length).toBe(before);
   });
 
   it('asks to confirm genkit pitfalls (replaceInput, bug 2) before running', async () => {
@@ -89,8 +71,8 @@ describe('resumeFromTrace with the real runner', () => {
       respond: [],
       restart: [{ name: 'transferMoney', ref: 'transfer-1', replaceInput: { to: 'Bob', amountUsd: 50 } }],
     };
-    await expect(resumeFromTrace(context, request)).rejects.toThrow(/Confirm these warnings first: .*bug 2/);
-    const { run } = await resumeFromTrace(context, { ...request, confirmWarnings: true });
+    await expect(resumeFromTrace(runner.context, request)).rejects.toThrow(/Confirm these warnings first: .*bug 2/);
+    const { run } = await resumeFromTrace(runner.context, { ...request, confirmWarnings: true });
     expect((await finished(run.runId)).status).toBe('finished');
   });
 });

@@ -2,15 +2,13 @@ import { z } from 'zod';
 import { LoopscopeError } from '../errors';
 import { resumeContextFrom } from '../resume/resume-context';
 import { validateResume, type ResumeIssue } from '../resume/validate-resume';
-import type { Span } from '../trace/span';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
-
-const TraceId = z.string().regex(/^[0-9a-f]{32}$/, 'trace ids are 32 hex characters');
+import { loadTraceSource, TraceSourceSchema } from './trace-source';
 
 export const ResumeFromTraceSchema = z.object({
   /** Where the interrupted generate was recorded: captured traces, or a saved file. */
-  source: z.union([z.object({ traceIds: z.array(TraceId).min(1).max(50) }), z.object({ file: z.string().min(1).max(200) })]),
+  source: TraceSourceSchema,
   /** The interrupted generate's span; the last interrupted one when absent. */
   generateSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
   respond: z.array(z.object({ name: z.string().min(1), ref: z.string().optional(), output: z.unknown() })).max(100).default([]),
@@ -23,16 +21,6 @@ export const ResumeFromTraceSchema = z.object({
 });
 export type ResumeFromTrace = z.infer<typeof ResumeFromTraceSchema>;
 
-async function loadSource(context: AppContext, source: ResumeFromTrace['source']): Promise<Span[]> {
-  if ('file' in source) return context.store.loadSaved(source.file);
-  const spans: Span[] = [];
-  for (const traceId of source.traceIds) {
-    const trace = await context.store.get(traceId);
-    if (!trace) throw new LoopscopeError('NOT_FOUND', `No trace ${traceId}.`);
-    spans.push(...trace);
-  }
-  return spans;
-}
 
 const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.message).join(' ');
 
@@ -43,7 +31,7 @@ const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.me
  * trace links to the interrupts it answered. The loaded trace is never modified.
  */
 export async function resumeFromTrace(context: AppContext, request: ResumeFromTrace): Promise<{ run: RunSession; warnings: ResumeIssue[] }> {
-  const spans = await loadSource(context, request.source);
+  const spans = await loadTraceSource(context, request.source);
   const resumeContext = resumeContextFrom(spans, request.generateSpanId);
   const registered = new Map(context.supervisor.status.tools.map((tool) => [tool.name, tool]));
   const validation = validateResume({ context: resumeContext, respond: request.respond, restart: request.restart, localTools: registered });

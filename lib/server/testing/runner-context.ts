@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { AppContext } from '../app-context';
+import { RunRegistry, type RunSession } from '../run-registry';
+import { startCaptureHarness, type CaptureHarness } from './capture-harness';
+
+/**
+ * For service tests against the real runner: starts a capture harness (runner + OTLP
+ * receiver + store) before the file's tests and closes it after. Read `harness` and
+ * `context` inside tests (they are set in beforeAll).
+ */
+export function useRunnerContext(): { readonly harness: CaptureHarness; readonly context: AppContext } {
+  const holder = {} as { harness: CaptureHarness; context: AppContext };
+  beforeAll(async () => {
+    holder.harness = await startCaptureHarness();
+    expect(await holder.harness.supervisor.whenReady()).toBe(true);
+    holder.context = { store: holder.harness.store, runs: new RunRegistry(() => undefined), supervisor: holder.harness.supervisor } as unknown as AppContext;
+  });
+  afterAll(async () => holder.harness?.close());
+  return holder;
+}
+
+/** Waits until a run is no longer running (its runner command answered). */
+export async function runEnded(context: AppContext, runId: string, timeoutMs = 20_000): Promise<RunSession> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = context.runs.get(runId)!;
+    if (run.status !== 'running') return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} did not end within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
