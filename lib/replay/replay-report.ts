@@ -68,11 +68,18 @@ function brief(value: unknown): string {
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
+/** The first line of a message, cut at 200 characters (genkit's schema errors run to dozens of lines). */
+function firstLine(message: string): string {
+  const line = message.split('\n')[0];
+  const cut = line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return cut.length < message.length ? `${cut.replace(/…$/, '')} …` : cut;
+}
+
 export function describeOutcome(outcome: StepOutcome | undefined): string {
   if (!outcome) return 'not replayed';
   if (outcome.kind === 'interrupted') return 'interrupted (paused for an answer)';
   if (outcome.kind === 'stopped') return 'stopped at the first divergence (strict)';
-  if (outcome.kind === 'error') return `failed: ${outcome.message === '' ? '(empty message)' : outcome.message}`;
+  if (outcome.kind === 'error') return `failed: ${outcome.message === '' ? '(empty message)' : firstLine(outcome.message)}`;
   return `finished (${outcome.finishReason})`;
 }
 
