@@ -9,6 +9,7 @@ import { resumeContextFrom } from '../resume/resume-context';
 import { validateResume } from '../resume/validate-resume';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { replayCommand } from './replay-command';
+import { reproCommand } from './repro-command';
 import type { Span } from '../trace/span';
 
 const USAGE = `Usage: loopscope <command> [options]
@@ -36,6 +37,13 @@ Commands:
                            (--live-tools: the tools in tools/ run instead and are compared);
                            exit 0 when it matches the recording, 1 at the first divergence
                            (--lenient: record every divergence and go on)
+
+  repro <file…> [--out FILE] [--local-tools]
+                           one standalone TypeScript file that reproduces the recorded run with
+                           plain genkit (scripted model with the recorded answers, tool stubs from
+                           the recording; --local-tools: imports the modules of tools/ instead),
+                           printing each call's outcome when run with npx tsx; printed, or
+                           written to FILE. Exit 2 on unreadable input
 
 Options:
   --json      print Graph JSON ({summary, generates, nodes, edges})
@@ -114,7 +122,7 @@ async function graphCommand(files: string[], flags: Set<string>): Promise<number
 
 export async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((argument) => argument.startsWith('--')).map((argument) => argument.split('=')[0]));
-  const valued = new Set(['--respond', '--restart', '--replace-input']);
+  const valued = new Set(['--respond', '--restart', '--replace-input', '--out']);
   // Positional arguments: not options, and not the values that follow a valued option.
   const positional = argv.filter((argument, index) => !argument.startsWith('--') && !(index > 0 && valued.has(argv[index - 1])));
   const [command, ...rest] = positional;
@@ -123,12 +131,13 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return command === undefined && !flags.has('--help') ? 2 : 0;
     }
-    const known = new Set(['--json', '--verbose', '--help', '--dry-run', '--live-tools', '--lenient', ...valued]);
+    const known = new Set(['--json', '--verbose', '--help', '--dry-run', '--live-tools', '--lenient', '--local-tools', ...valued]);
     const unknown = [...flags].filter((flag) => !known.has(flag));
     if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]}.`);
     if (command === 'graph') return await graphCommand(rest, flags);
     if (command === 'resume') return await resumeCommand(argv, rest, flags);
     if (command === 'replay') return await replayCommand(rest, flags, (text) => process.stdout.write(text));
+    if (command === 'repro') return await reproCommand({ argv, files: rest, flags, write: (text) => process.stdout.write(text), warn: (text) => process.stderr.write(text) });
     throw new UsageError(`unknown command "${command}".`);
   } catch (error) {
     if (error instanceof UsageError) {
