@@ -149,7 +149,7 @@ function header(plan: Plan, options: ExportReproOptions): string[] {
     '',
     `Exported by Loopscope from ${options.source ?? 'a recording'}: ${calls}, ${counted(recording.spanCount, 'span', 'spans')}.`,
     '',
-    `It makes the recorded calls again with ${plan.localModules.length === 0 ? 'plain genkit (`genkit/beta`) and nothing else' : 'genkit (`genkit/beta`)'}: a scripted model answers each model request with the recorded response, in order, and ${tools}`,
+    `It makes the recorded calls again with ${plan.localModules.length === 0 ? 'plain genkit (`genkit/beta`) and nothing else' : 'genkit (`genkit/beta`)'}: ${plan.models.length > 0 ? 'a scripted model answers each model request with the recorded response, in order, and ' : ''}${tools}`,
     '',
     plan.localModules.length === 0
       ? 'Run it from a folder where genkit 1.42 is installed (npm install genkit@1.42.0 tsx):'
