@@ -58,7 +58,8 @@ export function ExportReproButton(props: { file: string }) {
       const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
       const link = document.createElement('a');
       link.href = url;
-      link.download = `${props.file.replace(/\.json$/, '')}.repro.ts`;
+      // The server names it (repro-<name>.ts); the link needs the name itself to download a blob.
+      link.download = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `repro-${props.file.replace(/\.json$/, '')}.ts`;
       link.click();
       URL.revokeObjectURL(url);
     } catch (exportError) {

@@ -99,3 +99,17 @@ test('replay: fork — the user edits a finished tool call’s output and the ru
   await expect(page.getByTestId('divergence')).toContainText('model call 2');
   await expect(page.getByTestId('divergence-replayed')).toHaveText('hot');
 });
+
+test('replay: Export repro on a saved bug trace downloads a standalone genkit file that names the bug', async ({ page }) => {
+  await openHomeWithReadyRunner(page);
+  await page.goto('/saved/genkit-bug-1-restart-reinterrupts.json');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-repro').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('repro-genkit-bug-1-restart-reinterrupts.ts');
+  const text = readFileSync((await file.path())!, 'utf8');
+  expect(text).toContain('from "genkit/beta"');
+  expect(text).not.toMatch(/from ["'][^"']*lib\//);
+  expect(text).toContain("generate 2 (resume): failed: Cannot read properties of undefined (reading 'tools')");
+  expect(text).toContain('bug 1');
+});
