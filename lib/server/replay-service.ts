@@ -15,7 +15,7 @@ export const ReplayRequestSchema = z.object({
   mode: z.enum(['strict', 'lenient']).default('strict'),
   /** Fork: replace one recorded answer (a model call's response or a tool call's output) and go on from there. */
   fork: z
-    .union([
+    .discriminatedUnion('kind', [
       z.object({ kind: z.literal('tool'), span: SpanKey, output: z.unknown() }),
       z.object({ kind: z.literal('model'), span: SpanKey, message: z.object({ role: z.literal('model'), content: z.array(z.record(z.string(), z.unknown())).min(1) }).passthrough() }),
     ])
