@@ -371,6 +371,14 @@ describe('decodeOtlpProtobuf — hand-made bodies', () => {
     });
   });
 
+  it('merges a status seen twice on the wire (its later set fields win), and names a field in its error', () => {
+    const twice = minimalSpan([...ld(15, vint(3, 2)), ...ld(15, str(2, 'boom'))]);
+    const span = (decodeOtlpProtobuf(requestWithSpan(twice)) as { resourceSpans: { scopeSpans: { spans: { status: unknown }[] }[] }[] }).resourceSpans[0].scopeSpans[0].spans[0];
+    expect(span.status).toStrictEqual({ code: 2, message: 'boom' });
+    // The name of a string field sent as a varint is in the error.
+    expectMalformed(requestWithSpan(minimalSpan(vint(3, 7))), /Span\.trace_state/);
+  });
+
   it('decodes negative and extreme int64 values as decimal strings (two\'s complement varints)', () => {
     const kv = (key: string, v: bigint) => ld(9, [...str(1, key), ...ld(2, vint(3, v))]);
     const body = requestWithSpan(

@@ -114,292 +114,200 @@ function decodeKeyValue(r: ProtobufWireReader, depth: number): JsonKeyValue {
   return { key, value };
 }
 
-/** Reads one repeated-KeyValue element (the tag has been read) and appends it. */
-function pushAttribute(r: ProtobufWireReader, tag: Tag, attributes: JsonKeyValue[], what: string): void {
-  attributes.push(decodeKeyValue(r.messageField(tag, what), 0));
-}
-
-function decodeResource(r: ProtobufWireReader): JsonObject {
-  const attributes: JsonKeyValue[] = [];
-  let dropped = 0;
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    if (tag.field === 1) pushAttribute(r, tag, attributes, 'Resource.attributes');
-    else if (tag.field === 2) dropped = r.uint32Field(tag, 'Resource.dropped_attributes_count');
-    else r.skip(tag);
-  }
-  const out: JsonObject = { attributes };
-  if (dropped) out.droppedAttributesCount = dropped;
-  return out;
-}
-
-/** InstrumentationScope, and the deprecated InstrumentationLibrary (same fields 1 and 2). */
-function decodeScope(r: ProtobufWireReader): JsonObject {
-  let name = '';
-  let version = '';
-  const attributes: JsonKeyValue[] = [];
-  let dropped = 0;
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    switch (tag.field) {
-      case 1:
-        name = r.stringField(tag, 'InstrumentationScope.name');
-        break;
-      case 2:
-        version = r.stringField(tag, 'InstrumentationScope.version');
-        break;
-      case 3:
-        pushAttribute(r, tag, attributes, 'InstrumentationScope.attributes');
-        break;
-      case 4:
-        dropped = r.uint32Field(tag, 'InstrumentationScope.dropped_attributes_count');
-        break;
-      default:
-        r.skip(tag);
-    }
-  }
-  const out: JsonObject = { name, version };
-  if (attributes.length > 0) out.attributes = attributes;
-  if (dropped) out.droppedAttributesCount = dropped;
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
+// Messages of plain fields: one table per message, one decoder for all of them.
+
+type FieldKind = 'string' | 'hex' | 'int32' | 'uint32' | 'fixed32' | 'fixed64' | 'attribute' | 'message';
+
+interface FieldSpec {
+  /** The proto field name, for error messages (`Span.dropped_attributes_count`). */
+  proto: string;
+  /** The OTLP JSON key; two wire fields may fill the same key (a deprecated alias). */
+  json: string;
+  kind: FieldKind;
+  /** For `message` fields: the message's table (a function, so tables can refer to later ones). */
+  message?: () => MessageSpec;
+  repeated?: boolean;
+  /** Written only when not the default (`''`, `0`, an empty list). */
+  optional?: boolean;
+  /** A message field seen twice merges (its later set fields win) instead of being replaced. */
+  merge?: boolean;
+}
+
+interface MessageSpec {
+  /** The proto message name, for error messages. */
+  name: string;
+  fields: ReadonlyMap<number, FieldSpec>;
+  /** JSON keys in output order (the order of the fields' numbers). */
+  keys: readonly string[];
+  /** A field of each key, for its default. */
+  byKey: ReadonlyMap<string, FieldSpec>;
+}
+
+function messageSpec(name: string, fields: Record<number, FieldSpec>): MessageSpec {
+  const numbered = new Map(Object.entries(fields).map(([number, field]) => [Number(number), field]));
+  const byKey = new Map<string, FieldSpec>();
+  for (const field of [...numbered.entries()].sort((a, b) => a[0] - b[0]).map(([, field]) => field)) if (!byKey.has(field.json)) byKey.set(field.json, field);
+  return { name, fields: numbered, keys: [...byKey.keys()], byKey };
+}
+
+const field = (proto: string, json: string, kind: FieldKind, extra: Partial<FieldSpec> = {}): FieldSpec => ({ proto, json, kind, ...extra });
+const attributes = (): FieldSpec => field('attributes', 'attributes', 'attribute', { repeated: true });
+const droppedAttributes = (): FieldSpec => field('dropped_attributes_count', 'droppedAttributesCount', 'uint32', { optional: true });
+const EMPTY = new Uint8Array(0);
+
+function defaultOf(field: FieldSpec): unknown {
+  if (field.repeated) return [];
+  switch (field.kind) {
+    case 'string':
+    case 'hex':
+      return '';
+    case 'fixed64':
+      return '0';
+    case 'message':
+      return decodeMessage(new ProtobufWireReader(EMPTY, 0, 0), field.message!());
+    default:
+      return 0;
+  }
+}
+
+function isDefault(value: unknown): boolean {
+  return value === '' || value === 0 || (Array.isArray(value) && value.length === 0);
+}
+
+function readField(r: ProtobufWireReader, tag: Tag, field: FieldSpec, what: string): unknown {
+  switch (field.kind) {
+    case 'string':
+      return r.stringField(tag, what);
+    case 'hex':
+      return r.hexField(tag, what);
+    case 'int32':
+      return r.int32Field(tag, what);
+    case 'uint32':
+      return r.uint32Field(tag, what);
+    case 'fixed32':
+      return r.fixed32Field(tag, what);
+    case 'fixed64':
+      return r.fixed64Field(tag, what);
+    case 'attribute':
+      return decodeKeyValue(r.messageField(tag, what), 0);
+    case 'message':
+      return decodeMessage(r.messageField(tag, what), field.message!());
+  }
+}
+
+/** Later set (non-default) fields win: how protobuf merges a message of scalars seen twice. */
+function mergeSet(previous: JsonObject, next: JsonObject): JsonObject {
+  const merged: JsonObject = { ...previous };
+  for (const [key, value] of Object.entries(next)) if (!isDefault(value)) merged[key] = value;
+  return merged;
+}
+
+/** Decodes a message by its table: defaults filled in, unknown fields skipped, optional defaults left out. */
+function decodeMessage(r: ProtobufWireReader, spec: MessageSpec): JsonObject {
+  const values = new Map<string, unknown>();
+  while (!r.atEnd()) {
+    const tag = r.readTag();
+    const field = spec.fields.get(tag.field);
+    if (!field) {
+      r.skip(tag);
+      continue;
+    }
+    const value = readField(r, tag, field, `${spec.name}.${field.proto}`);
+    if (field.repeated) {
+      const list = values.get(field.json) as unknown[] | undefined;
+      if (list) list.push(value);
+      else values.set(field.json, [value]);
+    } else if (field.merge && values.has(field.json)) {
+      values.set(field.json, mergeSet(values.get(field.json) as JsonObject, value as JsonObject));
+    } else {
+      values.set(field.json, value);
+    }
+  }
+  const out: JsonObject = {};
+  for (const key of spec.keys) {
+    const field = spec.byKey.get(key)!;
+    const value = values.has(key) ? values.get(key) : defaultOf(field);
+    if (!(field.optional && isDefault(value))) out[key] = value;
+  }
+  return out;
+}
+
+// resource/v1 and common/v1
+
+const RESOURCE = messageSpec('Resource', { 1: attributes(), 2: droppedAttributes() });
+
+/** InstrumentationScope, and the deprecated InstrumentationLibrary (same fields 1 and 2). */
+const SCOPE = messageSpec('InstrumentationScope', {
+  1: field('name', 'name', 'string'),
+  2: field('version', 'version', 'string'),
+  3: { ...attributes(), optional: true },
+  4: droppedAttributes(),
+});
+
 // trace/v1
 
-function decodeEvent(r: ProtobufWireReader): JsonObject {
-  let timeUnixNano = '0';
-  let name = '';
-  const attributes: JsonKeyValue[] = [];
-  let dropped = 0;
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    switch (tag.field) {
-      case 1:
-        timeUnixNano = r.fixed64Field(tag, 'Span.Event.time_unix_nano');
-        break;
-      case 2:
-        name = r.stringField(tag, 'Span.Event.name');
-        break;
-      case 3:
-        pushAttribute(r, tag, attributes, 'Span.Event.attributes');
-        break;
-      case 4:
-        dropped = r.uint32Field(tag, 'Span.Event.dropped_attributes_count');
-        break;
-      default:
-        r.skip(tag);
-    }
-  }
-  const out: JsonObject = { timeUnixNano, name, attributes };
-  if (dropped) out.droppedAttributesCount = dropped;
-  return out;
-}
+const EVENT = messageSpec('Span.Event', {
+  1: field('time_unix_nano', 'timeUnixNano', 'fixed64'),
+  2: field('name', 'name', 'string'),
+  3: attributes(),
+  4: droppedAttributes(),
+});
 
-function decodeLink(r: ProtobufWireReader): JsonObject {
-  let traceId = '';
-  let spanId = '';
-  let traceState = '';
-  const attributes: JsonKeyValue[] = [];
-  let dropped = 0;
-  let flags = 0;
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    switch (tag.field) {
-      case 1:
-        traceId = r.hexField(tag, 'Span.Link.trace_id');
-        break;
-      case 2:
-        spanId = r.hexField(tag, 'Span.Link.span_id');
-        break;
-      case 3:
-        traceState = r.stringField(tag, 'Span.Link.trace_state');
-        break;
-      case 4:
-        pushAttribute(r, tag, attributes, 'Span.Link.attributes');
-        break;
-      case 5:
-        dropped = r.uint32Field(tag, 'Span.Link.dropped_attributes_count');
-        break;
-      case 6:
-        flags = r.fixed32Field(tag, 'Span.Link.flags');
-        break;
-      default:
-        r.skip(tag);
-    }
-  }
-  const out: JsonObject = { traceId, spanId };
-  if (traceState) out.traceState = traceState;
-  out.attributes = attributes;
-  if (dropped) out.droppedAttributesCount = dropped;
-  if (flags) out.flags = flags;
-  return out;
-}
+const LINK = messageSpec('Span.Link', {
+  1: field('trace_id', 'traceId', 'hex'),
+  2: field('span_id', 'spanId', 'hex'),
+  3: field('trace_state', 'traceState', 'string', { optional: true }),
+  4: attributes(),
+  5: droppedAttributes(),
+  6: field('flags', 'flags', 'fixed32', { optional: true }),
+});
 
-function decodeStatus(r: ProtobufWireReader): { code: number; message: string } {
-  let code = 0;
-  let message = '';
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    if (tag.field === 2) message = r.stringField(tag, 'Status.message');
-    else if (tag.field === 3) code = r.int32Field(tag, 'Status.code');
-    // Field 1 is the long-deprecated `deprecated_code`; skipped like any unknown field.
-    else r.skip(tag);
-  }
-  return { code, message };
-}
+/** Field 1 is the long-deprecated `deprecated_code`: skipped like any unknown field. */
+const STATUS = messageSpec('Status', {
+  2: field('message', 'message', 'string'),
+  3: field('code', 'code', 'int32'),
+});
 
-function decodeSpan(r: ProtobufWireReader): JsonObject {
-  let traceId = '';
-  let spanId = '';
-  let traceState = '';
-  let parentSpanId = '';
-  let name = '';
-  let kind = 0;
-  let startTimeUnixNano = '0';
-  let endTimeUnixNano = '0';
-  const attributes: JsonKeyValue[] = [];
-  let droppedAttributesCount = 0;
-  const events: JsonObject[] = [];
-  let droppedEventsCount = 0;
-  const links: JsonObject[] = [];
-  let droppedLinksCount = 0;
-  let status = { code: 0, message: '' };
-  let flags = 0;
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    switch (tag.field) {
-      case 1:
-        traceId = r.hexField(tag, 'Span.trace_id');
-        break;
-      case 2:
-        spanId = r.hexField(tag, 'Span.span_id');
-        break;
-      case 3:
-        traceState = r.stringField(tag, 'Span.trace_state');
-        break;
-      case 4:
-        parentSpanId = r.hexField(tag, 'Span.parent_span_id');
-        break;
-      case 5:
-        name = r.stringField(tag, 'Span.name');
-        break;
-      case 6:
-        kind = r.int32Field(tag, 'Span.kind');
-        break;
-      case 7:
-        startTimeUnixNano = r.fixed64Field(tag, 'Span.start_time_unix_nano');
-        break;
-      case 8:
-        endTimeUnixNano = r.fixed64Field(tag, 'Span.end_time_unix_nano');
-        break;
-      case 9:
-        pushAttribute(r, tag, attributes, 'Span.attributes');
-        break;
-      case 10:
-        droppedAttributesCount = r.uint32Field(tag, 'Span.dropped_attributes_count');
-        break;
-      case 11:
-        events.push(decodeEvent(r.messageField(tag, 'Span.events')));
-        break;
-      case 12:
-        droppedEventsCount = r.uint32Field(tag, 'Span.dropped_events_count');
-        break;
-      case 13:
-        links.push(decodeLink(r.messageField(tag, 'Span.links')));
-        break;
-      case 14:
-        droppedLinksCount = r.uint32Field(tag, 'Span.dropped_links_count');
-        break;
-      case 15:
-        // A message field repeated on the wire merges; Status only has scalars, so the later
-        // occurrence's set fields win.
-        status = mergeStatus(status, r.messageField(tag, 'Span.status'));
-        break;
-      case 16:
-        flags = r.fixed32Field(tag, 'Span.flags');
-        break;
-      default:
-        r.skip(tag);
-    }
-  }
-  const out: JsonObject = { traceId, spanId };
-  if (traceState) out.traceState = traceState;
-  if (parentSpanId) out.parentSpanId = parentSpanId;
-  out.name = name;
-  out.kind = kind;
-  out.startTimeUnixNano = startTimeUnixNano;
-  out.endTimeUnixNano = endTimeUnixNano;
-  out.attributes = attributes;
-  if (droppedAttributesCount) out.droppedAttributesCount = droppedAttributesCount;
-  out.events = events;
-  if (droppedEventsCount) out.droppedEventsCount = droppedEventsCount;
-  out.links = links;
-  if (droppedLinksCount) out.droppedLinksCount = droppedLinksCount;
-  out.status = status;
-  if (flags) out.flags = flags;
-  return out;
-}
-
-function mergeStatus(prev: { code: number; message: string }, r: ProtobufWireReader): { code: number; message: string } {
-  const next = decodeStatus(r);
-  return { code: next.code || prev.code, message: next.message || prev.message };
-}
+const SPAN = messageSpec('Span', {
+  1: field('trace_id', 'traceId', 'hex'),
+  2: field('span_id', 'spanId', 'hex'),
+  3: field('trace_state', 'traceState', 'string', { optional: true }),
+  4: field('parent_span_id', 'parentSpanId', 'hex', { optional: true }),
+  5: field('name', 'name', 'string'),
+  6: field('kind', 'kind', 'int32'),
+  7: field('start_time_unix_nano', 'startTimeUnixNano', 'fixed64'),
+  8: field('end_time_unix_nano', 'endTimeUnixNano', 'fixed64'),
+  9: attributes(),
+  10: droppedAttributes(),
+  11: field('events', 'events', 'message', { message: () => EVENT, repeated: true }),
+  12: field('dropped_events_count', 'droppedEventsCount', 'uint32', { optional: true }),
+  13: field('links', 'links', 'message', { message: () => LINK, repeated: true }),
+  14: field('dropped_links_count', 'droppedLinksCount', 'uint32', { optional: true }),
+  // A message field repeated on the wire merges; Status only has scalars, so the later
+  // occurrence's set fields win.
+  15: field('status', 'status', 'message', { message: () => STATUS, merge: true }),
+  16: field('flags', 'flags', 'fixed32', { optional: true }),
+});
 
 /** ScopeSpans, and the deprecated InstrumentationLibrarySpans (identical field layout). */
-function decodeScopeSpans(r: ProtobufWireReader, what: string): JsonObject {
-  let scope: JsonObject = { name: '', version: '' };
-  const spans: JsonObject[] = [];
-  let schemaUrl = '';
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    switch (tag.field) {
-      case 1:
-        scope = decodeScope(r.messageField(tag, `${what}.scope`));
-        break;
-      case 2:
-        spans.push(decodeSpan(r.messageField(tag, `${what}.spans`)));
-        break;
-      case 3:
-        schemaUrl = r.stringField(tag, `${what}.schema_url`);
-        break;
-      default:
-        r.skip(tag);
-    }
-  }
-  const out: JsonObject = { scope, spans };
-  if (schemaUrl) out.schemaUrl = schemaUrl;
-  return out;
-}
+const scopeSpans = (name: string) =>
+  messageSpec(name, {
+    1: field('scope', 'scope', 'message', { message: () => SCOPE }),
+    2: field('spans', 'spans', 'message', { message: () => SPAN, repeated: true }),
+    3: field('schema_url', 'schemaUrl', 'string', { optional: true }),
+  });
+const SCOPE_SPANS = scopeSpans('ScopeSpans');
+const INSTRUMENTATION_LIBRARY_SPANS = scopeSpans('InstrumentationLibrarySpans');
 
-function decodeResourceSpans(r: ProtobufWireReader): JsonObject {
-  let resource: JsonObject = { attributes: [] };
-  const scopeSpans: JsonObject[] = [];
-  let schemaUrl = '';
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    switch (tag.field) {
-      case 1:
-        resource = decodeResource(r.messageField(tag, 'ResourceSpans.resource'));
-        break;
-      case 2:
-        scopeSpans.push(decodeScopeSpans(r.messageField(tag, 'ResourceSpans.scope_spans'), 'ScopeSpans'));
-        break;
-      case 3:
-        schemaUrl = r.stringField(tag, 'ResourceSpans.schema_url');
-        break;
-      case 1000:
-        // Deprecated `instrumentation_library_spans` (pre-0.15 OTLP): same layout as ScopeSpans.
-        scopeSpans.push(decodeScopeSpans(r.messageField(tag, 'ResourceSpans.instrumentation_library_spans'), 'InstrumentationLibrarySpans'));
-        break;
-      default:
-        r.skip(tag);
-    }
-  }
-  const out: JsonObject = { resource, scopeSpans };
-  if (schemaUrl) out.schemaUrl = schemaUrl;
-  return out;
-}
+const RESOURCE_SPANS = messageSpec('ResourceSpans', {
+  1: field('resource', 'resource', 'message', { message: () => RESOURCE }),
+  2: field('scope_spans', 'scopeSpans', 'message', { message: () => SCOPE_SPANS, repeated: true }),
+  3: field('schema_url', 'schemaUrl', 'string', { optional: true }),
+  // Deprecated `instrumentation_library_spans` (pre-0.15 OTLP): same layout as ScopeSpans.
+  1000: field('instrumentation_library_spans', 'scopeSpans', 'message', { message: () => INSTRUMENTATION_LIBRARY_SPANS, repeated: true }),
+});
 
 /**
  * Decodes an OTLP/HTTP protobuf trace export body (`ExportTraceServiceRequest`) into the
@@ -409,5 +317,5 @@ function decodeResourceSpans(r: ProtobufWireReader): JsonObject {
  */
 export function decodeOtlpProtobuf(bytes: Uint8Array): unknown {
   const r = new ProtobufWireReader(bytes, 0, bytes.length);
-  return { resourceSpans: decodeRepeatedField1(r, 'ExportTraceServiceRequest.resource_spans', decodeResourceSpans) };
+  return { resourceSpans: decodeRepeatedField1(r, 'ExportTraceServiceRequest.resource_spans', (element) => decodeMessage(element, RESOURCE_SPANS)) };
 }
