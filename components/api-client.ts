@@ -50,3 +50,11 @@ export function eventStreamUrl(filter: { runId?: string; traceIds?: string[] } =
   for (const traceId of filter.traceIds ?? []) params.append('traceId', traceId);
   return `/api/events?${params.toString()}`;
 }
+
+/** Where recorded spans come from: captured traces (a session) or a saved file in traces/. */
+export type TraceSource = { traceIds: string[] } | { file: string };
+
+/** The API addresses that serve a source's spans as OTLP JSON. */
+export function sourceSpanUrls(source: TraceSource): string[] {
+  return 'file' in source ? [`/api/saved/${encodeURIComponent(source.file)}`] : source.traceIds.map((traceId) => `/api/traces/${traceId}`);
+}

@@ -1,22 +1,18 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import type { RunSession } from '@/lib/server/run-registry';
-import { apiJson } from './api-client';
 import type { ResumeSource } from './resume-workbench';
+import { useStartReplay } from './use-start-replay';
 
 /**
  * Fork: edit what a finished tool call returned or what a model turn answered, and replay
  * the recording from there (leniently: what follows shows what the edit changes).
  */
 export function ForkEditor(props: { source: ResumeSource; kind: 'tool' | 'model'; traceId: string; spanId: string; initial: unknown }) {
-  const router = useRouter();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState(() => JSON.stringify(props.initial ?? null, null, 2));
   const [liveTools, setLiveTools] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const { start, busy, error } = useStartReplay();
 
   let parsed: unknown;
   let parseError: string | undefined;
@@ -29,18 +25,9 @@ export function ForkEditor(props: { source: ResumeSource; kind: 'tool' | 'model'
     parseError = `Not valid JSON: ${(jsonError as Error).message}`;
   }
 
-  const fork = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const span = `${props.traceId}:${props.spanId}`;
-      const fork = props.kind === 'tool' ? { kind: 'tool', span, output: parsed } : { kind: 'model', span, message: parsed };
-      const { run } = await apiJson<{ run: RunSession }>('/api/replay', { method: 'POST', body: { source: props.source, liveTools, fork } });
-      router.push(`/runs/${run.runId}`);
-    } catch (forkError) {
-      setError((forkError as Error).message);
-      setBusy(false);
-    }
+  const fork = () => {
+    const span = `${props.traceId}:${props.spanId}`;
+    return start({ source: props.source, liveTools, fork: props.kind === 'tool' ? { kind: 'tool', span, output: parsed } : { kind: 'model', span, message: parsed } });
   };
 
   if (!open) {

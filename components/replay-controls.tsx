@@ -1,30 +1,16 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import type { RunSession } from '@/lib/server/run-registry';
-import { apiJson, apiToken } from './api-client';
+import { apiToken } from './api-client';
 import type { ResumeSource } from './resume-workbench';
+import { useStartReplay } from './use-start-replay';
 
 /** "Replay" for a saved file or captured traces: options, then the replay's own page. */
 export function ReplayControls(props: { source: ResumeSource }) {
-  const router = useRouter();
   const [liveTools, setLiveTools] = useState(false);
   const [lenient, setLenient] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-
-  const replay = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const { run } = await apiJson<{ run: RunSession }>('/api/replay', { method: 'POST', body: { source: props.source, liveTools, mode: lenient ? 'lenient' : 'strict' } });
-      router.push(`/runs/${run.runId}`);
-    } catch (replayError) {
-      setError((replayError as Error).message);
-      setBusy(false);
-    }
-  };
+  const { start, busy, error } = useStartReplay();
+  const replay = () => start({ source: props.source, liveTools, mode: lenient ? 'lenient' : 'strict' });
 
   return (
     <div className="replay-controls" data-testid="replay-controls">

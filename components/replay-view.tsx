@@ -8,7 +8,7 @@ import { describeOutcome, type Divergence } from '@/lib/replay/replay-report';
 import type { RunSession } from '@/lib/server/run-registry';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import type { Span } from '@/lib/trace/span';
-import { apiJson } from './api-client';
+import { apiJson, sourceSpanUrls } from './api-client';
 import { RunGraphView } from './run-graph-view';
 
 function show(value: unknown): string {
@@ -30,9 +30,8 @@ function useRecordedGraph(source: NonNullable<RunSession['replay']>['source']): 
     let cancelled = false;
     const load = async (): Promise<RunGraph> => {
       if ('file' in source) return apiJson<RunGraph>(`/api/saved/${encodeURIComponent(source.file)}/graph`);
-      const spans: Span[] = [];
-      for (const traceId of source.traceIds) spans.push(...decodeOtlpJson(await apiJson<unknown>(`/api/traces/${traceId}`)));
-      return buildRunGraph(spans);
+      const bodies = await Promise.all(sourceSpanUrls(source).map((url) => apiJson<unknown>(url)));
+      return buildRunGraph(bodies.flatMap((body) => decodeOtlpJson(body)));
     };
     load().then(
       (graph) => !cancelled && setState({ graph }),

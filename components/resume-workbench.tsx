@@ -7,7 +7,8 @@ import { validateResume, type RespondAnswer, type RestartAnswer } from '@/lib/re
 import type { Span } from '@/lib/trace/span';
 import { apiJson } from './api-client';
 
-export type ResumeSource = { traceIds: string[] } | { file: string };
+export type { TraceSource as ResumeSource } from './api-client';
+import type { TraceSource as ResumeSource } from './api-client';
 
 interface AnswerDraft {
   mode: 'respond' | 'restart';

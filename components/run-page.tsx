@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { RunSession } from '@/lib/server/run-registry';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { openSpanFromStart } from '@/lib/trace/open-span';
-import { apiJson } from './api-client';
+import { apiJson, sourceSpanUrls } from './api-client';
 import type { ToolInfo } from '@/lib/runtime/runner-protocol';
 import { SaveTraceForm } from './save-trace-form';
 import { ReplayView } from './replay-view';
@@ -33,11 +33,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       // A fetch can answer after a newer live update arrived: keep the newest.
       setRun((current) => (current && current.version > loaded.version ? current : loaded));
       // A resume of a recorded interrupt is drawn with the recording it answers (the answer edge shows).
-      const resumed = loaded.resumeOf;
-      const sources = [
-        ...loaded.traceIds.map((traceId) => `/api/traces/${traceId}`),
-        ...(resumed ? ('file' in resumed ? [`/api/saved/${encodeURIComponent(resumed.file)}`] : resumed.traceIds.map((traceId) => `/api/traces/${traceId}`)) : []),
-      ];
+      const sources = [...sourceSpanUrls({ traceIds: loaded.traceIds }), ...(loaded.resumeOf ? sourceSpanUrls(loaded.resumeOf) : [])];
       const bodies = await Promise.all(sources.map((url) => apiJson<unknown>(url).catch(() => undefined)));
       for (const body of bodies) if (body) addSpans(decodeOtlpJson(body));
     } catch (loadError) {
