@@ -1,3 +1,6 @@
+/** A deep copy through JSON (what a span attribute would hold); undefined stays undefined. */
+export const jsonCopy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
 /** The first place two JSON values differ: a path like `messages[2].content[0].toolResponse.output.tempC`. */
 export interface Difference {
   path: string;

@@ -9,6 +9,7 @@ import { buildSpanIndex, isNestedGenerate, spanKey, type SpanIndex } from '../gr
 import { jsonAttributeOrUndefined } from '../trace/parse-json-attribute';
 import { compareNanos, type Span } from '../trace/span';
 import { LoopscopeError } from '../errors';
+import { jsonCopy, sameJson } from './first-difference';
 
 /** Where a recorded call lives in the recording. */
 export interface SpanRef {
@@ -94,7 +95,6 @@ export interface Recording {
   spanCount: number;
 }
 
-const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 /**
  * One object per distinct JSON schema, across recordings: genkit compiles a validator per
@@ -214,7 +214,7 @@ function recordedModelCall(span: Span, fields: Omit<RecordedModelCall, 'request'
 
 /** `resolvedInterrupt` back to `interrupt`: genkit 1.42 rewrites a resume's history before it is recorded (bug 3). */
 function unmutateHistory(messages: unknown[], pending: Map<string, unknown>): unknown[] {
-  const history = copy(messages);
+  const history = jsonCopy(messages);
   const last = history.at(-1);
   if (!isObject(last) || last.role !== 'model') return history;
   for (const part of messageParts(last)) {
@@ -230,10 +230,6 @@ function unmutateHistory(messages: unknown[], pending: Map<string, unknown>): un
     (part as Record<string, unknown>).metadata = metadata;
   }
   return history;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

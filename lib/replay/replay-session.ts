@@ -4,7 +4,7 @@
  * tool stubs (run-replay.ts) ask it for answers; it never throws except to stop a strict replay.
  */
 import { spanKey } from '../graph/span-index';
-import { firstDifference } from './first-difference';
+import { firstDifference, jsonCopy } from './first-difference';
 import type { GenerateStep, RecordedModelCall, RecordedToolExecution, RecordedToolOutcome, ReplayStep, SpanRef } from './recording';
 import type { Divergence, DivergenceKind, ReplayMode } from './replay-report';
 
@@ -26,7 +26,6 @@ export interface ReplayOverrides {
 /** The request fields a model call is compared on (not latency, not usage). */
 const COMPARED_REQUEST_FIELDS = ['messages', 'tools', 'config', 'output', 'toolChoice', 'docs'] as const;
 
-const jsonCopy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 function requestLabel(name: string, input: unknown): string {
   const text = JSON.stringify(input) ?? '';

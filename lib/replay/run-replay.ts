@@ -7,7 +7,7 @@
  */
 import { trace } from '@opentelemetry/api';
 import type { GenkitBeta, MessageData } from 'genkit/beta';
-import { firstDifference } from './first-difference';
+import { firstDifference, jsonCopy } from './first-difference';
 import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from './recording';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
 import { ReplaySession, type ReplayOverrides } from './replay-session';
@@ -26,7 +26,6 @@ export interface ReplayOptions {
 let genkitModule: Promise<typeof import('genkit/beta')> | undefined;
 const loadGenkit = () => (genkitModule ??= import('genkit/beta'));
 
-const jsonCopy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 function activeSpan(): SpanRef | undefined {
   const context = trace.getActiveSpan()?.spanContext();
