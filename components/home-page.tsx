@@ -211,7 +211,23 @@ export function HomePage() {
                   {trace.serviceName ? ` · ${trace.serviceName}` : ''} <span className="trace-id">{trace.traceId.slice(0, 8)}</span>
                 </td>
                 <td>
-                  <StatusPill status={trace.status} />
+                  <StatusPill status={trace.status} testId="trace-status" />
+                  {trace.answeredBy?.length ? (
+                    <span className="trace-note" data-testid="trace-answered-by">
+                      by{' '}
+                      {trace.answeredBy.map((traceId, position) => (
+                        <span key={traceId}>
+                          {position > 0 ? ', ' : ''}
+                          <Link href={`/traces/${traceId}`}>{traceId.slice(0, 8)}</Link>
+                        </span>
+                      ))}
+                    </span>
+                  ) : null}
+                  {trace.failedTools ? (
+                    <span className="trace-note error-text" data-testid="trace-failed-tools">
+                      {trace.failedTools === 1 ? '1 tool failed' : `${trace.failedTools} tools failed`}
+                    </span>
+                  ) : null}
                 </td>
                 <td>{trace.spanCount} spans</td>
                 <td>{formatTime(trace.startTime)}</td>

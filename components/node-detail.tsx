@@ -38,6 +38,13 @@ function Json(props: { title: string; value: unknown; testId?: string }) {
   );
 }
 
+/** How a resume was tied to the interrupt it answers (lib/graph/match-resumes.ts). */
+const EVIDENCE_WORDS: Record<'link' | 'history' | 'requests', string> = {
+  link: 'named by its OTel span link',
+  history: 'matched by its whole conversation',
+  requests: 'matched only by the interrupted tool requests',
+};
+
 const RESOLUTION_TITLE: Record<Resolution['kind'], string> = {
   respond: 'Answered by respond — a hand-written output; the tool did not run again',
   restart: 'Restarted — the tool ran again with ctx.resumed set',
@@ -83,12 +90,26 @@ export function NodeDetail(props: {
         />
       ) : null}
       {generate?.resume?.answersGenerateId ? (
-        <p>
+        <p data-testid="resume-link-evidence">
           Resumes{' '}
           <button type="button" className="link" onClick={() => onSelectNode(generate.resume!.answersGenerateId!)}>
             the interrupted generate
-          </button>
-          .
+          </button>{' '}
+          ({EVIDENCE_WORDS[generate.resume.evidence ?? 'requests']}).
+        </p>
+      ) : null}
+      {generate?.resume?.couldAlsoAnswer ? (
+        <p className="hint" data-testid="resume-ambiguous">
+          The recorded content cannot tell which interrupt this resume answers; it could also answer{' '}
+          {generate.resume.couldAlsoAnswer.map((id, position) => (
+            <span key={id}>
+              {position > 0 ? ', ' : ''}
+              <button type="button" className="link" onClick={() => onSelectNode(id)}>
+                {graph.nodes.find((candidate) => candidate.id === id)?.label ?? 'another generate'}
+              </button>
+            </span>
+          ))}
+          . Resumes started by Loopscope record an OTel span link to the interrupt they answer, and are never ambiguous.
         </p>
       ) : null}
       {call?.interrupt ? (

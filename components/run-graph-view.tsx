@@ -106,6 +106,7 @@ function GraphCanvas(props: GraphViewProps) {
       })),
     [view, positions, selectedNodeId, markedNodeIds],
   );
+  const generateLabels = useMemo(() => new Map(graph.nodes.filter((node) => node.kind === 'generate').map((node) => [node.id, node.label])), [graph]);
   const edges: Edge[] = useMemo(
     () =>
       view.edges.map((edge) =>
@@ -115,12 +116,15 @@ function GraphCanvas(props: GraphViewProps) {
               source: edge.source,
               target: edge.target,
               animated: true,
-              label: 'answered by',
-              style: { stroke: TONE_COLOURS.interrupted, strokeDasharray: '6 4', strokeWidth: 2 },
+              // Content could not decide: say which other interrupts this resume could answer.
+              label: edge.ambiguous
+                ? `answered by? could also answer ${(edge.couldAlsoAnswer ?? []).map((id) => generateLabels.get(id) ?? 'a generate not shown').join(', ')}`
+                : 'answered by',
+              style: { stroke: TONE_COLOURS.interrupted, strokeDasharray: edge.ambiguous ? '2 4' : '6 4', strokeWidth: 2 },
               labelStyle: { fill: TONE_COLOURS.interrupted, fontSize: 11 },
               labelBgStyle: { fill: '#171a23' },
               markerEnd: { type: MarkerType.ArrowClosed, color: TONE_COLOURS.interrupted },
-              data: { kind: 'answer' },
+              data: { kind: 'answer', ambiguous: edge.ambiguous ?? false },
             }
           : {
               id: edge.id,
@@ -131,7 +135,7 @@ function GraphCanvas(props: GraphViewProps) {
               data: { kind: 'flow' },
             },
       ),
-    [view],
+    [view, generateLabels],
   );
 
   // Reading order for the keyboard: left to right, then top to bottom.

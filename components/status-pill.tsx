@@ -2,6 +2,7 @@
 const WORDS: Record<string, string> = {
   running: 'running…',
   interrupted: 'paused — waiting for an answer',
+  answered: 'answered',
   finished: 'finished',
   ok: 'ok',
   failed: 'failed',
@@ -12,6 +13,7 @@ const WORDS: Record<string, string> = {
 const CLASS: Record<string, string> = {
   running: 'running',
   interrupted: 'interrupted',
+  answered: 'answered',
   finished: 'ok',
   ok: 'ok',
   failed: 'error',

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resumeContextFrom } from '../resume/resume-context';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 import { startFakeReceiver } from './testing/fake-receiver';
@@ -70,6 +71,10 @@ describe('loopscope resume (runs the resume)', () => {
     expect(spans).toHaveLength(4);
     const tool = spans.find((span) => span.attributes['genkit:name'] === 'transferMoney')!;
     expect(JSON.parse(String(tool.attributes['genkit:output']))).toMatchObject({ approvedBy: 'carol' });
+    // The new trace says which interrupt it answers: an OTel link from its root to the recorded generate.
+    const interrupted = resumeContextFrom(await loadTraceFile(file));
+    const root = spans.find((span) => span.parentSpanId === undefined)!;
+    expect(root.links.map((link) => `${link.traceId}:${link.spanId}`)).toEqual([`${interrupted.traceId}:${interrupted.spanId}`]);
     const index = JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8'));
     expect(index.traces).toEqual([expect.objectContaining({ traceId, spanCount: 4, serviceName: 'loopscope-cli' })]);
 

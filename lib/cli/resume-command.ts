@@ -14,6 +14,7 @@ import path from 'node:path';
 import { LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
+import { unavailableModelMessage } from '../resume/model-availability';
 import { resumeContextFrom, type ResumeContext } from '../resume/resume-context';
 import { validateResume, type RespondAnswer, type RestartAnswer, type ResumeIssue } from '../resume/validate-resume';
 import type { GenerateFailure } from '../runtime/runner-protocol';
@@ -111,10 +112,7 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
       }));
     if (unregistered.length > 0) return refuse({ context, errors: unregistered, warnings: validation.warnings, json: options.json });
     if (!(await runtime.ai.registry.lookupAction(`/model/${model}`))) {
-      throw new LoopscopeError(
-        'FAILED_PRECONDITION',
-        `The interrupted generate called model "${model}", which is not defined here: only the scripted models of tools/scenarios/ (scripted/<scenario>) are, and a resume needs the recorded model.`,
-      );
+      throw new LoopscopeError('FAILED_PRECONDITION', unavailableModelMessage(model));
     }
     // genkit pitfalls (INTERRUPT-MODEL.md §7) are run, not refused: reproducing them is the point.
     for (const issue of validation.warnings) process.stderr.write(`loopscope: warning: ${issue.message}\n`);
@@ -133,6 +131,7 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
         tools: context.tools.map((tool) => tool.name).filter((name) => registered.has(name)),
         messages: context.messages,
         resume: { respond, restart },
+        answers: { traceId: context.traceId, spanId: context.spanId },
       },
       toolTimeoutMs: where.toolTimeoutMs,
     });

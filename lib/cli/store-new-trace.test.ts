@@ -41,12 +41,12 @@ describe('storeNewTrace', () => {
     }
   });
 
-  it('writes the data dir itself when no server answers, indexed with session keys like the server does', async () => {
+  it('writes the data dir itself when no server answers, indexed with link keys like the server does', async () => {
     const dataDir = path.join(root, 'data');
     const stored = await storeNewTrace({ spans: [spanOf(NEW_TRACE)], dataDir, savedDir: path.join(root, 'saved'), serverUrl: 'http://127.0.0.1:1' });
     expect(stored).toEqual({ traceIds: [NEW_TRACE], via: 'direct', note: undefined });
     const [entry] = (JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8')) as { traces: Array<Record<string, unknown>> }).traces;
-    expect(entry).toMatchObject({ traceId: NEW_TRACE, spanCount: 1, sessionKeys: { interrupted: [], resumes: [] } });
+    expect(entry).toMatchObject({ traceId: NEW_TRACE, spanCount: 1, linkKeys: { interrupted: [], resumes: [] } });
   });
 
   it('writes directly, and says why, when the server that answered stores into another data dir', async () => {

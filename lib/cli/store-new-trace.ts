@@ -14,10 +14,9 @@
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { sessionKeysOf } from '../graph/session-keys';
+import { summarizeCapturedTrace } from '../graph/trace-sessions';
 import { encodeOtlpJson } from '../trace/otlp-json';
 import type { Span } from '../trace/span';
-import { summarizeTrace } from '../trace/summarize-trace';
 import { TraceStore } from '../trace/trace-store';
 
 export interface StoredTrace {
@@ -73,7 +72,7 @@ export async function storeNewTrace(options: { spans: Span[]; dataDir: string; s
   const store = new TraceStore({
     dataDir: options.dataDir,
     savedDir: options.savedDir,
-    summarize: (traceId, spans) => ({ ...summarizeTrace(traceId, spans), sessionKeys: sessionKeysOf(spans) }),
+    summarize: summarizeCapturedTrace,
   });
   await store.append(options.spans);
   return { traceIds, via: 'direct', note };

@@ -206,8 +206,17 @@ function buildResolutions(options: {
   });
 }
 
+/** A top-level generate call and the parts of its recorded input/output that were parsed to build it. */
+export interface BuiltGenerateCall {
+  call: GenerateCall;
+  /** The parsed `genkit:input`, for a resume (other inputs are not parsed). */
+  input?: Record<string, unknown>;
+  /** The parsed `genkit:output`, for an interrupted generate (other outputs are not parsed). */
+  output?: Record<string, unknown>;
+}
+
 /** Builds one top-level generate call — its turns, tool calls and resume — from its span. */
-export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: string): GenerateCall {
+export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: string): BuiltGenerateCall {
   const id = spanKey(root);
   const classification = index.classify(root);
   // A generate's input and output repeat the whole history and tool schemas: parse the
@@ -283,7 +292,7 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
 
   const firstModel = turns.find((turn) => turn.model)?.model?.model;
 
-  return {
+  const call: GenerateCall = {
     id,
     traceId: root.traceId,
     spanId: root.spanId,
@@ -302,6 +311,7 @@ export function buildGenerateCall(index: SpanIndex, root: Span, flowSpanId?: str
     text: status === 'ok' ? lastModel?.text : undefined,
     notes,
   };
+  return { call, input: isObject(input) ? input : undefined, output: isObject(output) ? output : undefined };
 }
 
 /** Names the genkit 1.42 resume bugs (INTERRUPT-MODEL.md §7) visible within one generate. */

@@ -1,6 +1,8 @@
 import type { Span } from '../trace/span';
+import type { TraceLinkKeys } from '../trace/trace-link-keys';
 import { buildGenerateCall, buildToolCall } from './build-generate-call';
 import { graphElements } from './graph-elements';
+import { interruptedKeyOf, resumeKeyOf } from './link-keys';
 import { linkResumes } from './link-resumes';
 import type { GenerateCall, GraphSummary, RunGraph, ToolCall } from './run-graph';
 import { buildSpanIndex, enclosingFlow, isNestedGenerate, type SpanIndex } from './span-index';
@@ -52,22 +54,34 @@ function insideGenerate(index: SpanIndex, span: Span): boolean {
   return typeof path === 'string' && /\{generate,t:(util|action)/.test(path);
 }
 
+/** The top-level generate calls of a set of spans (in start order), the tool calls run outside any generate, and their link keys. */
+export function readGenerates(index: SpanIndex): { generates: GenerateCall[]; standaloneToolCalls: ToolCall[]; keys: TraceLinkKeys } {
+  const generates: GenerateCall[] = [];
+  const standaloneToolCalls: ToolCall[] = [];
+  const keys: TraceLinkKeys = { interrupted: [], resumes: [] };
+  for (const span of index.spans) {
+    const role = index.classify(span).role;
+    if (role === 'tool' && !insideGenerate(index, span)) standaloneToolCalls.push(buildToolCall(index, span));
+    if (role !== 'generate' || isNestedGenerate(index, span)) continue;
+    const { call, input, output } = buildGenerateCall(index, span, enclosingFlow(index, span)?.spanId);
+    generates.push(call);
+    const interrupted = interruptedKeyOf({ call, root: span, output });
+    if (interrupted) keys.interrupted.push(interrupted);
+    const resume = resumeKeyOf({ call, root: span, input });
+    if (resume) keys.resumes.push(resume);
+  }
+  generates.sort((a, b) => a.startTime - b.startTime || a.id.localeCompare(b.id));
+  return { generates, standaloneToolCalls, keys };
+}
+
 /**
  * Builds the run graph of any set of spans: one or several traces, in any order, with
  * missing parents or open spans. Pure: a fresh graph per call.
  */
 export function buildRunGraph(spans: readonly Span[]): RunGraph {
   const index = buildSpanIndex(spans);
-  const generates: GenerateCall[] = [];
-  const standaloneToolCalls: ToolCall[] = [];
-  for (const span of index.spans) {
-    const role = index.classify(span).role;
-    if (role === 'tool' && !insideGenerate(index, span)) standaloneToolCalls.push(buildToolCall(index, span));
-    if (role !== 'generate' || isNestedGenerate(index, span)) continue;
-    generates.push(buildGenerateCall(index, span, enclosingFlow(index, span)?.spanId));
-  }
-  generates.sort((a, b) => a.startTime - b.startTime || a.id.localeCompare(b.id));
-  linkResumes(generates);
+  const { generates, standaloneToolCalls, keys } = readGenerates(index);
+  linkResumes(generates, keys);
   const { nodes, edges } = graphElements(generates, standaloneToolCalls);
   return { summary: summarize(index, generates, standaloneToolCalls), generates, nodes, edges };
 }

@@ -106,7 +106,14 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         });
         connect([id], resolution.id);
         if (resolution.answersToolCallId) {
-          edges.push({ id: `${resolution.answersToolCallId}=>${resolution.id}`, source: resolution.answersToolCallId, target: resolution.id, kind: 'answer' });
+          const couldAlsoAnswer = generate.resume.couldAlsoAnswer;
+          edges.push({
+            id: `${resolution.answersToolCallId}=>${resolution.id}`,
+            source: resolution.answersToolCallId,
+            target: resolution.id,
+            kind: 'answer',
+            ...(couldAlsoAnswer ? { ambiguous: true as const, couldAlsoAnswer } : {}),
+          });
         }
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
         if (ran) {

@@ -1,41 +1,24 @@
-import { canonicalJson } from './message-parts';
-import type { GenerateCall, ToolRequestData } from './run-graph';
-
-/** The requests of one model message as one key: name, ref and input, order-free. */
-function requestsKey(requests: readonly ToolRequestData[]): string {
-  return requests
-    .map((request) => `${request.name}#${request.ref ?? ''}#${canonicalJson(request.input)}`)
-    .sort()
-    .join('\n');
-}
+import type { TraceLinkKeys } from '../trace/trace-link-keys';
+import { matchResumes } from './match-resumes';
+import type { GenerateCall } from './run-graph';
 
 /**
- * Links each resume to the interrupted generate it answered — across traces, since genkit
- * records them as separate traces with no OTel link. The only thread is message content:
- * the resume's history ends with the interrupted model message, so its tool requests
- * (name + ref + input, never metadata: genkit rewrites that, bug 3) must equal the requests
- * of the other generate's last turn. The latest such generate that started earlier wins.
+ * Links each resume to the interrupted generate it answered — across traces — by the one
+ * rule of `matchResumes` (span link, then whole history, resource, nearest unanswered), then
+ * ties each of its resolutions to the interrupted or parked tool call it resolves.
  * Mutates the given calls (they are fresh objects of this build).
  */
-export function linkResumes(generates: GenerateCall[]): void {
-  const byStart = [...generates].sort((a, b) => a.startTime - b.startTime);
-  // Interrupted generates by the requests of their last turn: one lookup per resume, so a
-  // file with thousands of generates links in linear time.
-  const interruptedByKey = new Map<string, GenerateCall[]>();
-  for (const candidate of byStart) {
-    const lastTurn = candidate.turns[candidate.turns.length - 1];
-    if (!lastTurn?.model || !lastTurn.toolCalls.some((call) => call.status === 'interrupted')) continue;
-    const key = requestsKey(lastTurn.model.toolRequests);
-    const list = interruptedByKey.get(key) ?? [];
-    list.push(candidate);
-    interruptedByKey.set(key, list);
-  }
-  for (const resume of byStart) {
-    if (!resume.resume || resume.resume.resolutions.length === 0) continue;
-    const candidates = interruptedByKey.get(requestsKey(resume.resume.resolutions.map((resolution) => resolution.request))) ?? [];
-    const original = [...candidates].reverse().find((candidate) => candidate !== resume && candidate.startTime <= resume.startTime);
-    if (!original) continue;
+export function linkResumes(generates: readonly GenerateCall[], keys: TraceLinkKeys): void {
+  const byId = new Map(generates.map((generate) => [generate.id, generate]));
+  const matches = matchResumes(keys)
+    .map((match) => ({ match, resume: byId.get(match.resumeId), original: byId.get(match.interruptedId) }))
+    // Resolutions are tied in start order: the bug-3 note below reads what earlier resumes did.
+    .sort((a, b) => (a.resume?.startTime ?? 0) - (b.resume?.startTime ?? 0));
+  for (const { match, resume, original } of matches) {
+    if (!resume?.resume || !original) continue;
     resume.resume.answersGenerateId = original.id;
+    resume.resume.evidence = match.evidence;
+    if (match.couldAlsoAnswer.length > 0) resume.resume.couldAlsoAnswer = match.couldAlsoAnswer;
     const lastTurn = original.turns[original.turns.length - 1];
     // Calls without a ref share name and ref: each resolution takes the next unused one.
     const unused = [...lastTurn.toolCalls];

@@ -36,7 +36,12 @@ export function renderGraphText(graph: RunGraph): string {
   };
 
   for (const generate of graph.generates) {
-    const resumeOf = generate.resume?.answersGenerateId ? ` (resume of generate ${position.get(generate.resume.answersGenerateId)})` : generate.resume ? ' (resume)' : '';
+    const alsoCould = generate.resume?.couldAlsoAnswer?.map((id) => `generate ${position.get(id) ?? '?'}`).join(', ');
+    const resumeOf = generate.resume?.answersGenerateId
+      ? ` (resume of generate ${position.get(generate.resume.answersGenerateId)}${alsoCould ? `; ambiguous: could also answer ${alsoCould}` : ''})`
+      : generate.resume
+        ? ' (resume)'
+        : '';
     const outcome = generate.status === 'error' ? `✗ failed: ${generate.errorMessage}` : generate.status === 'interrupted' ? '⏸ interrupted — waiting for an answer' : generate.status === 'running' ? '… running' : `✓ ${generate.finishReason ?? 'ok'}`;
     lines.push('', `generate ${position.get(generate.id)}${resumeOf}  trace ${generate.traceId}  ${generate.model ?? ''}  ${outcome}`);
     if (generate.resume) {

@@ -112,7 +112,15 @@ export interface GenerateCall {
   /** Tools run by this generate's resume (restarts), before its first model turn. */
   resumeToolCalls: ToolCall[];
   /** Present when this generate was called with `resume`. */
-  resume?: { resolutions: Resolution[]; answersGenerateId?: string };
+  resume?: {
+    resolutions: Resolution[];
+    /** The interrupted generate it answers, when that generate is loaded (see match-resumes.ts). */
+    answersGenerateId?: string;
+    /** How that was decided: an OTel span link, the whole history, or only the interrupted requests. */
+    evidence?: 'link' | 'history' | 'requests';
+    /** Other loaded interrupted generates the same content could answer: the link is a guess. */
+    couldAlsoAnswer?: string[];
+  };
   /** Tool requests still interrupted in this generate's final message. */
   pendingInterrupts: ToolRequestData[];
   /** The model's final text (finishReason stop). */
@@ -158,6 +166,10 @@ export interface GraphEdge {
   target: string;
   /** `answer`: dashed, from an interrupt (or parked call) to the resume that resolved it. */
   kind: GraphEdgeKind;
+  /** An answer edge the recorded content cannot prove: the resume could also answer other interrupts. */
+  ambiguous?: true;
+  /** For an ambiguous answer edge: the generate nodes the resume could also answer. */
+  couldAlsoAnswer?: string[];
 }
 
 /** The summary object of Graph JSON, exactly as ARCHITECTURE.md defines it. */

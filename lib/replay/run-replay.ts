@@ -7,6 +7,7 @@
  */
 import { trace } from '@opentelemetry/api';
 import type { GenkitBeta, MessageData } from 'genkit/beta';
+import { traceGenerate } from '../runtime/answer-link';
 import { firstDifference, jsonCopy } from './first-difference';
 import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from './recording';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
@@ -198,6 +199,8 @@ async function replaySteps(recording: Recording, options: ReplayOptions, session
 
   const histories = new Map<number, { pristine: unknown[] }>();
   const sent = new Map<number, unknown[]>();
+  // Each replayed resume links to the replayed generate it continues, as a live resume would.
+  const roots = new Map<number, SpanRef>();
   const results: ReplayStepResult[] = [];
   for (const step of recording.steps) {
     const base = {
@@ -224,11 +227,14 @@ async function replaySteps(recording: Recording, options: ReplayOptions, session
       history = messages.source;
       sent.set(step.index, messages.value);
       try {
-        const response = await ai.generate({
-          ...generateOptions(step),
-          messages: messages.value as MessageData[],
-          ...(use ? { use: use as never } : {}),
-        });
+        const answers = step.continues === undefined ? undefined : roots.get(step.continues);
+        const response = await traceGenerate({ answers, onRootSpan: (root) => roots.set(step.index, root) }, () =>
+          ai.generate({
+            ...generateOptions(step),
+            messages: messages.value as MessageData[],
+            ...(use ? { use: use as never } : {}),
+          }),
+        );
         const message = response.message?.toJSON();
         replayed = response.finishReason === 'interrupted' ? { kind: 'interrupted', message } : { kind: 'finished', finishReason: response.finishReason, message };
         histories.set(step.index, { pristine: jsonCopy(response.messages) });

@@ -29,7 +29,7 @@ export interface InProcessCapture {
  * every genkit span becomes the root of its own trace.
  */
 export async function startInProcessCapture(options: { serviceName: string }): Promise<InProcessCapture> {
-  const [{ context, trace }, { AsyncLocalStorageContextManager }, { resourceFromAttributes }, sdk, { JsonTraceSerializer }, { disableGenkitOTelInitialization }] =
+  const [{ context, trace }, { AsyncLocalStorageContextManager }, { resourceFromAttributes }, sdk, { JsonTraceSerializer }, { disableGenkitOTelInitialization }, { AnswerLinkProcessor }] =
     await Promise.all([
       import('@opentelemetry/api'),
       import('@opentelemetry/context-async-hooks'),
@@ -37,6 +37,7 @@ export async function startInProcessCapture(options: { serviceName: string }): P
       import('@opentelemetry/sdk-trace-base'),
       import('@opentelemetry/otlp-transformer'),
       import('genkit/tracing'),
+      import('./answer-link'),
     ]);
   // Genkit would otherwise start its own SDK (an older OTel generation) on first use.
   disableGenkitOTelInitialization();
@@ -55,7 +56,7 @@ export async function startInProcessCapture(options: { serviceName: string }): P
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     // In memory, one export per span costs nothing and cannot be dropped: the drops seen with
     // a SimpleSpanProcessor come from too many OTLP/HTTP requests in flight (§5), not from here.
-    spanProcessors: [counter, new sdk.SimpleSpanProcessor(exporter)],
+    spanProcessors: [new AnswerLinkProcessor(), counter, new sdk.SimpleSpanProcessor(exporter)],
   });
   trace.setGlobalTracerProvider(provider);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

@@ -1,6 +1,7 @@
 import { generateMiddleware, type GenkitBeta, type MessageData, type Part, type ToolRequestPart as GenkitToolRequestPart, type ToolResponsePart } from 'genkit/beta';
 import { errorMessage } from '../errors';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest } from './runner-protocol';
+import { traceGenerate, type SpanRef } from './answer-link';
 import { stepMiddleware, type RunStepper } from './run-stepper';
 import { scriptedModelName, type Scenario } from './scenario';
 
@@ -109,15 +110,17 @@ export async function runGenerate(options: {
   toolTimeoutMs: number;
   /** Present for a run in step or breakpoint mode (or run mode with the hooks installed). */
   stepper?: RunStepper;
-}): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure }> {
+}): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure; rootSpan?: SpanRef }> {
   const { ai, command } = options;
+  let rootSpan: SpanRef | undefined;
   const scenario = options.scenarios.get(command.scenario);
   if (!scenario && !command.model) return { failure: { message: `No scenario named "${command.scenario}" in tools/scenarios/.`, status: 'NOT_FOUND' } };
   try {
     // genkit 1.42 rewrites the caller's messages on resume (INTERRUPT-MODEL.md §7 bug 3): copy first.
     const messages = command.messages ? (structuredClone(command.messages) as MessageData[]) : undefined;
     const resume = command.resume && messages ? await buildResumeParts(ai, messages, command.resume) : undefined;
-    const response = await ai.generate({
+    // A resume links its root span to the interrupted generate it answers (answer-link.ts).
+    const response = await traceGenerate({ answers: command.answers, onRootSpan: (root) => (rootSpan = root) }, () => ai.generate({
       model: command.model ?? scriptedModelName(scenario!.name),
       ...(messages ? { messages } : { prompt: scenario?.prompt ?? '' }),
       tools: command.tools ?? scenario?.tools ?? [],
@@ -126,8 +129,9 @@ export async function runGenerate(options: {
       // The step hooks wrap the timeout: a pause does not count against a tool's time limit.
       use: [...(options.stepper ? [stepMiddleware(ai, options.stepper)()] : []), toolTimeoutMiddleware(options.toolTimeoutMs)()],
       abortSignal: options.stepper?.abort.signal,
-    });
+    }));
     return {
+      rootSpan,
       outcome: {
         finishReason: response.finishReason,
         text: response.text,
@@ -136,6 +140,6 @@ export async function runGenerate(options: {
       },
     };
   } catch (error) {
-    return { failure: toFailure(error) };
+    return { failure: toFailure(error), rootSpan };
   }
 }

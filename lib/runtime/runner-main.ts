@@ -72,10 +72,14 @@ async function loadRuntime() {
   const scenarioList = await loadScenarios(scenariosDir);
   const scenarios = new Map(scenarioList.scenarios.map((scenario) => [scenario.name, scenario]));
   for (const scenario of scenarioList.scenarios) defineScriptedModel(ai, scenario);
+  const models = Object.keys(await ai.registry.listActions())
+    .filter((key) => key.startsWith('/model/'))
+    .map((key) => key.slice('/model/'.length));
   send({
     type: 'ready',
     pid: process.pid,
     tools: tools.tools,
+    models,
     scenarios: scenarioList.scenarios,
     problems: [...tools.problems, ...scenarioList.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` }))],
   });

@@ -37,6 +37,8 @@ export const GenerateCommandSchema = z.object({
   resume: ResumeRequestSchema.optional(),
   /** Step-by-step mode; without it no step hooks are installed. */
   mode: RunModeSchema.optional(),
+  /** For a resume: the interrupted generate's span, recorded as an OTel link on the resume's root span. */
+  answers: z.object({ traceId: z.string().regex(/^[0-9a-f]{32}$/), spanId: z.string().regex(/^[0-9a-f]{16}$/) }).optional(),
 });
 
 /** Replays a recording (spans as OTLP JSON) with models and tools from the recording. */
@@ -125,6 +127,8 @@ export type RunnerEvent =
       type: 'ready';
       pid: number;
       tools: ToolInfo[];
+      /** The models defined in the runner (`scripted/<scenario>`, the hand-written model): what a resume can call. */
+      models: string[];
       scenarios: Scenario[];
       problems: { file: string; message: string }[];
     }
@@ -135,6 +139,8 @@ export type RunnerEvent =
       requestId: string;
       runId: string;
       traceIds: string[];
+      /** The root span of the generate call (what a resume of it links to). */
+      rootSpan?: { traceId: string; spanId: string };
       outcome?: GenerateOutcome;
       failure?: GenerateFailure;
     }

@@ -4,6 +4,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type ReadableSpan, type Span as SdkSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
+import { AnswerLinkProcessor } from './answer-link';
 import type { SpanStartEvent } from './runner-protocol';
 
 /** Which run (and request) the code currently executing belongs to. */
@@ -84,7 +85,8 @@ export function startRunnerTelemetry(options: {
   });
   const sdk = new NodeSDK({
     serviceName: 'loopscope-runner',
-    spanProcessors: [new SpanStartReporter(options.onSpanStart), batch],
+    // The answer link goes on first: a span's links must be set before any exporter sees it.
+    spanProcessors: [new AnswerLinkProcessor(), new SpanStartReporter(options.onSpanStart), batch],
     // No auto-instrumentations: only genkit's own spans belong in a run's trace.
     instrumentations: [],
     // No host/process detectors: saved traces get shared in bug reports; they need no

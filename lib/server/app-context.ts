@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { sessionKeysOf } from '../graph/session-keys';
-import { summarizeTrace } from '../trace/summarize-trace';
+import { summarizeCapturedTrace } from '../graph/trace-sessions';
 import { TraceStore } from '../trace/trace-store';
 import { RunWatchers } from './run-watchers';
 import { SavedGraphCache } from './saved-graph-cache';
@@ -30,7 +29,7 @@ function createAppContext(): AppContext {
     savedDir: config.savedDir,
     // The index also keeps each trace's interrupt/resume keys, so a trace page finds the
     // traces of its session (the original and its resumes) without reading them all.
-    summarize: (traceId, spans) => ({ ...summarizeTrace(traceId, spans), sessionKeys: sessionKeysOf(spans) }),
+    summarize: summarizeCapturedTrace,
   });
   const runs = new RunRegistry((run) => bus.publish({ type: 'run', run }));
   const supervisor = new RunnerSupervisor({

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
+import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE } from '../trace/trace-link-keys';
 import { resumeFromTrace } from './resume-service';
 import { runEnded, useRunnerContext } from './testing/runner-context';
 
@@ -37,6 +38,24 @@ describe('resumeFromTrace with the real runner', () => {
     expect(graph.edges.filter((edge) => edge.kind === 'answer')).toHaveLength(1);
     const ran = graph.generates[1].resumeToolCalls[0];
     expect(ran.output).toMatchObject({ status: 'done', approvedBy: 'carol' });
+    // The resume's root span carries an OTel link to the interrupted generate, and that link decided.
+    const interrupted = original.find((span) => span.parentSpanId === undefined)!;
+    const root = resumed.find((span) => span.parentSpanId === undefined)!;
+    expect(root.links.map((link) => [link.traceId, link.spanId, link.attributes[ANSWERS_LINK_ATTRIBUTE]])).toEqual([
+      [interrupted.traceId, interrupted.spanId, ANSWERS_LINK_VALUE],
+    ]);
+    expect(graph.generates[1].resume).toMatchObject({ answersGenerateId: `${interrupted.traceId}:${interrupted.spanId}`, evidence: 'link' });
+  });
+
+  it('refuses, before anything runs, a resume of a trace whose model is not defined here, naming it', async () => {
+    const spans = await loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', 'interrupt-restart.otlp.json'));
+    const first = spans.find((span) => span.parentSpanId === undefined && span.attributes['genkit:output']?.toString().includes('"interrupted"'))!;
+    await runner.harness.store.append(spans.filter((span) => span.traceId === first.traceId));
+    const runsBefore = runner.context.runs.list().length;
+    await expect(
+      resumeFromTrace(runner.context, { source: { traceIds: [first.traceId] }, respond: [], restart: [{ name: 'transferMoney', ref: 'tx1', resumed: { approvedBy: 'carol' } }] }),
+    ).rejects.toThrow(/called model "fixture\/interrupt-restart", which is not defined here .*replay the trace instead/);
+    expect(runner.context.runs.list().length).toBe(runsBefore);
   });
 
   it('two alternative answers to one interrupt become two branches of the graph', async () => {
@@ -52,6 +71,8 @@ describe('resumeFromTrace with the real runner', () => {
     const graph = buildRunGraph(spans);
     const interrupt = graph.generates[0].turns[0].toolCalls[0];
     expect(interrupt.resolvedBy.map((resolution) => resolution.kind)).toEqual(['respond', 'respond']);
+    // Both answers name the interrupt by their span link: alternative answers, not a guess.
+    expect(graph.generates.slice(1).map((generate) => generate.resume?.evidence)).toEqual(['link', 'link']);
     expect(graph.edges.filter((edge) => edge.kind === 'answer' && edge.source === interrupt.id)).toHaveLength(2);
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LoopscopeError } from '../errors';
+import { unavailableModelMessage } from '../resume/model-availability';
 import { resumeContextFrom } from '../resume/resume-context';
 import { validateResume, type ResumeIssue } from '../resume/validate-resume';
 import type { AppContext } from './app-context';
@@ -43,6 +44,7 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
     if (!registered.has(answer.name)) throw new LoopscopeError('FAILED_PRECONDITION', `Cannot restart ${answer.name}: no tool of that name is registered in tools/ (respond works without it).`);
   }
   if (!resumeContext.model) throw new LoopscopeError('FAILED_PRECONDITION', 'The interrupted generate did not record which model it called.');
+  if (!context.supervisor.status.models.includes(resumeContext.model)) throw new LoopscopeError('FAILED_PRECONDITION', unavailableModelMessage(resumeContext.model));
   const run = context.runs.create(`resume of ${resumeContext.model}`, { kind: 'run' }, undefined, request.source);
   if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
   void context.supervisor
@@ -54,6 +56,8 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
       tools: resumeContext.tools.map((tool) => tool.name).filter((name) => registered.has(name)),
       messages: resumeContext.messages,
       resume: { respond: request.respond, restart: request.restart },
+      // The new trace's root span links to the interrupt it answers: sessions and graphs need no guess.
+      answers: { traceId: resumeContext.traceId, spanId: resumeContext.spanId },
     })
     .then((result) => context.runs.complete(run.runId, result));
   return { run, warnings: validation.warnings };

@@ -52,6 +52,8 @@ interface RunState {
   session: RunSession;
   /** The history to resume from; kept server-side, never sent to the page unasked. */
   messages?: unknown[];
+  /** The root span of the run's last generate call: a resume links to it. */
+  lastGenerate?: { traceId: string; spanId: string };
   /** Span starts seen so far, replayed to a page that connects late (its spans may still be open). */
   spanStarts: SpanStartEvent[];
 }
@@ -129,14 +131,14 @@ export class RunRegistry {
   }
 
   /** The history and scenario to resume a paused run with. */
-  resumeInput(runId: string, resume: ResumeRequest): { scenario: string; messages: unknown[]; resume: ResumeRequest } {
+  resumeInput(runId: string, resume: ResumeRequest): { scenario: string; messages: unknown[]; resume: ResumeRequest; answers?: { traceId: string; spanId: string } } {
     const state = this.runs.get(runId);
     if (!state) throw new LoopscopeError('NOT_FOUND', `No run ${runId} (runs are kept in memory until the server restarts).`);
     if (state.session.status !== 'interrupted' || !state.messages) {
       throw new LoopscopeError('FAILED_PRECONDITION', `Run ${runId} is ${state.session.status}, not interrupted: there is nothing to resume.`);
     }
     this.update(state, { status: 'running', resumes: state.session.resumes + 1, endedAt: undefined, interrupts: [] });
-    return { scenario: state.session.scenario, messages: state.messages, resume };
+    return { scenario: state.session.scenario, messages: state.messages, resume, ...(state.lastGenerate ? { answers: state.lastGenerate } : {}) };
   }
 
   /** Records the outcome of one generate call of the run. */
@@ -150,6 +152,7 @@ export class RunRegistry {
     } else {
       const outcome = result.outcome;
       state.messages = outcome?.messages;
+      state.lastGenerate = result.rootSpan;
       this.update(state, {
         status: outcome?.finishReason === 'interrupted' ? 'interrupted' : 'finished',
         finishReason: outcome?.finishReason,

@@ -33,7 +33,7 @@ export function resumeRun(context: AppContext, runId: string, resume?: ResumeReq
   const input = context.runs.resumeInput(runId, answer);
   // The resume keeps the run's mode: restarted tools pause too.
   void context.supervisor
-    .generate({ runId, scenario: input.scenario, messages: input.messages, resume: input.resume, mode: run.mode })
+    .generate({ runId, scenario: input.scenario, messages: input.messages, resume: input.resume, mode: run.mode, answers: input.answers })
     .then((result) => context.runs.complete(runId, result));
   return context.runs.get(runId) as RunSession;
 }

@@ -10,6 +10,8 @@ export interface RunnerStatus {
   state: 'starting' | 'ready' | 'restarting' | 'stopped';
   pid?: number;
   tools: ToolInfo[];
+  /** Models defined in the runner: a resume of a recording can only call one of these. */
+  models: string[];
   scenarios: Scenario[];
   problems: { file: string; message: string }[];
   /** Why the runner was last restarted (tools changed, crashed, hung). */
@@ -19,6 +21,8 @@ export interface RunnerStatus {
 
 export interface GenerateResult {
   traceIds: string[];
+  /** The generate call's root span (a resume of it links there). */
+  rootSpan?: { traceId: string; spanId: string };
   outcome?: GenerateOutcome;
   failure?: GenerateFailure;
   /** A replay's report. */
@@ -91,7 +95,7 @@ export class RunnerSupervisor {
   private startedAt = 0;
   private requestCounter = 0;
   private exitReason?: string;
-  status: RunnerStatus = { state: 'stopped', tools: [], scenarios: [], problems: [], restarts: 0 };
+  status: RunnerStatus = { state: 'stopped', tools: [], models: [], scenarios: [], problems: [], restarts: 0 };
 
   constructor(private readonly options: RunnerSupervisorOptions) {}
 
@@ -149,7 +153,7 @@ export class RunnerSupervisor {
     switch (event.type) {
       case 'ready':
         this.quickExits = 0;
-        this.setStatus({ state: 'ready', pid: event.pid, tools: event.tools, scenarios: event.scenarios, problems: event.problems });
+        this.setStatus({ state: 'ready', pid: event.pid, tools: event.tools, models: event.models, scenarios: event.scenarios, problems: event.problems });
         for (const waiter of this.readyWaiters.splice(0)) waiter();
         break;
       case 'pong':
@@ -180,7 +184,7 @@ export class RunnerSupervisor {
         const pending = this.pending.get(event.requestId);
         if (!pending) break;
         this.pending.delete(event.requestId);
-        pending.resolve(event.type === 'generate-result' ? { traceIds: event.traceIds, outcome: event.outcome, failure: event.failure } : { traceIds: event.traceIds, report: event.report, failure: event.failure });
+        pending.resolve(event.type === 'generate-result' ? { traceIds: event.traceIds, rootSpan: event.rootSpan, outcome: event.outcome, failure: event.failure } : { traceIds: event.traceIds, report: event.report, failure: event.failure });
         break;
       }
     }

@@ -34,7 +34,7 @@ export interface SavedTraceFile {
 }
 
 /** The statuses of `TraceSummary['status']`, shared by both of the store's index files. */
-export const TraceStatusSchema = z.enum(['ok', 'error', 'interrupted', 'incomplete']);
+export const TraceStatusSchema = z.enum(['ok', 'error', 'interrupted', 'answered', 'incomplete']);
 const SavedTraceFileSchema: z.ZodType<SavedTraceFile> = z.object({
   file: z.string(),
   traceIds: z.array(z.string()),

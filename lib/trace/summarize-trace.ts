@@ -1,5 +1,6 @@
 import { classifySpan } from './classify-span';
 import { compareNanos, nanosToMillis, type Span } from './span';
+import type { TraceLinkKeys } from './trace-link-keys';
 
 /** One line of a trace listing; kept in the store's index so listing never re-reads traces. */
 export interface TraceSummary {
@@ -13,14 +14,22 @@ export interface TraceSummary {
   spanCount: number;
   /** Distinct model names called in the trace, in call order. */
   models: string[];
-  /** `interrupted` means paused, waiting for an answer: never shown as a failure. */
-  status: 'ok' | 'error' | 'interrupted' | 'incomplete';
+  /**
+   * `interrupted` means paused, waiting for an answer: never shown as a failure. `answered`:
+   * it ended interrupted and resumes in other traces answered every interrupt — known only
+   * with the other traces in view (the listing sets it, see lib/graph/trace-sessions.ts).
+   */
+  status: 'ok' | 'error' | 'interrupted' | 'answered' | 'incomplete';
   /** The error message of a failed root, if any. */
   errorMessage?: string;
   /** `service.name` of the exporter, when it sent one. */
   serviceName?: string;
-  /** Interrupt/resume keys linking this trace to others (see lib/graph/session-keys.ts). */
-  sessionKeys?: { interrupted: string[]; resumes: string[] };
+  /** Interrupt/resume keys linking this trace to others (see lib/graph/match-resumes.ts). */
+  linkKeys?: TraceLinkKeys;
+  /** Tool calls that failed with a real error (interrupts are not failures). */
+  failedTools?: number;
+  /** With `answered`: the traces whose resumes answered it. */
+  answeredBy?: string[];
 }
 
 /** Summarizes the spans of one trace. Spans whose parent is missing count as roots. */

@@ -135,7 +135,16 @@ describe('TraceStore index', () => {
     const reopened = new TraceStore({ dataDir, savedDir });
     expect((await reopened.list()).map((summary) => summary.traceId)).toEqual([TRACE_A]);
     const index = JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8'));
-    expect(index).toMatchObject({ version: 1, traces: [{ traceId: TRACE_A, spanCount: 1 }] });
+    expect(index).toMatchObject({ version: 2, traces: [{ traceId: TRACE_A, spanCount: 1 }] });
+  });
+
+  it('rebuilds an index of an older version (without link keys) from the trace files', async () => {
+    await store.append([span(TRACE_A, ROOT)]);
+    const old = { version: 1, traces: [{ traceId: TRACE_A, name: 'stale', startTime: 0, spanCount: 99, models: [], status: 'ok', sessionKeys: { interrupted: [], resumes: [] } }] };
+    await writeFile(path.join(dataDir, 'index.json'), JSON.stringify(old));
+    const reopened = new TraceStore({ dataDir, savedDir });
+    expect((await reopened.list()).map((summary) => [summary.traceId, summary.spanCount])).toEqual([[TRACE_A, 1]]);
+    expect(JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8'))).toMatchObject({ version: 2 });
   });
 
   it('rebuilds a missing or unreadable index from the trace files, skipping corrupt ones', async () => {

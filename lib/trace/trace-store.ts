@@ -16,6 +16,7 @@ import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
 import { errorCode, groupByTrace, newestFirst, SavedTraces, savedTraceFileName, TraceStatusSchema, type SavedTraceFile } from './saved-traces';
 import type { Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
+import { TraceLinkKeysSchema } from './trace-link-keys';
 
 // Importers of the store keep getting the saved-folder names from here.
 export { savedTraceFileName, type SavedTraceFile };
@@ -39,9 +40,13 @@ const TraceSummarySchema: z.ZodType<TraceSummary> = z.object({
   status: TraceStatusSchema,
   errorMessage: z.string().optional(),
   serviceName: z.string().optional(),
-  sessionKeys: z.object({ interrupted: z.array(z.string()), resumes: z.array(z.string()) }).optional(),
+  linkKeys: TraceLinkKeysSchema.optional(),
+  failedTools: z.number().optional(),
+  answeredBy: z.array(z.string()).optional(),
 });
-const IndexFileSchema = z.object({ version: z.literal(1), traces: z.array(TraceSummarySchema) });
+/** Version 2: link keys with resources and history hashes (issue 10); a version-1 index is rebuilt from the trace files. */
+const INDEX_VERSION = 2;
+const IndexFileSchema = z.object({ version: z.literal(INDEX_VERSION), traces: z.array(TraceSummarySchema) });
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const SPAN_ID = /^[0-9a-f]{16}$/;
@@ -250,6 +255,6 @@ export class TraceStore {
   private async writeIndex(index: Map<string, TraceSummary>): Promise<void> {
     const traces = [...index.values()].sort(newestFirst((summary) => summary.traceId));
     await mkdir(path.dirname(this.indexPath), { recursive: true });
-    await writeFileAtomic(this.indexPath, JSON.stringify({ version: 1, traces }), { durable: false });
+    await writeFileAtomic(this.indexPath, JSON.stringify({ version: INDEX_VERSION, traces }), { durable: false });
   }
 }

@@ -1,5 +1,5 @@
 import { LoopscopeError } from '@/lib/errors';
-import { sessionOf } from '@/lib/graph/session-keys';
+import { linkTraces } from '@/lib/graph/trace-sessions';
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse } from '@/lib/server/http';
 
@@ -11,7 +11,7 @@ export async function GET(_request: Request, context: { params: Promise<{ traceI
     const { traceId } = await context.params;
     if (!/^[0-9a-f]{32}$/.test(traceId)) throw new LoopscopeError('INVALID_ARGUMENT', `"${traceId}" is not a trace id (32 hex characters).`);
     const summaries = (await getAppContext().store.list()).reverse();
-    return Response.json({ traceIds: sessionOf(traceId, summaries) });
+    return Response.json({ traceIds: linkTraces(summaries).sessionOf(traceId) });
   } catch (error) {
     return errorResponse(error);
   }

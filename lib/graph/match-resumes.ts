@@ -1,0 +1,84 @@
+import type { InterruptedGenerateKey, ResumeGenerateKey, TraceLinkKeys } from '../trace/trace-link-keys';
+import { sameResource } from './link-keys';
+
+/** How a resume was tied to the interrupted generate it answers. */
+export type LinkEvidence = 'link' | 'history' | 'requests';
+
+export interface ResumeMatch {
+  resumeId: string;
+  interruptedId: string;
+  /**
+   * `link`: the resume's OTel span link names the interrupted generate; `history`: its whole
+   * recorded history equals the interrupted generate's history + output; `requests`: only the
+   * interrupted tool requests (name, ref, input) are the same.
+   */
+  evidence: LinkEvidence;
+  /** Other interrupted generates the same content could answer: the match is a guess among them. */
+  couldAlsoAnswer: string[];
+}
+
+const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T) => a.startTime - b.startTime || a.generateId.localeCompare(b.generateId);
+
+/**
+ * Decides which interrupted generate each resume answers (INTERRUPT-MODEL.md §4: genkit
+ * records the two as separate traces with no link of its own). The one rule for the graph,
+ * sessions and trace lists alike:
+ * 1. an OTel span link from the resume to an interrupted generate wins (Loopscope's own
+ *    resumes always record one; a link marked as Loopscope's answer link is never overruled,
+ *    even when its target is not loaded);
+ * 2. otherwise only candidates from the same resource (service name, and instance when both
+ *    have one), started no later than the resume, with the same interrupted requests; among
+ *    them those whose whole conversation equals the resume's history, when any do; among those,
+ *    one in the resume's own trace (a flow that resumes itself), when any is;
+ * 3. one answer per interrupt: the nearest earlier candidate not yet answered, else (more
+ *    resumes than candidates: alternative answers, drawn as branches) the nearest earlier one.
+ * When the content cannot decide between several candidates, the match lists the others.
+ * Resumes are matched in start order (linked ones first), so later traces never change how
+ * earlier ones were linked.
+ */
+export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
+  const byId = new Map<string, InterruptedGenerateKey>();
+  const byRequests = new Map<string, InterruptedGenerateKey[]>();
+  for (const key of [...keys.interrupted].sort(byStart)) {
+    if (byId.has(key.generateId)) continue;
+    byId.set(key.generateId, key);
+    const list = byRequests.get(key.requests);
+    if (list) list.push(key);
+    else byRequests.set(key.requests, [key]);
+  }
+  const answers = new Map<string, number>();
+  const claimedByLink = new Set<string>();
+  const matches: ResumeMatch[] = [];
+  const record = (resume: ResumeGenerateKey, interruptedId: string, evidence: LinkEvidence, couldAlsoAnswer: string[] = []) => {
+    answers.set(interruptedId, (answers.get(interruptedId) ?? 0) + 1);
+    matches.push({ resumeId: resume.generateId, interruptedId, evidence, couldAlsoAnswer });
+  };
+
+  const linkedTarget = (resume: ResumeGenerateKey) => resume.links?.find((id) => id !== resume.generateId && byId.has(id));
+  const resumes = [...keys.resumes].sort(byStart);
+  const contentResumes: ResumeGenerateKey[] = [];
+  for (const resume of resumes) {
+    const target = linkedTarget(resume);
+    if (target) {
+      claimedByLink.add(target);
+      record(resume, target, 'link');
+    } else if (!resume.authoritative) contentResumes.push(resume);
+  }
+
+  for (const resume of contentResumes) {
+    const candidates = (byRequests.get(resume.requests) ?? []).filter(
+      (candidate) => candidate.generateId !== resume.generateId && candidate.startTime <= resume.startTime && sameResource(candidate.resource, resume.resource),
+    );
+    if (candidates.length === 0) continue;
+    const sameHistory = resume.history === undefined ? [] : candidates.filter((candidate) => candidate.history === resume.history);
+    let pool = sameHistory.length > 0 ? sameHistory : candidates;
+    const sameTrace = pool.filter((candidate) => candidate.traceId === resume.traceId);
+    if (sameTrace.length > 0) pool = sameTrace;
+    // Nearest earlier first; an interrupt not answered yet before one that is.
+    const nearestFirst = [...pool].reverse();
+    const chosen = nearestFirst.find((candidate) => !answers.has(candidate.generateId)) ?? nearestFirst[0];
+    const others = pool.filter((candidate) => candidate !== chosen && !claimedByLink.has(candidate.generateId)).map((candidate) => candidate.generateId);
+    record(resume, chosen.generateId, sameHistory.length > 0 ? 'history' : 'requests', others);
+  }
+  return matches;
+}

@@ -1,0 +1,87 @@
+import type { Span } from '../trace/span';
+import { summarizeTrace, type TraceSummary } from '../trace/summarize-trace';
+import type { TraceLinkKeys } from '../trace/trace-link-keys';
+import { readGenerates } from './build-run-graph';
+import { matchResumes } from './match-resumes';
+import { buildSpanIndex } from './span-index';
+
+/** What the trace index keeps of a trace's graph, so lists and sessions never re-read traces. */
+export interface TraceGraphFacts {
+  linkKeys: TraceLinkKeys;
+  /** Tool calls that failed (a real error, not an interrupt). */
+  failedTools: number;
+}
+
+/** The graph facts of one trace's spans (computed when the trace is stored). */
+export function traceGraphFacts(spans: readonly Span[]): TraceGraphFacts {
+  const { generates, standaloneToolCalls, keys } = readGenerates(buildSpanIndex(spans));
+  const calls = [...standaloneToolCalls, ...generates.flatMap((generate) => [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)])];
+  return { linkKeys: keys, failedTools: calls.filter((call) => call.status === 'error').length };
+}
+
+/** A captured trace's index entry: its summary plus the graph facts lists and sessions need. */
+export function summarizeCapturedTrace(traceId: string, spans: readonly Span[]): TraceSummary {
+  const facts = traceGraphFacts(spans);
+  return { ...summarizeTrace(traceId, spans), linkKeys: facts.linkKeys, ...(facts.failedTools > 0 ? { failedTools: facts.failedTools } : {}) };
+}
+
+type LinkedSummary = Pick<TraceSummary, 'traceId' | 'status' | 'linkKeys'>;
+
+/** How the traces of an index are tied together by resumes (the same matching as the graph's). */
+export interface TraceLinks {
+  /** The traces connected to `traceId` through interrupts and their answers, itself included, in the summaries' order. */
+  sessionOf(traceId: string): string[];
+  /**
+   * A trace's status with its answers in view: `answered` when every interrupt it ended with
+   * was answered by a resume in another trace (`answeredBy` names those traces); `interrupted`
+   * when one still waits — also for a flow that returned `ok` with its generate interrupted.
+   */
+  statusOf(summary: LinkedSummary): { status: TraceSummary['status']; answeredBy?: string[] };
+}
+
+/** Matches every resume of the given traces to the interrupt it answers, once, for sessions and statuses. */
+export function linkTraces(summaries: readonly LinkedSummary[]): TraceLinks {
+  const keys: TraceLinkKeys = { interrupted: [], resumes: [] };
+  for (const summary of summaries) {
+    keys.interrupted.push(...(summary.linkKeys?.interrupted ?? []));
+    keys.resumes.push(...(summary.linkKeys?.resumes ?? []));
+  }
+  const traceOf = new Map<string, string>();
+  for (const key of [...keys.interrupted, ...keys.resumes]) traceOf.set(key.generateId, key.traceId);
+  const neighbours = new Map<string, Set<string>>();
+  const answeredBy = new Map<string, string[]>();
+  const connect = (a: string, b: string) => {
+    if (!neighbours.has(a)) neighbours.set(a, new Set());
+    neighbours.get(a)!.add(b);
+  };
+  for (const match of matchResumes(keys)) {
+    const resumeTrace = traceOf.get(match.resumeId) as string;
+    const interruptedTrace = traceOf.get(match.interruptedId) as string;
+    answeredBy.set(match.interruptedId, [...(answeredBy.get(match.interruptedId) ?? []), resumeTrace]);
+    connect(resumeTrace, interruptedTrace);
+    connect(interruptedTrace, resumeTrace);
+  }
+  const order = summaries.map((summary) => summary.traceId);
+  return {
+    sessionOf(traceId) {
+      const found = new Set([traceId]);
+      const queue = [traceId];
+      while (queue.length > 0) {
+        for (const next of neighbours.get(queue.shift() as string) ?? []) {
+          if (found.has(next)) continue;
+          found.add(next);
+          queue.push(next);
+        }
+      }
+      return order.filter((id) => found.has(id));
+    },
+    statusOf(summary) {
+      const interrupted = summary.linkKeys?.interrupted ?? [];
+      if ((summary.status !== 'ok' && summary.status !== 'interrupted') || interrupted.length === 0) return { status: summary.status };
+      const answers = interrupted.map((key) => answeredBy.get(key.generateId) ?? []);
+      if (answers.some((traces) => traces.length === 0)) return { status: 'interrupted' };
+      const elsewhere = [...new Set(answers.flat().filter((traceId) => traceId !== summary.traceId))];
+      return elsewhere.length > 0 ? { status: 'answered', answeredBy: elsewhere } : { status: summary.status === 'interrupted' ? 'answered' : 'ok' };
+    },
+  };
+}

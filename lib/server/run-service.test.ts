@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { buildRunGraph } from '../graph/build-run-graph';
+import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE } from '../trace/trace-link-keys';
+import { resumeRun, startRun } from './run-service';
+import { runEnded, useRunnerContext } from './testing/runner-context';
+
+/** Runs and their scripted resumes with the real runner. */
+const runner = useRunnerContext();
+
+describe('a run answered with its scenario’s scripted answer', () => {
+  it('records on the resume’s root span an OTel link to the generate it answers', async () => {
+    const run = await startRun(runner.context, 'restart-after-approval');
+    const interrupted = await runEnded(runner.context, run.runId);
+    expect(interrupted.status).toBe('interrupted');
+    resumeRun(runner.context, run.runId);
+    const done = await runEnded(runner.context, run.runId);
+    expect(done.status).toBe('finished');
+    expect(done.traceIds).toHaveLength(2);
+    const [first, second] = await Promise.all(done.traceIds.map(async (traceId) => (await runner.harness.store.get(traceId))!));
+    const original = first.find((span) => span.parentSpanId === undefined)!;
+    const resume = second.find((span) => span.parentSpanId === undefined)!;
+    expect(resume.links).toHaveLength(1);
+    expect(resume.links[0]).toMatchObject({ traceId: original.traceId, spanId: original.spanId });
+    expect(resume.links[0].attributes[ANSWERS_LINK_ATTRIBUTE]).toBe(ANSWERS_LINK_VALUE);
+    // The first run's own root span has no link: it answers nothing.
+    expect(original.links).toEqual([]);
+    const graph = buildRunGraph([...first, ...second]);
+    expect(graph.generates[1].resume).toMatchObject({ answersGenerateId: `${original.traceId}:${original.spanId}`, evidence: 'link' });
+  });
+});

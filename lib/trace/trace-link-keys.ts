@@ -1,0 +1,52 @@
+/**
+ * What ties one trace to the traces that resume it or that it resumes, in a form small
+ * enough to keep in the trace index: per interrupted generate and per resume generate, who
+ * sent it (resource), when, the tool requests of the interrupted model message, a hash of
+ * the whole conversation, and the OTel links the resume carries. Computed by lib/graph
+ * (`linkKeysOf`), matched by `matchResumes`; plain data here so the store can validate it.
+ */
+import { z } from 'zod';
+
+/** Who sent a span: `service.name` and, when the exporter set it, `service.instance.id`. */
+export const LinkResourceSchema = z.object({ service: z.string().optional(), instance: z.string().optional() });
+export type LinkResource = z.infer<typeof LinkResourceSchema>;
+
+const GenerateKeyFields = {
+  /** `${traceId}:${spanId}` of the top-level generate span (also its graph node id). */
+  generateId: z.string(),
+  traceId: z.string(),
+  resource: LinkResourceSchema,
+  /** Milliseconds since the epoch. */
+  startTime: z.number(),
+  /** The tool requests of the interrupted model message: name + ref + input, order-free. */
+  requests: z.string(),
+  /** A hash of the whole conversation up to the interrupt, metadata stripped; absent when not recorded. */
+  history: z.string().optional(),
+};
+
+/** An interrupted generate: its history is what it sent plus the interrupted model message. */
+export const InterruptedGenerateKeySchema = z.object(GenerateKeyFields);
+export type InterruptedGenerateKey = z.infer<typeof InterruptedGenerateKeySchema>;
+
+/** A resume generate: its history is the messages it was called with. */
+export const ResumeGenerateKeySchema = z.object({
+  ...GenerateKeyFields,
+  /** Generates this resume names with an OTel span link (Loopscope-started resumes always do). */
+  links: z.array(z.string()).optional(),
+  /** The link says "this answers that interrupt" explicitly (Loopscope's link attribute), so it is never overruled by content. */
+  authoritative: z.boolean().optional(),
+});
+export type ResumeGenerateKey = z.infer<typeof ResumeGenerateKeySchema>;
+
+export const TraceLinkKeysSchema = z.object({
+  interrupted: z.array(InterruptedGenerateKeySchema),
+  resumes: z.array(ResumeGenerateKeySchema),
+});
+export type TraceLinkKeys = z.infer<typeof TraceLinkKeysSchema>;
+
+/**
+ * The attribute Loopscope puts on the span link from a resume's root span to the
+ * interrupted generate it answers (the OTel way to say "caused by"; any OTel tool shows it).
+ */
+export const ANSWERS_LINK_ATTRIBUTE = 'loopscope.link.type';
+export const ANSWERS_LINK_VALUE = 'answers-interrupt';
