@@ -104,9 +104,13 @@ export function NodeDetail(props: {
           {generate.resume.couldAlsoAnswer.map((id, position) => (
             <span key={id}>
               {position > 0 ? ', ' : ''}
-              <button type="button" className="link" onClick={() => onSelectNode(id)}>
-                {graph.nodes.find((candidate) => candidate.id === id)?.label ?? 'another generate'}
-              </button>
+              {graph.nodes.some((candidate) => candidate.id === id) ? (
+                <button type="button" className="link" onClick={() => onSelectNode(id)}>
+                  {graph.nodes.find((candidate) => candidate.id === id)!.label}
+                </button>
+              ) : (
+                <a href={`/traces/${id.split(':')[0]}`}>a generate of trace {id.slice(0, 8)}</a>
+              )}
             </span>
           ))}
           . Resumes started by Loopscope record an OTel span link to the interrupt they answer, and are never ambiguous.

@@ -118,7 +118,7 @@ function GraphCanvas(props: GraphViewProps) {
               animated: true,
               // Content could not decide: say which other interrupts this resume could answer.
               label: edge.ambiguous
-                ? `answered by? could also answer ${(edge.couldAlsoAnswer ?? []).map((id) => generateLabels.get(id) ?? 'a generate not shown').join(', ')}`
+                ? `answered by? could also answer ${(edge.couldAlsoAnswer ?? []).map((id) => generateLabels.get(id) ?? `a generate of trace ${id.slice(0, 8)}`).join(', ')}`
                 : 'answered by',
               style: { stroke: TONE_COLOURS.interrupted, strokeDasharray: edge.ambiguous ? '2 4' : '6 4', strokeWidth: 2 },
               labelStyle: { fill: TONE_COLOURS.interrupted, fontSize: 11 },

@@ -59,7 +59,8 @@ describe('linking resumes to their interrupts', () => {
   });
 
   it('identical conversations: linked one to one, and every answer edge says it could also answer the other', async () => {
-    const graph = buildRunGraph(await spansOf('identical-conversations'));
+    const spans = await spansOf('identical-conversations');
+    const graph = buildRunGraph(spans);
     const [first, second] = interrupted(graph);
     const answered = resumes(graph).map((resume) => resume.resume!.answersGenerateId);
     expect(new Set(answered)).toEqual(new Set([first.id, second.id]));
@@ -75,6 +76,8 @@ describe('linking resumes to their interrupts', () => {
     // Nearest earlier unanswered first: B (interrupted second, resumed first) gets the first resume.
     const [firstResume] = resumes(graph);
     expect(firstResume.resume!.answersGenerateId).toBe(second.id);
+    // The guess keeps its alternatives in view: one session of all four traces, drawn the same way.
+    expect(sessionsOf(spans).map((session) => session.length)).toEqual([4]);
   });
 
   it('four services running the same conversation stay four sessions of two traces', async () => {

@@ -29,7 +29,11 @@ type LinkedSummary = Pick<TraceSummary, 'traceId' | 'status' | 'linkKeys'>;
 
 /** How the traces of an index are tied together by resumes (the same matching as the graph's). */
 export interface TraceLinks {
-  /** The traces connected to `traceId` through interrupts and their answers, itself included, in the summaries' order. */
+  /**
+   * The traces connected to `traceId` through interrupts and their answers (and, for an answer
+   * content could not prove, the other interrupts it could answer), itself included, in the
+   * summaries' order.
+   */
   sessionOf(traceId: string): string[];
   /**
    * A trace's status with its answers in view: `answered` when every interrupt it ended with
@@ -58,8 +62,13 @@ export function linkTraces(summaries: readonly LinkedSummary[]): TraceLinks {
     const resumeTrace = traceOf.get(match.resumeId) as string;
     const interruptedTrace = traceOf.get(match.interruptedId) as string;
     answeredBy.set(match.interruptedId, [...(answeredBy.get(match.interruptedId) ?? []), resumeTrace]);
-    connect(resumeTrace, interruptedTrace);
-    connect(interruptedTrace, resumeTrace);
+    // A guessed answer brings the interrupts it could also answer into the session: the page
+    // then draws the same guess, with its alternatives in view, as the full index makes.
+    for (const other of [match.interruptedId, ...match.couldAlsoAnswer]) {
+      const otherTrace = traceOf.get(other) as string;
+      connect(resumeTrace, otherTrace);
+      connect(otherTrace, resumeTrace);
+    }
   }
   const order = summaries.map((summary) => summary.traceId);
   return {

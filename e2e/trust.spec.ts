@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { decodeOtlpJson } from '../lib/trace/otlp-json';
+import { AUTH, openHomeWithReadyRunner } from './helpers';
+
+/** Issue 10: what the lists, the graph and the workbench tell a user about answers must be true. */
+
+const FIXTURES = path.join(process.cwd(), 'lib', 'graph', '__fixtures__');
+
+/** Imports a recorded fixture through the import route; returns its trace ids, oldest root first. */
+async function importFixture(request: APIRequestContext, name: string): Promise<string[]> {
+  const text = readFileSync(path.join(FIXTURES, `${name}.otlp.json`), 'utf8');
+  const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: `${name}.otlp.json`, text } });
+  expect(response.status(), await response.text()).toBe(201);
+  const roots = decodeOtlpJson(JSON.parse(text))
+    .filter((span) => span.parentSpanId === undefined)
+    .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
+  return [...new Set(roots.map((span) => span.traceId))];
+}
+
+const row = (page: Page, traceId: string) => page.locator(`[data-testid=trace-row][data-trace-id="${traceId}"]`);
+
+test('trust: the trace list says answered (linking the resume), paused for a flow that ended interrupted, and counts failed tools', async ({ page, request }) => {
+  const [interrupted, resume] = await importFixture(request, 'interrupt-restart');
+  const [flow] = await importFixture(request, 'flow-two-generates');
+  const [failed] = await importFixture(request, 'tool-error');
+  await openHomeWithReadyRunner(page);
+
+  await expect(row(page, interrupted).getByTestId('trace-status')).toHaveAttribute('data-status', 'answered');
+  await expect(row(page, interrupted).getByTestId('trace-status')).toHaveText('answered');
+  await expect(row(page, interrupted).getByTestId('trace-answered-by').getByRole('link')).toHaveAttribute('href', `/traces/${resume}`);
+  await expect(row(page, resume).getByTestId('trace-status')).toHaveAttribute('data-status', 'ok');
+
+  // The flow span succeeded, but its second generate is waiting for an answer.
+  await expect(row(page, flow).getByTestId('trace-status')).toHaveAttribute('data-status', 'interrupted');
+  await expect(row(page, flow).getByTestId('trace-status')).toHaveText('paused — waiting for an answer');
+
+  await expect(row(page, failed).getByTestId('trace-status')).toHaveAttribute('data-status', 'error');
+  await expect(row(page, failed).getByTestId('trace-failed-tools')).toHaveText('1 tool failed');
+});
+
+test('trust: an answer edge the recorded content cannot prove is drawn as a guess and says what else it could answer', async ({ page, request }) => {
+  const [, second, firstResume] = await importFixture(request, 'identical-conversations');
+  // Two identical conversations: the first resume took the nearest interrupt (the second), one
+  // answer each; the session holds both candidates, so the page draws the guess with its alternative.
+  await page.goto(`/traces/${second}`);
+  await expect(page.locator('[data-testid=graph-node][data-kind=generate]')).toHaveCount(4);
+  const guesses = page.locator('[data-testid=run-graph] .react-flow__edge').filter({ hasText: 'could also answer' });
+  await expect(guesses).toHaveCount(2);
+  await expect(guesses.filter({ hasText: 'could also answer generate 1' })).toHaveCount(1);
+  await expect(guesses.filter({ hasText: 'could also answer generate 2' })).toHaveCount(1);
+  await page.locator(`[data-testid=graph-node][data-kind=generate][data-node-id^="${firstResume}:"]`).click();
+  await expect(page.getByTestId('resume-ambiguous')).toContainText('cannot tell which interrupt this resume answers');
+  await expect(page.getByTestId('resume-link-evidence')).toContainText('matched by its whole conversation');
+});
+
+test('trust: resuming a trace whose model is not defined here is refused before anything runs, naming the model', async ({ page, request }) => {
+  const [interrupted] = await importFixture(request, 'interrupt-restart');
+  await openHomeWithReadyRunner(page);
+  await page.goto(`/traces/${interrupted}`);
+  await page.locator(`[data-testid=graph-node][data-kind=tool-interrupt][data-node-id^="${interrupted}:"]`).click();
+  await page.getByTestId('open-workbench').click();
+  const answer = page.locator('[data-testid=workbench-request][data-request="transferMoney#tx1"]');
+  await answer.getByTestId('workbench-mode-restart').check();
+  await answer.getByTestId('workbench-resumed').fill('{"approvedBy": "carol"}');
+  await expect(page.getByTestId('workbench-ok')).toBeVisible();
+  const refused = page.waitForResponse((response) => response.url().endsWith('/api/resume'));
+  await page.getByTestId('workbench-resume').click();
+  expect((await refused).status()).toBe(409);
+  await expect(page.getByTestId('workbench-result-error')).toContainText('called model "fixture/interrupt-restart", which is not defined here');
+  await expect(page.getByTestId('workbench-result-error')).toContainText('replay the trace instead');
+});
