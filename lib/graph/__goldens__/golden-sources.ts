@@ -1,0 +1,19 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { loadTraceFile } from '../../trace/load-trace-file';
+import { buildRunGraph } from '../build-run-graph';
+
+/** Every committed trace file whose Graph JSON is pinned, with the golden file's name. */
+export function goldenSources(projectDir = process.cwd()): { file: string; golden: string }[] {
+  const list = (folder: string, suffix: string, prefix: string) =>
+    readdirSync(path.join(projectDir, folder))
+      .filter((name) => name.endsWith(suffix))
+      .sort()
+      .map((name) => ({ file: path.join(projectDir, folder, name), golden: `${prefix}${name.slice(0, -suffix.length)}.graph.json` }));
+  return [...list('lib/graph/__fixtures__', '.otlp.json', 'fixture-'), ...list('traces', '.json', 'traces-')];
+}
+
+/** The golden text of one trace file: its whole Graph JSON (summary, generates, nodes, edges), one value per line. */
+export async function goldenText(file: string): Promise<string> {
+  return `${JSON.stringify(buildRunGraph(await loadTraceFile(file)), null, 1)}\n`;
+}
