@@ -274,10 +274,8 @@ describe('collapseRounds', () => {
     }
   });
 
-  it.fails('keeps an ambiguous answer edge ambiguous when another generate is folded (bug: re-wired edges drop `ambiguous` and `couldAlsoAnswer`)', async () => {
-    // Bug: once anything is folded, collapseRounds rebuilds every edge as {id, source, target, kind}
-    // and loses `ambiguous` / `couldAlsoAnswer`, even on edges between visible nodes; the page then
-    // draws a guessed answer edge as a proven one ("answered by" instead of "answered by? could also answer…").
+  it('keeps an ambiguous answer edge ambiguous when another generate is folded', async () => {
+    // A guessed answer edge must stay a guess when the page folds another generate's rounds.
     const graph = buildRunGraph([...(await fixture('identical-conversations')), ...(await fixture('multi-round'))]);
     const ambiguous = graph.edges.filter((edge) => edge.ambiguous);
     expect(ambiguous).toHaveLength(2);

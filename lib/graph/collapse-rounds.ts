@@ -86,7 +86,8 @@ export function collapseRounds(graph: RunGraph, options: CollapseOptions = {}): 
     const target = hiddenBy.get(edge.target) ?? edge.target;
     if (source === target) continue;
     const id = `${source}${edge.kind === 'answer' ? '=>' : '->'}${target}`;
-    if (!edges.has(id)) edges.set(id, { id, source, target, kind: edge.kind });
+    // Keep everything else the edge says (an answer edge's ambiguity) when it is re-wired.
+    if (!edges.has(id)) edges.set(id, { ...edge, id, source, target });
   }
   return { nodes, edges: [...edges.values()], groups };
 }

@@ -3,9 +3,17 @@ import type { RunGraph, ToolCall } from './run-graph';
 
 const ICON: Record<ToolCall['status'], string> = { ok: '✓', error: '✗', interrupted: '⏸', running: '…', 'not-run': '∅' };
 
+/** The first line of a recorded message (genkit's schema errors run to 30 lines), marked when more follows. */
+function firstLine(text: string): string {
+  const [first] = text.split(/\r?\n/, 1);
+  return first.length < text.length ? `${first}…` : first;
+}
+
+/** One line of at most `max` characters. */
 function short(value: unknown, max = 80): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (text === undefined) return '';
+  const whole = typeof value === 'string' ? value : JSON.stringify(value);
+  if (whole === undefined) return '';
+  const text = firstLine(whole);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -23,7 +31,7 @@ export function renderGraphText(graph: RunGraph): string {
       call.status === 'interrupted'
         ? `paused — interrupt ${short(call.interrupt?.metadata)}`
         : call.status === 'error'
-          ? `failed: ${call.errorMessage ?? ''}`
+          ? `failed: ${firstLine(call.errorMessage ?? '')}`
           : call.status === 'not-run'
             ? 'never ran'
             : call.restarted
@@ -42,7 +50,7 @@ export function renderGraphText(graph: RunGraph): string {
       : generate.resume
         ? ' (resume)'
         : '';
-    const outcome = generate.status === 'error' ? `✗ failed: ${generate.errorMessage}` : generate.status === 'interrupted' ? '⏸ interrupted — waiting for an answer' : generate.status === 'running' ? '… running' : `✓ ${generate.finishReason ?? 'ok'}`;
+    const outcome = generate.status === 'error' ? `✗ failed: ${firstLine(generate.errorMessage ?? '')}` : generate.status === 'interrupted' ? '⏸ interrupted — waiting for an answer' : generate.status === 'running' ? '… running' : `✓ ${generate.finishReason ?? 'ok'}`;
     lines.push('', `generate ${position.get(generate.id)}${resumeOf}  trace ${generate.traceId}  ${generate.model ?? ''}  ${outcome}`);
     if (generate.resume) {
       lines.push('  resume');
