@@ -59,11 +59,11 @@ function createServer(options: { handle: RequestHandler; timeouts: HttpTimeouts 
   return server;
 }
 
-function listen(server: http.Server, address: string, port: number): Promise<void> {
+function listen(server: http.Server, at: { address: string; port: number }): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);
-    server.listen({ host: address, port }, () => {
+    server.listen({ host: at.address, port: at.port }, () => {
       server.off('error', onError);
       resolve();
     });
@@ -95,7 +95,7 @@ export async function startHttpServers(options: { handle: RequestHandler; port: 
   for (const address of [...options.plan.required, ...options.plan.optional]) {
     const server = createServer(options);
     try {
-      await listen(server, address, options.port);
+      await listen(server, { address, port: options.port });
       servers.push(server);
       listening.push(address);
     } catch (error) {
