@@ -5,6 +5,8 @@ export const E2E_PORT = Number(process.env.LOOPSCOPE_E2E_PORT ?? 4799);
 export const E2E_TOKEN = 'e2e-token-0123456789';
 export const E2E_DATA_DIR = '.loopscope-e2e/data';
 export const E2E_TRACES_DIR = '.loopscope-e2e/traces';
+/** The signed-in browser state (global-setup.ts): pages open with the session cookie, as after the banner URL. */
+export const E2E_STORAGE_STATE = '.loopscope-e2e/storage-state.json';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -15,8 +17,11 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   reporter: [['list']],
+  // Runs after webServer is up: signs in through the real token exchange once.
+  globalSetup: './e2e/global-setup.ts',
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    storageState: E2E_STORAGE_STATE,
     browserName: 'chromium',
     screenshot: 'only-on-failure',
     launchOptions: {

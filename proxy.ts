@@ -1,13 +1,17 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { guardRequest } from './lib/server/request-guard';
+import { createNonce, securityHeaders } from './lib/server/security-headers';
 import { serverPort, serverToken } from './lib/server/server-config';
+import { sessionCookieName } from './lib/server/session-cookie';
 
 /**
  * Every request passes the security model of ARCHITECTURE.md before anything else runs:
- * Host allow-list (DNS rebinding), Origin check, token on /api and /v1/traces.
- * No matcher on purpose: static assets get the Host check too.
+ * Host allow-list (DNS rebinding), Origin check, credentials on /api and /v1/traces; and
+ * every response carries the security headers, with a fresh CSP nonce per request.
+ * No matcher on purpose: static assets and 404s get the checks and the headers too.
  */
 export function proxy(request: NextRequest) {
+  const port = serverPort();
   const verdict = guardRequest(
     {
       method: request.method,
@@ -16,9 +20,26 @@ export function proxy(request: NextRequest) {
       origin: request.headers.get('origin'),
       authorization: request.headers.get('authorization'),
       queryToken: request.nextUrl.searchParams.get('token'),
+      sessionCookie: request.cookies.get(sessionCookieName(port))?.value ?? null,
+      secFetchSite: request.headers.get('sec-fetch-site'),
     },
-    { port: serverPort(), token: serverToken(), extraHost: process.env.LOOPSCOPE_EXTRA_HOST },
+    { port, token: serverToken(), extraHost: process.env.LOOPSCOPE_EXTRA_HOST },
   );
-  if (verdict.ok) return NextResponse.next();
-  return NextResponse.json({ error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } }, { status: verdict.status });
+  const nonce = createNonce();
+  const headers = securityHeaders(nonce);
+  let response: NextResponse;
+  if (verdict.ok) {
+    // Next reads the nonce from the request's CSP header and puts it on the scripts it
+    // renders (its CSP guide): the header goes on the request as well as the response.
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set('content-security-policy', headers['Content-Security-Policy']);
+    response = NextResponse.next({ request: { headers: requestHeaders } });
+  } else {
+    response = NextResponse.json(
+      { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } },
+      { status: verdict.status },
+    );
+  }
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
-import { serverToken } from '@/lib/server/server-config';
+import { SessionGate } from '@/components/session-gate';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -11,14 +11,12 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // Rendered per request: the token is per launch, never baked in at build time.
+  // Rendered per request: Next puts the request's CSP nonce (proxy.ts) on its scripts, and a
+  // page baked at build time would carry none. The page holds no secret: the session gate
+  // gets the browser its cookie.
   await connection();
   return (
     <html lang="en">
-      <head>
-        {/* The page's key to the API. Cross-origin pages cannot read it; the Host check stops DNS rebinding. */}
-        <meta name="loopscope-token" content={serverToken()} />
-      </head>
       <body>
         <nav className="topbar">
           <Link href="/" className="brand">
@@ -26,7 +24,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </Link>
           <span className="tagline">tool rounds, interrupts and resumes of your Genkit loops</span>
         </nav>
-        {children}
+        <SessionGate>{children}</SessionGate>
       </body>
     </html>
   );

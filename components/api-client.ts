@@ -1,9 +1,17 @@
 'use client';
 
-/** The per-launch token the server injected into the page (see app/layout.tsx). */
-export function apiToken(): string {
-  if (typeof document === 'undefined') return '';
-  return document.querySelector('meta[name="loopscope-token"]')?.getAttribute('content') ?? '';
+/**
+ * The page authenticates with its HttpOnly session cookie (session-gate.tsx gets it once in
+ * exchange for the token): the browser sends it on every same-origin request, and no script
+ * on the page can read it. The page never holds the token.
+ */
+
+/** Fired on `window` when the server says the session is gone (401): the session gate asks for the token again. */
+export const SESSION_LOST_EVENT = 'loopscope:session-lost';
+
+/** Tells the session gate that a request came back 401. */
+export function reportSessionLost(): void {
+  if (typeof window !== 'undefined') window.dispatchEvent(new Event(SESSION_LOST_EVENT));
 }
 
 /** An API failure with the server's own message. */
@@ -17,18 +25,16 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls a Loopscope API route with the token and returns its JSON, or throws ApiError with the server's message. */
+/** Calls a Loopscope API route (with the session cookie) and returns its JSON, or throws ApiError with the server's message. */
 export async function apiJson<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   const response = await fetch(path, {
     method: init.method ?? 'GET',
-    headers: {
-      authorization: `Bearer ${apiToken()}`,
-      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
+    headers: init.body !== undefined ? { 'content-type': 'application/json' } : {},
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     signal: init.signal,
     cache: 'no-store',
   });
+  if (response.status === 401) reportSessionLost();
   const text = await response.text();
   let payload: unknown;
   try {
@@ -43,9 +49,9 @@ export async function apiJson<T>(path: string, init: { method?: string; body?: u
   return payload as T;
 }
 
-/** The event-stream URL for a filter; EventSource cannot send headers, so the token goes in the query. */
+/** The event-stream URL for a filter; EventSource sends the session cookie, so no token goes in the URL. */
 export function eventStreamUrl(filter: { runId?: string; traceIds?: string[] } = {}): string {
-  const params = new URLSearchParams({ token: apiToken() });
+  const params = new URLSearchParams();
   if (filter.runId) params.set('runId', filter.runId);
   for (const traceId of filter.traceIds ?? []) params.append('traceId', traceId);
   return `/api/events?${params.toString()}`;

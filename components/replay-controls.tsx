@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { apiToken } from './api-client';
+import { reportSessionLost } from './api-client';
 import type { ResumeSource } from './resume-workbench';
 import { useStartReplay } from './use-start-replay';
 
@@ -38,7 +38,8 @@ export function ExportReproButton(props: { file: string }) {
   const download = async () => {
     setError(undefined);
     try {
-      const response = await fetch(`/api/saved/${encodeURIComponent(props.file)}/repro`, { headers: { authorization: `Bearer ${apiToken()}` }, cache: 'no-store' });
+      const response = await fetch(`/api/saved/${encodeURIComponent(props.file)}/repro`, { cache: 'no-store' });
+      if (response.status === 401) reportSessionLost();
       const text = await response.text();
       if (!response.ok) throw new Error((JSON.parse(text) as { error?: { message?: string } }).error?.message ?? `The export failed (${response.status}).`);
       const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));

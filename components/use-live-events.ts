@@ -2,7 +2,8 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { LiveEvent } from '@/lib/server/event-bus';
-import { eventStreamUrl } from './api-client';
+import { apiJson, eventStreamUrl } from './api-client';
+import { useSessionEpoch } from './session-gate';
 
 const EVENT_TYPES: LiveEvent['type'][] = ['spans', 'span-start', 'run', 'traces-changed', 'runner'];
 
@@ -23,13 +24,21 @@ export function useLiveEvents(
   readyHandler.current = onReady;
   const [connected, setConnected] = useState(false);
   const key = `${filter.runId ?? ''}|${(filter.traceIds ?? []).join(',')}`;
+  // A new session (after the prompt) reopens a stream the server had refused.
+  const sessionEpoch = useSessionEpoch();
   useEffect(() => {
     const source = new EventSource(eventStreamUrl(filter));
     source.addEventListener('ready', () => {
       setConnected(true);
       readyHandler.current?.();
     });
-    source.onerror = () => setConnected(false);
+    source.onerror = () => {
+      setConnected(false);
+      // EventSource gives up for good when the server answers with an error (a 401 after a
+      // restart with a new token) and says nothing more: ask the session route, whose 401
+      // brings the token prompt back. A dropped connection (CONNECTING) retries by itself.
+      if (source.readyState === EventSource.CLOSED) apiJson('/api/session').catch(() => {});
+    };
     for (const type of EVENT_TYPES) {
       source.addEventListener(type, (message) => {
         handler.current(JSON.parse((message as MessageEvent<string>).data) as LiveEvent);
@@ -38,6 +47,6 @@ export function useLiveEvents(
     return () => source.close();
     // The filter's identity is its key.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [key, sessionEpoch]);
   return connected;
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { expect, type Locator, type Page } from '@playwright/test';
-import config, { E2E_PORT, E2E_TOKEN } from '../playwright.config';
+import config, { E2E_PORT, E2E_STORAGE_STATE, E2E_TOKEN } from '../playwright.config';
 
 export const TOKEN = E2E_TOKEN;
 export const PORT = E2E_PORT;
@@ -11,12 +11,17 @@ export const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 export type RunStatus = 'running' | 'interrupted' | 'finished' | 'failed';
 
+/** Where global-setup.ts saves the browser state after the token exchange; every test's context starts from it. */
+export const STORAGE_STATE = E2E_STORAGE_STATE;
+
 /**
  * Opens the home page and waits until the runner says it is ready (it may be starting or
  * restarting). `baseUrl` names another server (see startSecondServer); the e2e server by default.
+ * Another server is opened through its banner URL (`/#token=…`): the session cookie of the
+ * e2e server (from STORAGE_STATE) is named after its port and opens no other server.
  */
 export async function openHomeWithReadyRunner(page: Page, baseUrl = ''): Promise<void> {
-  await page.goto(`${baseUrl}/`);
+  await page.goto(baseUrl ? `${baseUrl}/#token=${TOKEN}` : '/');
   await expect(page.getByTestId('runner-state')).toContainText('runner: ready', { timeout: 45_000 });
 }
 
@@ -66,17 +71,26 @@ export interface RawResponse {
 /**
  * A request through node:http, so any Host / Origin header can be set (fetch forbids Host).
  * Answers with the response even when the server stops reading a too-large body early.
+ * `address` / `port` reach another socket (`::1`, a second server); the e2e server's 127.0.0.1 by default.
  */
-export function rawRequest(options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+export function rawRequest(options: {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  address?: string;
+  port?: number;
+}): Promise<RawResponse> {
+  const port = options.port ?? PORT;
   return new Promise((resolve, reject) => {
     let answered = false;
     const request = http.request(
       {
-        host: '127.0.0.1',
-        port: PORT,
+        host: options.address ?? '127.0.0.1',
+        port,
         method: options.method ?? 'GET',
         path: options.path,
-        headers: { host: `127.0.0.1:${PORT}`, ...options.headers },
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
       },
       (response) => {
         answered = true;
@@ -93,6 +107,59 @@ export function rawRequest(options: { method?: string; path: string; headers?: R
     if (options.body !== undefined) request.end(options.body);
     else request.end();
   });
+}
+
+/**
+ * Writes raw bytes to a socket and resolves, once the server closes the connection, with
+ * everything it answered and when it closed (ms after the write). For requests node:http
+ * cannot send: headers without their body, a body shorter than its Content-Length, headers
+ * that never end.
+ */
+export function rawExchange(options: { text: string; port?: number; address?: string }): Promise<{ text: string; closedAfterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(options.port ?? PORT, options.address ?? '127.0.0.1');
+    let text = '';
+    let sentAt = 0;
+    socket.on('connect', () => {
+      sentAt = Date.now();
+      socket.write(options.text);
+    });
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    socket.on('error', (error) => {
+      if (sentAt === 0) reject(error);
+    });
+    socket.on('close', () => resolve({ text, closedAfterMs: Date.now() - sentAt }));
+  });
+}
+
+/** Exchanges the token for a session cookie (POST /api/session) and returns the `Cookie` header that carries it. */
+export async function sessionCookieHeader(port = PORT): Promise<string> {
+  const exchanged = await rawRequest({ method: 'POST', path: '/api/session', headers: AUTH, port });
+  expect(exchanged.status, exchanged.text).toBe(204);
+  const setCookie = exchanged.headers['set-cookie']?.[0] ?? '';
+  expect(setCookie).toMatch(new RegExp(`^loopscope_session_${port}=[^;]+; HttpOnly; SameSite=Strict; Path=/$`));
+  return setCookie.split(';')[0];
+}
+
+/**
+ * Serves one HTML page from another origin (127.0.0.1 on a free port): another local app,
+ * same-site with Loopscope, as a page that tries to frame it or borrow its cookie.
+ */
+export async function serveOtherOrigin(html: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** A tiny valid OTLP JSON export request with one span of a fresh trace. */
@@ -131,9 +198,13 @@ export function tinyOtlpTrace(name: string): { traceId: string; spanId: string; 
 export interface SecondServer {
   port: number;
   baseUrl: string;
+  /** The start script's pid (the server process itself; the runner is its child). */
+  pid: number;
+  /** Resolves when the start script has exited. */
+  exited: Promise<void>;
   /** What the server printed so far (stdout and stderr). */
   output(): string;
-  /** Stops the server, its Next process and its runner; safe to call twice. */
+  /** Stops the server and its runner; safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -176,15 +247,15 @@ function groupAlive(pid: number): boolean {
 /**
  * Starts a second, fresh Loopscope server — the same production build (`.next`), data folders,
  * token and settings as the e2e server of playwright.config.ts, on another free port — as a
- * process group of its own (start script, `next start`, runner), so that it can be stopped
- * whole. Resolves when its start banner says it is up.
+ * process group of its own (the start script, which is the server, and its runner), so that it can be stopped
+ * whole. Resolves when its start banner says it is up. `env` adds settings (e.g. short timeouts).
  */
-export async function startSecondServer(): Promise<SecondServer> {
+export async function startSecondServer(options: { env?: Record<string, string> } = {}): Promise<SecondServer> {
   const webServer = Array.isArray(config.webServer) ? config.webServer[0] : config.webServer;
   const port = await freePort();
   const child = spawn(process.execPath, ['scripts/start.js'], {
     cwd: process.cwd(),
-    env: { ...process.env, ...webServer?.env, PORT: String(port) },
+    env: { ...process.env, ...webServer?.env, ...options.env, PORT: String(port) },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -201,7 +272,7 @@ export async function startSecondServer(): Promise<SecondServer> {
     if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
     await exited;
   };
-  const server: SecondServer = { port, baseUrl: `http://127.0.0.1:${port}`, output: () => output, stop };
+  const server: SecondServer = { port, baseUrl: `http://127.0.0.1:${port}`, pid, exited, output: () => output, stop };
   liveSecondServers.set(server, pid);
   const started = Date.now();
   while (!output.includes('Loopscope is running')) {

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 /**
- * Starts the production Loopscope server on 127.0.0.1 and prints the start banner.
+ * Starts the production Loopscope server and prints the start banner.
  *
  *   npm start [-- --port 4747] [--host 127.0.0.1] [--dangerously-expose-to-network]
  *
- * Settings: PORT, LOOPSCOPE_TOKEN (fixed token for scripts and tests; random otherwise),
- * LOOPSCOPE_DATA_DIR (captured traces; default .loopscope/).
+ * A custom server around Next's request handler instead of `next start`, so that Loopscope
+ * owns the sockets: it listens on 127.0.0.1 and [::1], cuts clients that send headers or
+ * bodies too slowly, and answers 413 to an oversized Content-Length before reading the body
+ * (lib/server/start-http-servers.ts). Settings: see the README's settings table.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,63 +20,76 @@ const option = (name) => {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : undefined;
 };
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 const DEFAULT_PORT = 4747;
 
-const port = Number(option('--port') ?? process.env.PORT ?? DEFAULT_PORT);
-const host = option('--host') ?? '127.0.0.1';
-if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-  console.error(`loopscope: "${option('--port') ?? process.env.PORT}" is not a port number.`);
+function fail(message) {
+  console.error(`loopscope: ${message}`);
   process.exit(2);
 }
-if (!LOOPBACK.has(host) && !args.includes('--dangerously-expose-to-network')) {
-  console.error(
-    `loopscope: refusing to listen on ${host}: Loopscope runs local code from a web page and binds loopback only.\n` +
-      'Add --dangerously-expose-to-network if you really mean to let other machines reach it.',
-  );
-  process.exit(2);
+
+// tsx loads only these TypeScript modules (a scoped loader): Next's own code runs untouched.
+const { tsImport } = await import('tsx/esm/api');
+const load = (file) => tsImport(path.join(projectDir, file), import.meta.url);
+const { planListen } = await load('lib/server/listen-plan.ts');
+const { startHttpServers } = await load('lib/server/start-http-servers.ts');
+const { readHttpTimeouts } = await load('lib/server/server-config.ts');
+
+const port = Number(option('--port') ?? process.env.PORT ?? DEFAULT_PORT);
+if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`"${option('--port') ?? process.env.PORT}" is not a port number.`);
+let plan;
+try {
+  plan = planListen({ host: option('--host') ?? '127.0.0.1', dangerouslyExposeToNetwork: args.includes('--dangerously-expose-to-network') });
+} catch (error) {
+  fail(error.message);
 }
 if (!existsSync(path.join(projectDir, '.next', 'BUILD_ID'))) {
-  console.error('loopscope: no production build found. Run `npm run build` first (or `npm run serve` to install, build and start).');
-  process.exit(2);
+  fail('no production build found. Run `npm run build` first (or `npm run serve` to install, build and start).');
 }
 
+// Before Next loads: every bundle of the server (proxy, route handlers, instrumentation)
+// reads the port and the token from the environment.
 const token = process.env.LOOPSCOPE_TOKEN || randomBytes(24).toString('base64url');
-const environment = { ...process.env, PORT: String(port), LOOPSCOPE_TOKEN: token, NODE_ENV: 'production' };
-if (!LOOPBACK.has(host)) environment.LOOPSCOPE_EXTRA_HOST = host;
+Object.assign(process.env, { PORT: String(port), LOOPSCOPE_TOKEN: token, NODE_ENV: 'production' });
+if (plan.extraHost) process.env.LOOPSCOPE_EXTRA_HOST = plan.extraHost;
+else delete process.env.LOOPSCOPE_EXTRA_HOST;
 
-const nextBin = path.join(projectDir, 'node_modules', 'next', 'dist', 'bin', 'next');
-const child = spawn(process.execPath, [nextBin, 'start', '-H', host, '-p', String(port)], {
-  cwd: projectDir,
-  env: environment,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-// Next's own banner names a URL without the token; keep only its other lines.
-child.stdout.on('data', (chunk) => {
-  for (const line of chunk.toString().split('\n')) {
-    if (line.trim() && !/Local:|Network:|Ready in|▲ Next/.test(line)) process.stdout.write(`${line}\n`);
-  }
-});
-
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-
-function probe() {
-  const request = http.get({ host: host === 'localhost' ? '127.0.0.1' : host, port, path: '/api/runner', headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}` } }, (response) => {
-    response.resume();
-    const base = `http://127.0.0.1:${port}`;
-    console.log(
-      [
-        '',
-        '  Loopscope is running',
-        `  ➜ Open:    ${base}/#token=${token}`,
-        `  ➜ Token:   ${token}   (API calls: Authorization: Bearer <token>)`,
-        `  ➜ OTLP:    OTEL_EXPORTER_OTLP_ENDPOINT=${base}   (traces go to ${base}/v1/traces)`,
-        `  ➜ Data:    ${process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope/'} (captured) · traces/ (saved)`,
-        '',
-      ].join('\n'),
-    );
-  });
-  request.on('error', () => setTimeout(probe, 200));
+const { default: next } = await import('next');
+const app = next({ dev: false, dir: projectDir, hostname: '127.0.0.1', port });
+// prepare() loads the build and runs instrumentation.ts, which starts the runner.
+await app.prepare();
+let servers;
+try {
+  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts() });
+} catch (error) {
+  console.error(`loopscope: cannot listen on port ${port}: ${error.message}`);
+  process.exit(1);
 }
-setTimeout(probe, 300);
+
+let stopping = false;
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    // The runner exits by itself when its IPC channel closes with this process.
+    const exit = () => process.exit(code);
+    setTimeout(exit, 3_000).unref();
+    servers.close().then(() => app.close()).finally(exit);
+  });
+}
+
+const base = `http://127.0.0.1:${port}`;
+const ipv6 = servers.listening.includes('::1') || servers.listening.includes('::');
+const ipv6Problem = servers.unavailable.find((entry) => entry.address === '::1');
+console.log(
+  [
+    '',
+    '  Loopscope is running',
+    `  ➜ Open:    ${base}/#token=${token}`,
+    `  ➜ Token:   ${token}   (API calls: Authorization: Bearer <token>)`,
+    `  ➜ OTLP:    OTEL_EXPORTER_OTLP_ENDPOINT=${base}   (traces go to ${base}/v1/traces)`,
+    ipv6 ? `  ➜ IPv6:    http://[::1]:${port} and localhost work too` : `  ➜ IPv6:    not listening on [::1] (${ipv6Problem?.reason ?? 'not bound'}); use 127.0.0.1`,
+    ...(plan.extraHost ? [`  ➜ Exposed: http://${plan.extraHost}:${port}  (--dangerously-expose-to-network)`] : []),
+    `  ➜ Data:    ${process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope/'} (captured) · traces/ (saved)`,
+    '',
+  ].join('\n'),
+);

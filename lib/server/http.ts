@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
+import { API_MAX_BODY_BYTES } from './body-limits';
 
-/** 1 MiB is plenty for any API body (scenario names, resume answers, save requests). */
-export const API_MAX_BODY_BYTES = 1024 * 1024;
+// The limit lives in body-limits.ts, which the HTTP server reads too; re-exported for callers.
+export { API_MAX_BODY_BYTES };
 
 /** Maps any thrown value to a JSON error response; unknown errors are 500 without internals. */
 export function errorResponse(error: unknown): Response {

@@ -3,9 +3,10 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { decodeOtlpJson } from '../trace/otlp-json';
 import { decodeOtlpProtobuf } from '../trace/otlp-protobuf';
 import type { Span } from '../trace/span';
+import { OTLP_MAX_BODY_BYTES } from './body-limits';
 
-/** 32 MiB: far above a real batch (512 spans), far below what could hurt the server. */
-export const OTLP_MAX_BODY_BYTES = 32 * 1024 * 1024;
+// The limit lives in body-limits.ts, which the HTTP server reads too; re-exported for callers.
+export { OTLP_MAX_BODY_BYTES };
 
 /**
  * Decodes one OTLP/HTTP trace export (JSON or protobuf, optionally gzipped) into spans.

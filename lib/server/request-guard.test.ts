@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowedHosts, guardRequest, tokensMatch, type GuardRequest } from './request-guard';
+import { allowedHosts, bearerToken, guardRequest, tokensMatch, type GuardRequest } from './request-guard';
+import { sessionCookieValue } from './session-cookie';
 
 const PORT = 4317;
 const TOKEN = 'per-launch-token-0123456789';
@@ -13,6 +14,8 @@ function request(patch: Partial<GuardRequest> = {}): GuardRequest {
     origin: null,
     authorization: null,
     queryToken: null,
+    sessionCookie: null,
+    secFetchSite: null,
     ...patch,
   };
 }
@@ -215,5 +218,88 @@ describe('guardRequest: extraHost', () => {
 
   it('still needs the token on the API through the extra host', () => {
     expect(guardRequest(request({ host: `my-box.lan:${PORT}`, pathname: '/api/runs' }), exposed)).toMatchObject({ ok: false, status: 401 });
+  });
+});
+
+describe('bearerToken', () => {
+  it('reads the token of a Bearer header, and nothing else', () => {
+    expect(bearerToken(`Bearer ${TOKEN}`)).toBe(TOKEN);
+    expect(bearerToken(`bearer  ${TOKEN} `)).toBe(TOKEN);
+    expect(bearerToken(`Basic ${TOKEN}`)).toBeNull();
+    expect(bearerToken(null)).toBeNull();
+  });
+});
+
+describe("guardRequest: the page's session cookie", () => {
+  const COOKIE = sessionCookieValue(TOKEN);
+  const OWN_ORIGIN = `http://127.0.0.1:${PORT}`;
+  /** What Chromium sends for the page's own fetch: the cookie, Sec-Fetch-Site, and Origin on a POST. */
+  const fromPage = (patch: Partial<GuardRequest> = {}) => request({ pathname: '/api/runs', sessionCookie: COOKIE, secFetchSite: 'same-origin', ...patch });
+
+  it('accepts the cookie on a same-origin GET (no Origin: a same-origin GET and EventSource send none)', () => {
+    expect(guardRequest(fromPage(), config)).toEqual({ ok: true });
+    expect(guardRequest(fromPage({ pathname: '/api/events' }), config)).toEqual({ ok: true });
+    expect(guardRequest(fromPage({ secFetchSite: 'SAME-ORIGIN' }), config)).toEqual({ ok: true });
+  });
+
+  it('accepts the cookie on a same-origin POST with our Origin', () => {
+    expect(guardRequest(fromPage({ method: 'POST', origin: OWN_ORIGIN }), config)).toEqual({ ok: true });
+  });
+
+  it('refuses a POST with the cookie but no Origin (a state change must name its page)', () => {
+    const verdict = guardRequest(fromPage({ method: 'POST' }), config);
+    expect(verdict).toMatchObject({ ok: false, status: 403 });
+    if (!verdict.ok) expect(verdict.message).toContain('Origin');
+    expect(guardRequest(fromPage({ method: 'DELETE' }), config)).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it('refuses a POST with the cookie and a foreign Origin', () => {
+    expect(guardRequest(fromPage({ method: 'POST', origin: 'http://127.0.0.1:9999' }), config)).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it.each(['cross-site', 'same-site', 'none'])('refuses the cookie with Sec-Fetch-Site: %s (another port of 127.0.0.1 is same-site)', (site) => {
+    const verdict = guardRequest(fromPage({ secFetchSite: site }), config);
+    expect(verdict).toMatchObject({ ok: false, status: 403 });
+    if (!verdict.ok) expect(verdict.message).toContain(`Sec-Fetch-Site: ${site}`);
+  });
+
+  it('ignores the cookie of a request without Sec-Fetch-Site (not from a browser page): 401, it needs the token', () => {
+    const verdict = guardRequest(fromPage({ secFetchSite: null }), config);
+    expect(verdict).toMatchObject({ ok: false, status: 401 });
+    if (!verdict.ok) expect(verdict.message).toContain('Sec-Fetch-Site');
+  });
+
+  it('refuses a stale cookie (another token: the server restarted) with 401 that says so', () => {
+    const verdict = guardRequest(fromPage({ sessionCookie: sessionCookieValue('the-token-of-an-earlier-launch') }), config);
+    expect(verdict).toMatchObject({ ok: false, status: 401 });
+    if (!verdict.ok) expect(verdict.message).toContain('expired');
+    expect(guardRequest(fromPage({ sessionCookie: '' }), config)).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it('does not take the token itself as a cookie value', () => {
+    expect(guardRequest(fromPage({ sessionCookie: TOKEN }), config)).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it('never matches when the server has no token', () => {
+    expect(guardRequest(fromPage({ sessionCookie: sessionCookieValue('') }), { port: PORT, token: '' })).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it('checks a bearer token first: a wrong one fails even with a valid cookie', () => {
+    expect(guardRequest(fromPage({ authorization: 'Bearer wrong' }), config)).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it('still lets scripts in with the bearer token alone, and with ?token= on the event stream', () => {
+    expect(guardRequest(api({ method: 'POST' }), config)).toEqual({ ok: true });
+    expect(guardRequest(request({ pathname: '/api/events', queryToken: TOKEN }), config)).toEqual({ ok: true });
+  });
+
+  it('does not open the OTLP receiver to the cookie (a browser there needs the token)', () => {
+    const verdict = guardRequest(fromPage({ method: 'POST', pathname: '/v1/traces', origin: OWN_ORIGIN }), config);
+    expect(verdict).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it('still checks Host and Origin before the cookie', () => {
+    expect(guardRequest(fromPage({ host: `evil.example:${PORT}` }), config)).toMatchObject({ ok: false, status: 403 });
+    expect(guardRequest(fromPage({ origin: 'http://evil.example' }), config)).toMatchObject({ ok: false, status: 403 });
   });
 });

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { sessionCookieValue } from './session-cookie';
 
 export interface GuardRequest {
   method: string;
@@ -6,8 +7,12 @@ export interface GuardRequest {
   host: string | null;
   origin: string | null;
   authorization: string | null;
-  /** `?token=` — accepted only on the event stream, which EventSource opens without headers. */
+  /** `?token=` — accepted only on the event stream, for scripts; the page uses its cookie. */
   queryToken: string | null;
+  /** The value of this server's session cookie (session-cookie.ts), if the request carries it. */
+  sessionCookie: string | null;
+  /** The browser's `Sec-Fetch-Site` header: who caused the request (same-origin, same-site, cross-site, none). */
+  secFetchSite: string | null;
 }
 
 export interface GuardConfig {
@@ -33,14 +38,16 @@ export function tokensMatch(given: string, expected: string): boolean {
   return timingSafeEqual(a, b) && expected.length > 0;
 }
 
-function bearer(authorization: string | null): string | null {
+/** The token of an `Authorization: Bearer <token>` header, or null when there is none. */
+export function bearerToken(authorization: string | null): string | null {
   const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
   return match ? match[1].trim() : null;
 }
 
 /**
  * The security model of ARCHITECTURE.md for one request: Host allow-list, Origin check,
- * token on every API route, and the OTLP receiver's no-token rule for non-browser exporters.
+ * credentials on every API route (the bearer token, or the page's session cookie on a
+ * same-origin request), and the OTLP receiver's no-token rule for non-browser exporters.
  */
 export function guardRequest(request: GuardRequest, config: GuardConfig): GuardVerdict {
   const hosts = allowedHosts(config.port);
@@ -60,7 +67,7 @@ export function guardRequest(request: GuardRequest, config: GuardConfig): GuardV
   const isReceiver = request.pathname === '/v1/traces';
   if (!isApi && !isReceiver) return { ok: true };
 
-  const headerToken = bearer(request.authorization);
+  const headerToken = bearerToken(request.authorization);
   const isEventStream = request.method === 'GET' && request.pathname === '/api/events';
   const given = headerToken ?? (isEventStream ? request.queryToken : null);
 
@@ -69,7 +76,40 @@ export function guardRequest(request: GuardRequest, config: GuardConfig): GuardV
     // cross-origin POST and cannot remove it, so a page cannot use this door.
     return { ok: true };
   }
-  if (given === null) return { ok: false, status: 401, message: 'This route needs the Loopscope token (Authorization: Bearer <token>).' };
-  if (!tokensMatch(given, config.token)) return { ok: false, status: 401, message: 'The Loopscope token is wrong.' };
+  if (given !== null) {
+    // A token sent is a token checked, whatever else the request carries.
+    return tokensMatch(given, config.token) ? { ok: true } : { ok: false, status: 401, message: 'The Loopscope token is wrong.' };
+  }
+  if (isApi && request.sessionCookie !== null) return checkSessionCookie(request, config);
+  return { ok: false, status: 401, message: 'This route needs the Loopscope token (Authorization: Bearer <token>).' };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The page's cookie counts only on requests the page itself made. SameSite=Strict is not
+ * enough: another port on 127.0.0.1 is the same site, so its <img> or <script> would carry
+ * the cookie. Fetch Metadata tells them apart; a request without it (not a browser, or one
+ * too old to send it: Chromium < 76, Firefox < 90, Safari < 16.4) cannot prove where it
+ * comes from, so its cookie is ignored and it needs the token like any script.
+ */
+function checkSessionCookie(request: GuardRequest, config: GuardConfig): GuardVerdict {
+  const site = request.secFetchSite?.toLowerCase() ?? null;
+  if (site === null) {
+    return {
+      ok: false,
+      status: 401,
+      message: "This route needs the Loopscope token (Authorization: Bearer <token>); the session cookie counts only on requests from Loopscope's page (Sec-Fetch-Site: same-origin).",
+    };
+  }
+  if (site !== 'same-origin') {
+    return { ok: false, status: 403, message: `This request (Sec-Fetch-Site: ${site}) cannot use the Loopscope session: only requests from Loopscope's own page can.` };
+  }
+  if (!SAFE_METHODS.has(request.method.toUpperCase()) && request.origin === null) {
+    return { ok: false, status: 403, message: `A ${request.method} with the Loopscope session needs the Origin header of Loopscope's page.` };
+  }
+  if (config.token === '' || !tokensMatch(request.sessionCookie ?? '', sessionCookieValue(config.token))) {
+    return { ok: false, status: 401, message: 'The Loopscope session has expired (the server restarted with a new token): open the URL of the start banner again.' };
+  }
   return { ok: true };
 }

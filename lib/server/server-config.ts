@@ -54,3 +54,19 @@ export function readServerConfig(): ServerConfig {
     abandonedPauseMs: positiveNumber(process.env.LOOPSCOPE_ABANDONED_PAUSE_MS, 60_000),
   };
 }
+
+/** How long a client may take to send a request, enforced by the HTTP server (scripts/start.js). */
+export interface HttpTimeouts {
+  /** Until the request's headers are complete (a client sending them byte by byte is cut). */
+  headersTimeoutMs: number;
+  /** Until the whole request, body included, is received (a lying Content-Length is cut). Responses are not limited: event streams stay open. */
+  requestTimeoutMs: number;
+}
+
+/** The HTTP timeouts from the environment: LOOPSCOPE_HEADERS_TIMEOUT_MS (10 s), LOOPSCOPE_REQUEST_TIMEOUT_MS (60 s). */
+export function readHttpTimeouts(): HttpTimeouts {
+  const requestTimeoutMs = positiveNumber(process.env.LOOPSCOPE_REQUEST_TIMEOUT_MS, 60_000);
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeoutMs = Math.min(positiveNumber(process.env.LOOPSCOPE_HEADERS_TIMEOUT_MS, 10_000), requestTimeoutMs);
+  return { headersTimeoutMs, requestTimeoutMs };
+}

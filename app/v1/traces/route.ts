@@ -1,16 +1,14 @@
 import { LoopscopeError } from '@/lib/errors';
 import { getAppContext } from '@/lib/server/app-context';
 import { readBodyLimited } from '@/lib/server/http';
+import { otlpErrorBody } from '@/lib/server/otlp-error';
 import { decodeOtlpRequest, OTLP_MAX_BODY_BYTES } from '@/lib/server/otlp-receiver';
 import { ingestSpans } from '@/lib/server/run-service';
 
 export const dynamic = 'force-dynamic';
 
-/** google.rpc.Status codes the OTLP spec uses in error bodies. */
-const RPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 413: 8, 415: 3, 500: 13 };
-
 function otlpError(status: number, message: string): Response {
-  return Response.json({ code: RPC_CODE[status] ?? 13, message }, { status });
+  return Response.json(otlpErrorBody(status, message), { status });
 }
 
 /** The OTLP/HTTP trace receiver: any OpenTelemetry exporter can send here (JSON or protobuf). */

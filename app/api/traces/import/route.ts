@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getAppContext } from '@/lib/server/app-context';
+import { IMPORT_MAX_BODY_BYTES } from '@/lib/server/body-limits';
 import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { OTLP_MAX_BODY_BYTES } from '@/lib/server/otlp-receiver';
 import { ingestSpans } from '@/lib/server/run-service';
 import { parseTraceText } from '@/lib/trace/load-trace-file';
 
@@ -17,7 +17,7 @@ const ImportRequestSchema = z.object({
 /** Imports a trace file picked in the page into the captured traces. Bad files are refused whole. */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const { fileName, text } = await readJsonBody(request, ImportRequestSchema, OTLP_MAX_BODY_BYTES);
+    const { fileName, text } = await readJsonBody(request, ImportRequestSchema, IMPORT_MAX_BODY_BYTES);
     const spans = parseTraceText(text, fileName);
     await ingestSpans(getAppContext(), spans);
     const traceIds = [...new Set(spans.map((span) => span.traceId))];

@@ -1,0 +1,110 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { errorMessage } from '../errors';
+import { declaredBodyRefusal, type EarlyResponse } from './declared-body-refusal';
+import type { ListenPlan } from './listen-plan';
+import { securityHeaders } from './security-headers';
+import type { HttpTimeouts } from './server-config';
+
+/** Next's request handler (`next({…}).getRequestHandler()`), or anything with its shape. */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => unknown;
+
+export interface RunningHttpServers {
+  /** The addresses bound, in the plan's order. */
+  listening: string[];
+  /** Optional addresses that could not be bound, with the reason (e.g. no IPv6 loopback here). */
+  unavailable: { address: string; reason: string }[];
+  /** Stops accepting, ends every open connection (event streams included), resolves when all are closed. */
+  close(): Promise<void>;
+}
+
+function sendEarly(response: ServerResponse, early: EarlyResponse): void {
+  response.writeHead(early.status, { ...securityHeaders(), ...early.headers, 'content-length': Buffer.byteLength(early.body) });
+  response.end(early.body);
+}
+
+function createServer(options: { handle: RequestHandler; timeouts: HttpTimeouts }): http.Server {
+  const forward = (request: IncomingMessage, response: ServerResponse) => {
+    Promise.resolve()
+      .then(() => options.handle(request, response))
+      .catch((error: unknown) => {
+        console.error('loopscope: request failed', error);
+        if (!response.headersSent) sendEarly(response, { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error; see the server log.' } }) });
+        else response.destroy();
+      });
+  };
+  const refusal = (request: IncomingMessage) => declaredBodyRefusal({ url: request.url ?? '/', contentLength: request.headers['content-length'] });
+  const { headersTimeoutMs, requestTimeoutMs } = options.timeouts;
+  const server = http.createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // Node checks both timeouts on this interval (30 s by default), so a 10 s timeout could
+      // wait 40 s; check often enough that a timeout means what it says.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+    },
+    (request, response) => {
+      const early = refusal(request);
+      if (early) sendEarly(response, early);
+      else forward(request, response);
+    },
+  );
+  // `Expect: 100-continue` (curl sends it for large bodies): refuse an oversized body
+  // before the client sends it, instead of inviting it with 100 Continue.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    const early = refusal(request);
+    if (early) return sendEarly(response, early);
+    response.writeContinue();
+    forward(request, response);
+  });
+  return server;
+}
+
+function listen(server: http.Server, at: { address: string; port: number }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen({ host: at.address, port: at.port }, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Loopscope's HTTP server in front of Next: one node:http server per address of the plan
+ * (127.0.0.1 and [::1] by default), with header and request timeouts and the early 413 for
+ * a declared Content-Length over the route's limit. Fails when a required address cannot
+ * be bound (closing what was bound); reports optional ones that cannot.
+ */
+export async function startHttpServers(options: { handle: RequestHandler; port: number; plan: ListenPlan; timeouts: HttpTimeouts }): Promise<RunningHttpServers> {
+  const servers: http.Server[] = [];
+  const listening: string[] = [];
+  const unavailable: RunningHttpServers['unavailable'] = [];
+  const close = async () => {
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            // Event streams never end on their own: without this, close() would wait forever.
+            server.closeAllConnections();
+          }),
+      ),
+    );
+  };
+  for (const address of [...options.plan.required, ...options.plan.optional]) {
+    const server = createServer(options);
+    try {
+      await listen(server, { address, port: options.port });
+      servers.push(server);
+      listening.push(address);
+    } catch (error) {
+      if (options.plan.required.includes(address)) {
+        await close();
+        throw error;
+      }
+      unavailable.push({ address, reason: errorMessage(error) });
+    }
+  }
+  return { listening, unavailable, close };
+}
