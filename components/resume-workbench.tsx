@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { exampleFromSchema } from '@/lib/resume/example-from-schema';
 import { resumeContextFrom, type ResumeContext } from '@/lib/resume/resume-context';
-import { validateResume, type RespondAnswer, type RestartAnswer } from '@/lib/resume/validate-resume';
+import type { RespondAnswer, RestartAnswer, ResumeIssue, ResumeValidation } from '@/lib/resume/validate-resume';
 import type { Span } from '@/lib/trace/span';
 import { apiJson } from './api-client';
 
@@ -95,23 +95,45 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
     // draftOf reads drafts and context.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [drafts, context]);
-  // The registered tools: the server warns about restarting a respond-only one, so the page must too.
-  const [localTools, setLocalTools] = useState<ReadonlyMap<string, { restartable?: boolean }> | undefined>();
+  // Every edit is checked by the server (POST /api/resume/check): genkit's rules, what this runner
+  // can run, and the payload. Tool schemas come from the trace, and their validators are compiled
+  // code, so they are compiled there, never in the page (its CSP allows no eval).
+  const [validation, setValidation] = useState<{ errors: ResumeIssue[]; warnings: ResumeIssue[]; payload: ResumeValidation['payload'] } | undefined>();
+  const [checkError, setCheckError] = useState<string | undefined>();
+  // The last checked payload stays in view while an edit is being checked.
+  const [shownPayload, setShownPayload] = useState<ResumeValidation['payload'] | undefined>();
+  const checkBody = useMemo(() => JSON.stringify({ source: props.source, generateSpanId: props.generateSpanId, ...answers }), [props.source, props.generateSpanId, answers]);
   useEffect(() => {
-    let cancelled = false;
-    apiJson<{ tools: { name: string; restartable?: boolean }[] }>('/api/scenarios')
-      .then(({ tools }) => !cancelled && setLocalTools(new Map(tools.map((tool) => [tool.name, tool]))))
-      .catch(() => undefined);
+    setValidation(undefined);
+    setCheckError(undefined);
+    if (!context || parseErrors.length > 0) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      apiJson<{ errors: ResumeIssue[]; warnings: ResumeIssue[]; payload: ResumeValidation['payload'] }>('/api/resume/check', {
+        method: 'POST',
+        body: JSON.parse(checkBody) as unknown,
+        signal: controller.signal,
+      })
+        .then((checked) => {
+          setValidation(checked);
+          setShownPayload(checked.payload);
+        })
+        .catch((error: Error) => {
+          if (!controller.signal.aborted) setCheckError(error.message);
+        });
+    }, 120);
     return () => {
-      cancelled = true;
+      clearTimeout(timer);
+      controller.abort();
     };
-  }, []);
-  const validation = useMemo(() => (context ? validateResume({ context, ...answers, localTools }) : undefined), [context, answers, localTools]);
+  }, [checkBody, context, parseErrors.length]);
 
   if (!context) return <p className="error-text" data-testid="workbench-unavailable">{contextResult.error}</p>;
-  const errors = [...parseErrors, ...(validation?.errors.map((issue) => issue.message) ?? [])];
+  // Text that is not JSON is named as such; the rules are checked once every answer parses.
+  const errors = parseErrors.length > 0 ? parseErrors : [...(checkError ? [checkError] : []), ...(validation?.errors.map((issue) => issue.message) ?? [])];
   const warnings = validation?.warnings.map((issue) => issue.message) ?? [];
-  const canResume = errors.length === 0 && (warnings.length === 0 || confirmed) && !busy;
+  const checking = parseErrors.length === 0 && !validation && !checkError;
+  const canResume = validation !== undefined && errors.length === 0 && (warnings.length === 0 || confirmed) && !busy;
 
   const resume = async () => {
     setBusy(true);
@@ -169,7 +191,11 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
           );
         })}
       </ul>
-      {errors.length > 0 ? (
+      {checking ? (
+        <p className="hint" data-testid="workbench-checking">
+          Checking against genkit’s rules…
+        </p>
+      ) : errors.length > 0 ? (
         <ul className="workbench-issues error-text">
           {errors.map((message) => (
             <li key={message} data-testid="workbench-error">
@@ -198,8 +224,10 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
       ) : null}
       <details>
         <summary>Payload (messages + resume)</summary>
-        <pre data-testid="workbench-payload">{JSON.stringify(validation?.payload, null, 2)}</pre>
-        <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(typescriptSnippet(context, validation!.payload))} data-testid="workbench-copy-ts">
+        <pre data-testid="workbench-payload" data-checked={validation ? 'true' : 'false'}>
+          {shownPayload ? JSON.stringify(shownPayload, null, 2) : ''}
+        </pre>
+        <button type="button" className="secondary" disabled={!validation} onClick={() => validation && void navigator.clipboard?.writeText(typescriptSnippet(context, validation.payload))} data-testid="workbench-copy-ts">
           Copy as ai.generate(…) TypeScript
         </button>
       </details>

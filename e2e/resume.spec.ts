@@ -180,8 +180,10 @@ async function answerEveryInterrupt(page: Page, kase: InterruptCase, mode: 'resp
       ? { toolResponse: { name: toolName(answer.request), ref: refOf(answer.request), output: answer.output }, metadata: { interruptResponse: true } }
       : { toolRequest: { name: toolName(answer.request), ref: refOf(answer.request) }, metadata: { resumed: answer.resumed } },
   );
-  const payload = async () => JSON.parse((await workbench.getByTestId('workbench-payload').textContent()) ?? '{}') as { resume: { respond: unknown[]; restart: unknown[] } };
-  await expect.poll(async () => (await payload()).resume[mode]).toMatchObject(parts);
+  // The server checks every edit (POST /api/resume/check); the payload shown is the last checked one.
+  const checkedPayload = workbench.locator('[data-testid=workbench-payload][data-checked=true]');
+  const payload = async () => JSON.parse((await checkedPayload.textContent()) ?? '') as { resume: { respond: unknown[]; restart: unknown[] } };
+  await expect.poll(async () => ((await checkedPayload.count()) === 1 ? (await payload()).resume[mode] : undefined)).toMatchObject(parts);
   expect((await payload()).resume[mode === 'respond' ? 'restart' : 'respond']).toEqual([]);
 }
 

@@ -64,10 +64,15 @@ test('trust: resuming a trace whose model is not defined here is refused before 
   const answer = page.locator('[data-testid=workbench-request][data-request="transferMoney#tx1"]');
   await answer.getByTestId('workbench-mode-restart').check();
   await answer.getByTestId('workbench-resumed').fill('{"approvedBy": "carol"}');
-  await expect(page.getByTestId('workbench-ok')).toBeVisible();
-  const refused = page.waitForResponse((response) => response.url().endsWith('/api/resume'));
-  await page.getByTestId('workbench-resume').click();
-  expect((await refused).status()).toBe(409);
-  await expect(page.getByTestId('workbench-result-error')).toContainText('called model "fixture/interrupt-restart", which is not defined here');
-  await expect(page.getByTestId('workbench-result-error')).toContainText('replay the trace instead');
+  // The live check already says it cannot run here, and Resume stays off.
+  await expect(page.getByTestId('workbench-error')).toContainText('called model "fixture/interrupt-restart", which is not defined here');
+  await expect(page.getByTestId('workbench-error')).toContainText('replay the trace instead');
+  await expect(page.getByTestId('workbench-resume')).toBeDisabled();
+  // The server refuses it too, before anything runs, with the same sentence.
+  const refused = await request.post('/api/resume', {
+    headers: AUTH,
+    data: { source: { traceIds: [interrupted] }, respond: [], restart: [{ name: 'transferMoney', ref: 'tx1', resumed: { approvedBy: 'carol' } }] },
+  });
+  expect(refused.status()).toBe(409);
+  expect((await refused.json()).error.message).toContain('which is not defined here');
 });

@@ -17,11 +17,9 @@ export function createNonce(): string {
 export function contentSecurityPolicy(nonce?: string): string {
   return [
     "default-src 'self'",
-    // 'unsafe-eval' is the one allowance, and it is not inline script: only code that the
-    // nonce let in can call eval. The resume workbench checks answers with ajv in the browser
-    // (as genkit does on the server, with the same messages), and ajv compiles each schema
-    // with new Function; without it the workbench page crashes (measured in Chromium).
-    nonce ? `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' 'unsafe-eval'` : "script-src 'none'",
+    // No 'unsafe-eval' either: tool schemas come from traces and a JSON-schema validator
+    // compiles them to code, so answers are checked on the server (POST /api/resume/check).
+    nonce ? `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'` : "script-src 'none'",
     // No 'unsafe-inline' for styles either. React Flow positions nodes with style props, but
     // React applies those through the CSSOM (element.style), which CSP does not govern, and
     // the pages render in the browser (after the session gate), so the HTML carries no

@@ -1,0 +1,20 @@
+import { getAppContext } from '@/lib/server/app-context';
+import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { checkResumeFromTrace, ResumeFromTraceSchema } from '@/lib/server/resume-service';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * Checks hand-written answers to an interrupt without running anything: genkit's rules
+ * (errors), what this runner cannot run (errors too), genkit 1.42 pitfalls (warnings), and the
+ * exact payload. POST because the answers travel in the body; it changes nothing.
+ */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    const body = await readJsonBody(request, ResumeFromTraceSchema);
+    const { validation, blockers } = await checkResumeFromTrace(getAppContext(), body);
+    return Response.json({ errors: [...validation.errors, ...blockers], warnings: validation.warnings, payload: validation.payload });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
