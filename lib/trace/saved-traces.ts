@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
 import { writeFileAtomic } from './atomic-write';
 import { parseTraceText } from './load-trace-file';
+import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
 import { encodeOtlpJson } from './otlp-json';
 import type { Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
@@ -110,13 +111,11 @@ function describeSavedSpans(file: string, spans: Span[], description: string | u
 }
 
 function topLevelDescription(text: string): string | undefined {
-  try {
-    const value = JSON.parse(text) as unknown;
-    const description = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { description?: unknown }).description : undefined;
-    return typeof description === 'string' ? description : undefined;
-  } catch {
-    return undefined; // JSONL: no single top-level object to describe it
-  }
+  const parsed = tryParseJsonLimited(text);
+  if (!parsed.ok) return undefined; // JSONL: no single top-level object to describe it
+  const value = parsed.value;
+  const description = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { description?: unknown }).description : undefined;
+  return typeof description === 'string' ? description : undefined;
 }
 
 /** The saved-traces folder and its listing cache; `TraceStore` delegates to it. */
@@ -209,7 +208,7 @@ export class SavedTraces {
   private async loadCache(): Promise<Map<string, SavedCacheEntry>> {
     if (this.cache) return this.cache;
     try {
-      const parsed = SavedIndexFileSchema.parse(JSON.parse(await readFile(this.savedIndexPath, 'utf8')));
+      const parsed = SavedIndexFileSchema.parse(parseJsonLimited(await readFile(this.savedIndexPath, 'utf8'), { what: 'The saved index' }));
       return new Map(parsed.files.map((cached) => [cached.entry.file, cached]));
     } catch {
       return new Map(); // missing or stale format: every saved file is simply read again

@@ -12,9 +12,10 @@ import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
 import { writeFileAtomic } from './atomic-write';
 import { mergeSpans } from './merge-spans';
+import { parseJsonLimited } from './parse-json-limited';
 import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
 import { errorCode, groupByTrace, newestFirst, SavedTraces, savedTraceFileName, TraceStatusSchema, type SavedTraceFile } from './saved-traces';
-import type { Span } from './span';
+import { isUnixNanoText, type Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
 
 // Importers of the store keep getting the saved-folder names from here.
@@ -45,7 +46,6 @@ const IndexFileSchema = z.object({ version: z.literal(1), traces: z.array(TraceS
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const SPAN_ID = /^[0-9a-f]{16}$/;
-const NANOS = /^(0|[1-9]\d{0,19})$/;
 
 /**
  * Checks spans handed to `append` before anything is written: ids and times decide file
@@ -58,8 +58,8 @@ function assertValidSpans(spans: readonly Span[]): void {
       (!TRACE_ID.test(span?.traceId) || /^0+$/.test(span.traceId) ? 'traceId: expected 32 lowercase hex characters, not all zeros' : undefined) ??
       (!SPAN_ID.test(span.spanId) || /^0+$/.test(span.spanId) ? 'spanId: expected 16 lowercase hex characters, not all zeros' : undefined) ??
       (span.parentSpanId !== undefined && !SPAN_ID.test(span.parentSpanId) ? 'parentSpanId: expected 16 lowercase hex characters' : undefined) ??
-      (!NANOS.test(span.startTimeUnixNano) ? 'startTimeUnixNano: expected a decimal string of nanoseconds' : undefined) ??
-      (span.endTimeUnixNano !== undefined && !NANOS.test(span.endTimeUnixNano) ? 'endTimeUnixNano: expected a decimal string of nanoseconds' : undefined);
+      (!isUnixNanoText(span.startTimeUnixNano) ? 'startTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1' : undefined) ??
+      (span.endTimeUnixNano !== undefined && !isUnixNanoText(span.endTimeUnixNano) ? 'endTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1' : undefined);
     if (problem) throw new LoopscopeError('INVALID_ARGUMENT', `Invalid span at spans[${index}].${problem}.`);
   });
 }
@@ -201,7 +201,7 @@ export class TraceStore {
       throw new LoopscopeError('INTERNAL', `Could not read captured trace ${traceId}: ${errorMessage(error)}`, { cause: error });
     }
     try {
-      return decodeOtlpJson(JSON.parse(text));
+      return decodeOtlpJson(parseJsonLimited(text, { what: 'the text' }));
     } catch (error) {
       throw new LoopscopeError('FAILED_PRECONDITION', `The captured trace file ${this.tracePath(traceId)} is corrupt (${errorMessage(error)}); it was left in place.`, {
         cause: error,
@@ -221,7 +221,7 @@ export class TraceStore {
     let text: string | undefined;
     try {
       text = await readFile(this.indexPath, 'utf8');
-      const parsed = IndexFileSchema.parse(JSON.parse(text));
+      const parsed = IndexFileSchema.parse(parseJsonLimited(text, { what: 'The index' }));
       return new Map(parsed.traces.map((summary) => [summary.traceId, summary]));
     } catch (error) {
       if (text !== undefined) this.warnings.push(`${this.indexPath} was unreadable (${errorMessage(error)}); rebuilt it from the trace files.`);
