@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { errorMessage, LoopscopeError } from '../errors';
 import { decodeGenkitTraceData, isGenkitTraceData } from './genkit-trace-data';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson } from './otlp-json';
 import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
+import { readTextFile } from './read-text-file';
 import type { Span } from './span';
 
 const NOT_A_TRACE =
@@ -70,7 +70,7 @@ export function parseTraceText(text: string, sourceName: string): Span[] {
 export async function loadTraceFile(path: string): Promise<Span[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readTextFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new LoopscopeError('NOT_FOUND', `Trace file not found: ${path}`, { cause: error });

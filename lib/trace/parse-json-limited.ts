@@ -8,11 +8,11 @@ import { errorMessage, LoopscopeError } from '../errors';
  * is 12 levels as a file (resourceSpans → scopeSpans → spans → attributes → AnyValue) and 9
  * inside an attribute (genkit stores its input/output as JSON strings, so the OTLP structure
  * stays flat); a tool input nested 100 levels would still fit. What breaks is far above:
- * measured on Node 20 with the default stack, the tolerant zod decoder (otlp-json.ts)
- * overflows at ~1,550 levels (≈390 nested kvlistValues), the fast decoder at ~13,000,
- * `JSON.stringify` (the store writing a trace) at ~4,100. 128 stays an order of magnitude
- * below each, whatever recursion (graph building, the detail panel's JSON, generated repros)
- * comes after.
+ * measured on Node 20 with the default stack, in a fresh process, the tolerant zod decoder
+ * (otlp-json.ts) overflows from ~900 levels (300–500 nested arrayValues or kvlistValues, 3 or
+ * 4 levels each), the fast decoder at ~13,000, `JSON.stringify` (the store writing a trace)
+ * at ~4,100. 128 stays well below each — 7× below the first — leaving stack for whatever
+ * recursion (graph building, the detail panel's JSON, generated repros) comes after.
  */
 export const MAX_JSON_DEPTH = 128;
 

@@ -5,14 +5,15 @@
  * Listing caches what it parsed in `saved-index.json` by name + size + mtime, so only new
  * or changed files are read again.
  */
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
 import { writeFileAtomic } from './atomic-write';
 import { parseTraceText } from './load-trace-file';
-import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
 import { encodeOtlpJson } from './otlp-json';
+import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
+import { readTextFile } from './read-text-file';
 import type { Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
 
@@ -168,7 +169,7 @@ export class SavedTraces {
     const name = savedTraceFileName(file, { allowJsonl: true });
     let text: string;
     try {
-      text = await readFile(path.join(this.savedDir, name), 'utf8');
+      text = await readTextFile(path.join(this.savedDir, name));
     } catch (error) {
       if (errorCode(error) === 'ENOENT') throw new LoopscopeError('NOT_FOUND', `No saved trace file named ${name}.`, { cause: error });
       throw new LoopscopeError('INTERNAL', `Could not read saved trace ${name}: ${errorMessage(error)}`, { cause: error });
@@ -208,7 +209,7 @@ export class SavedTraces {
   private async loadCache(): Promise<Map<string, SavedCacheEntry>> {
     if (this.cache) return this.cache;
     try {
-      const parsed = SavedIndexFileSchema.parse(parseJsonLimited(await readFile(this.savedIndexPath, 'utf8'), { what: 'The saved index' }));
+      const parsed = SavedIndexFileSchema.parse(parseJsonLimited(await readTextFile(this.savedIndexPath), { what: 'The saved index' }));
       return new Map(parsed.files.map((cached) => [cached.entry.file, cached]));
     } catch {
       return new Map(); // missing or stale format: every saved file is simply read again
@@ -217,7 +218,7 @@ export class SavedTraces {
 
   private async describeFile(file: string): Promise<SavedTraceFile> {
     try {
-      const text = await readFile(path.join(this.savedDir, file), 'utf8');
+      const text = await readTextFile(path.join(this.savedDir, file));
       return describeSavedSpans(file, parseTraceText(text, file), topLevelDescription(text));
     } catch (error) {
       const name = file.replace(/\.jsonl?$/i, '');

@@ -6,14 +6,15 @@
  * trace files. Every write is atomic (temp file + rename). The saved folder is handled by
  * `SavedTraces` (saved-traces.ts), which this store delegates to.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
 import { writeFileAtomic } from './atomic-write';
 import { mergeSpans } from './merge-spans';
-import { parseJsonLimited } from './parse-json-limited';
 import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
+import { parseJsonLimited } from './parse-json-limited';
+import { readTextFile } from './read-text-file';
 import { errorCode, groupByTrace, newestFirst, SavedTraces, savedTraceFileName, TraceStatusSchema, type SavedTraceFile } from './saved-traces';
 import { isUnixNanoText, type Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
@@ -195,7 +196,7 @@ export class TraceStore {
   private async readCaptured(traceId: string): Promise<Span[] | undefined> {
     let text: string;
     try {
-      text = await readFile(this.tracePath(traceId), 'utf8');
+      text = await readTextFile(this.tracePath(traceId));
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
       throw new LoopscopeError('INTERNAL', `Could not read captured trace ${traceId}: ${errorMessage(error)}`, { cause: error });
@@ -220,7 +221,7 @@ export class TraceStore {
   private async readOrRebuildIndex(): Promise<Map<string, TraceSummary>> {
     let text: string | undefined;
     try {
-      text = await readFile(this.indexPath, 'utf8');
+      text = await readTextFile(this.indexPath);
       const parsed = IndexFileSchema.parse(parseJsonLimited(text, { what: 'The index' }));
       return new Map(parsed.traces.map((summary) => [summary.traceId, summary]));
     } catch (error) {
