@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { MAX_JSON_DEPTH } from '../lib/trace/parse-json-limited';
+import { deepArrayText, deepKvlistValueText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from '../lib/trace/testing/deep-json';
 import { AUTH, BASE_URL, rawRequest, tinyOtlpTrace } from './helpers';
 
 interface TraceList {
@@ -93,6 +95,23 @@ test.describe('the server guards every request', () => {
         return list.traces.find((trace) => trace.traceId === traceId)?.spanCount;
       })
       .toBe(1);
+  });
+
+  test('bodies nested 10,000 levels deep get 400 naming the depth: OTLP export, API body, imported file', async ({ request }) => {
+    const limit = `the limit is ${MAX_JSON_DEPTH}.`;
+    const otlp = await rawRequest({ method: 'POST', path: '/v1/traces', headers: { 'content-type': 'application/json' }, body: otlpBodyText({ valueText: deepKvlistValueText(10_000) }) });
+    expect(otlp.status, otlp.text.slice(0, 300)).toBe(400);
+    // The OTLP receiver answers in the OTLP spec's google.rpc.Status shape.
+    expect(JSON.parse(otlp.text)).toEqual({ code: 3, message: `The export body is nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 40_000} levels deep; ${limit}` });
+
+    const headers = { ...AUTH, 'content-type': 'application/json' };
+    const body = await request.post('/api/traces/import', { headers, data: `{"fileName":"x.json","text":"x","extra":${deepArrayText(10_000)}}` });
+    expect(body.status()).toBe(400);
+    expect(((await body.json()) as { error: { message: string } }).error.message).toBe(`The body is nested 10001 levels deep; ${limit}`);
+
+    const file = await request.post('/api/traces/import', { headers, data: { fileName: 'deep.json', text: otlpBodyText({ valueText: deepKvlistValueText(10_000) }) } });
+    expect(file.status()).toBe(400);
+    expect(((await file.json()) as { error: { message: string } }).error.message).toBe(`deep.json: nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 40_000} levels deep; ${limit}`);
   });
 
   test('an OTLP body over 32 MiB gets 413', async () => {

@@ -51,5 +51,9 @@ describe('loopscope CLI', () => {
     const badJson = loopscope('resume', 'traces/respond-to-question.json', '--dry-run', '--respond', 'askUser#seat-1={oops');
     expect(badJson.status).toBe(2);
     expect(badJson.stderr).toMatch(/not valid JSON/);
+
+    const deep = loopscope('resume', 'traces/respond-to-question.json', '--dry-run', '--respond', `askUser#seat-1=${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    expect(deep.status).toBe(2);
+    expect(deep.stderr.split('\n')[0]).toBe('loopscope: --respond askUser#seat-1: the value is nested 10000 levels deep; the limit is 128.');
   });
 });

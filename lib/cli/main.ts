@@ -8,6 +8,7 @@ import { renderGraphText } from '../graph/render-graph-text';
 import { resumeContextFrom } from '../resume/resume-context';
 import { validateResume } from '../resume/validate-resume';
 import { loadTraceFile } from '../trace/load-trace-file';
+import { tryParseJsonLimited } from '../trace/parse-json-limited';
 import { replayCommand } from './replay-command';
 import { reproCommand } from './repro-command';
 import type { Span } from '../trace/span';
@@ -63,11 +64,9 @@ function parseAnswer(text: string, option: string, valueOptional: boolean): { na
     if (!valueOptional) throw new UsageError(`${option} ${target} needs =JSON after it.`);
     return { name, ref };
   }
-  try {
-    return { name, ref, value: JSON.parse(text.slice(equals + 1)) };
-  } catch (error) {
-    throw new UsageError(`${option} ${target}: the value is not valid JSON (${errorMessage(error)}).`);
-  }
+  const parsed = tryParseJsonLimited(text.slice(equals + 1));
+  if (!parsed.ok) throw new UsageError(`${option} ${target}: the value is ${parsed.problem}.`);
+  return { name, ref, value: parsed.value };
 }
 
 /** Values of a repeatable option, e.g. `--respond a#1={…} --respond b#2={…}`. */

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readRecording } from '../replay/recording';
+import { HOSTILE_TEXT, hostileTrace } from '../replay/testing/hostile-trace';
+import { parseTraceText } from '../trace/load-trace-file';
 
 /** Runs a command as a user would, without blocking the other tests of the file. */
 function node(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -42,6 +45,20 @@ describe('loopscope repro', () => {
     const ran = await node([out]);
     expect(ran.status, ran.stderr).toBe(0);
     expect(ran.stdout).toBe('generate 1: interrupted (paused for an answer)\ngenerate 2 (resume): finished (stop)\n');
+  });
+
+  it('writes a repro of a trace whose tool name holds code after a line break that runs only the recorded calls', async () => {
+    const trace = path.join(scratch, 'hostile.json');
+    writeFileSync(trace, hostileTrace(readFileSync('lib/graph/__fixtures__/bug5-tool-alone.otlp.json', 'utf8'), { registrable: false }));
+    const out = path.join(scratch, 'hostile-repro.ts');
+    const written = await loopscope('repro', trace, '--out', out);
+    expect(written.status, written.stderr).toBe(0);
+    const ran = await node([out]);
+    expect(ran.stdout + ran.stderr).not.toContain('INJECTED');
+    expect(ran.status, ran.stderr).toBe(0);
+    const [step] = readRecording(parseTraceText(readFileSync(trace, 'utf8'), trace)).steps;
+    expect(step.label).toContain(HOSTILE_TEXT);
+    expect(ran.stdout).toBe(`${step.label}: failed: (empty message)\n`);
   });
 
   it('exits 2 on unreadable input and on --out without a file', async () => {

@@ -1,9 +1,34 @@
 /**
- * JSON written as a TypeScript literal for generated code: on one line when it fits, else
- * expanded with two spaces per level, so recorded data stays readable and diffable.
+ * The one way recorded data enters generated code: as JSON written as a TypeScript literal,
+ * on one line when it fits, else expanded with two spaces per level, so recorded data stays
+ * readable and diffable.
+ *
+ * Spans arrive token-less from any exporter or inside a trace file attached to a bug report,
+ * so every string in them is hostile until encoded. JSON.stringify leaves some characters raw
+ * that are safe in a string literal but not around it; `jsonText` escapes those too, so a
+ * literal can never end a comment or a line, close a `<script>`, or hide what the code does.
  */
 
 const WIDTH = 100;
+
+/**
+ * Characters JSON.stringify leaves raw that must not reach generated code as they are:
+ * U+2028/U+2029 (line terminators: they would end a `//` comment), `<` and `>` (so
+ * `</script>` and `<!--` never appear), the other control characters (C1, DEL), format
+ * characters such as the bidirectional overrides of "Trojan Source" attacks (Cf), and private
+ * or unassigned code points (Co, Cn), which a terminal or an editor may show as something else.
+ * JSON text can hold them only inside strings, where `\uXXXX` means the same character.
+ */
+const UNSAFE = /[\u2028\u2029<>\p{Cc}\p{Cf}\p{Co}\p{Cn}]/gu;
+
+const escapeCodeUnits = (character: string) => Array.from({ length: character.length }, (_, index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`).join('');
+
+/** JSON.stringify, made safe anywhere in a TypeScript file: also in or next to a comment. */
+function jsonText(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  // `*/` can only be inside a string too; `\/` is the same `/` in JSON and in TypeScript.
+  return text.replace(UNSAFE, escapeCodeUnits).replace(/\*\//g, '*\\/');
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -16,14 +41,16 @@ function oneLine(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : oneLine(item))).join(', ')}]`;
   if (isRecord(value)) {
     const entries = entriesOf(value);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([key, inner]) => `${JSON.stringify(key)}: ${oneLine(inner)}`).join(', ')} }`;
+    return entries.length === 0 ? '{}' : `{ ${entries.map(([key, inner]) => `${jsonText(key)}: ${oneLine(inner)}`).join(', ')} }`;
   }
-  return JSON.stringify(value) ?? 'undefined';
+  return jsonText(value);
 }
 
 /**
- * `value` as a literal written after `prefix` on its line (`prefix` holds the line's indentation
- * and whatever comes before the value, e.g. `    inputJsonSchema: `): one line when it fits.
+ * `value` (recorded data: strings, numbers, objects, arrays) as a literal written after `prefix`
+ * on its line (`prefix` holds the line's indentation and whatever comes before the value, e.g.
+ * `    inputJsonSchema: `): one line when it fits. Strings and keys are JSON string literals with
+ * every character that could end a comment or a line, or mislead a reader, escaped.
  */
 export function codeLiteral(value: unknown, prefix = ''): string {
   const indent = /^ */.exec(prefix)![0];
@@ -37,13 +64,8 @@ export function codeLiteral(value: unknown, prefix = ''): string {
   const entries = entriesOf(value);
   return `{\n${entries
     .map(([key, item]) => {
-      const head = `${inner}${JSON.stringify(key)}: `;
+      const head = `${inner}${jsonText(key)}: `;
       return `${head}${codeLiteral(item, head)},`;
     })
     .join('\n')}\n${indent}}`;
-}
-
-/** Text safe inside a block comment. */
-export function commentText(text: string): string {
-  return text.replace(/\*\//g, '*\\/');
 }

@@ -109,17 +109,24 @@ describe('exportRepro: the generated source', () => {
     }
   });
 
-  it('names in its header where it came from, how to run it, and the genkit bug it shows', () => {
+  it('names in its header how to run it and the genkit bug it shows; where it came from, in the recording constant', () => {
     const header = (name: Case) => exported.get(name)!.source.split('*/')[0];
-    expect(header('bug1')).toContain(`Exported by Loopscope from ${FILES.bug1}`);
+    // Recorded text (the source path, outcomes, bug details, middleware names) is data, not comment.
+    const about = (name: Case) => /\nexport const recording = \{\n[\s\S]*?\n\};\n/.exec(exported.get(name)!.source)?.[0] ?? '';
+    expect(about('bug1')).toContain(`"source": "${FILES.bug1}",`);
+    expect(about('bug1')).toContain(`"generate 2 (resume): failed: Cannot read properties of undefined (reading 'tools')",`);
+    expect(about('bug1')).toContain('"generate 2 (resume) restarts lockVault, which interrupts again, and genkit fails with');
     expect(header('bug1')).toContain('npx tsx repro.ts');
     expect(header('bug1')).toContain('It shows genkit 1.42 bug 1: a restart whose tool interrupts again crashes.');
+    expect(header('bug1')).toContain('Where: `recording.bugs[0]`.');
     expect(header('bug3')).toContain('It shows genkit 1.42 bug 3');
     expect(header('bug4')).toContain('It shows genkit 1.42 bug 4');
     expect(header('bug5')).toContain('It shows genkit 1.42 bug 5');
     expect(header('restart')).not.toContain('genkit 1.42 bug');
-    expect(header('restart')).toContain('Left out: the middleware the recorded calls ran (loopscope/tool-timeout)');
+    expect(header('restart')).toContain('Left out: the middleware the recorded calls ran (`recording.leftOut`)');
+    expect(about('restart')).toContain('"leftOut": ["loopscope/tool-timeout"],');
     expect(header('pending')).not.toContain('genkit 1.42 bug');
+    for (const name of Object.keys(FILES) as Case[]) expect(header(name)).not.toContain(FILES[name]);
   });
 
   it('writes the chain as generate calls: a resume sends its parent’s messages and the recorded resume parts', () => {
@@ -150,6 +157,17 @@ describe('helpers', () => {
     expect(codeLiteral({ a: [1, 'x'], b: {} })).toBe('{ "a": [1, "x"], "b": {} }');
     const long = { text: 'x'.repeat(90), list: [1, 2] };
     expect(codeLiteral(long, '  ')).toBe(`{\n    "text": "${'x'.repeat(90)}",\n    "list": [1, 2],\n  }`);
+  });
+
+  it('codeLiteral escapes what could end a comment or a line, close a script or mislead a reader, and keeps the value', () => {
+    const hostile = 'a\u2028b\u2029c</script><!-- */ /* \u202e\u2066\u007f\u0085\ufeff\udb80\udc00 é 😀 `${x}` "\\ \n\r';
+    const encoded = String.raw`"a\u2028b\u2029c\u003c/script\u003e\u003c!-- *\/ /* \u202e\u2066\u007f\u0085\ufeff\udb80\udc00 é 😀 ${'`${x}`'} \"\\ \n\r"`;
+    expect(codeLiteral(hostile)).toBe(encoded);
+    // Keys too, also when the literal is expanded over several lines.
+    expect(codeLiteral({ [hostile]: [hostile] })).toBe(`{\n  ${encoded}: [\n    ${encoded},\n  ],\n}`);
+    // Still JSON, and the same value as TypeScript reads it.
+    expect(JSON.parse(codeLiteral(hostile))).toBe(hostile);
+    expect(new Function(`return ${codeLiteral({ [hostile]: [hostile] })};`)()).toEqual({ [hostile]: [hostile] });
   });
 
   it('reproFileName makes a safe .ts name from a trace file name', () => {

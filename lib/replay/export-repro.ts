@@ -5,11 +5,15 @@
  * generate call's model requests with that call's recorded responses, in order; tool stubs
  * play back the recorded tool runs; the chain of generate calls is written out as code, a
  * resume sending its parent's `response.messages` and a retry the very same array.
+ *
+ * Recorded strings reach the file only through `codeLiteral` (code-literal.ts): never into a
+ * comment, a template literal or an identifier (identifiers come from code-identifiers.ts).
  */
-import { codeLiteral, commentText } from './code-literal';
+import { CodeIdentifiers } from './code-identifiers';
+import { codeLiteral } from './code-literal';
 import { GENKIT_BUG_TITLES, recordedGenkitBugs, type RecordedGenkitBug } from './recorded-genkit-bugs';
 import type { GenerateStep, Recording, RecordedToolDefinition, RecordedToolExecution, ReplayStep } from './recording';
-import { describeOutcome } from './replay-report';
+import { recordingConstantSource, reproHeaderSource, type ReproHeaderInput } from './repro-header-source';
 import { nextModelResponseSource, playToolSource, printToolResponsesSource, recordedTypesSource, stepSource } from './repro-helper-source';
 
 /** A module of the local tools folder, for `useLocalTools`. */
@@ -41,12 +45,11 @@ export function reproFileName(source: string | undefined): string {
   return `repro-${safe || 'recording'}.ts`;
 }
 
-/** A JavaScript identifier made from a tool or module name (`lookup-order` → `lookupOrder`). */
-function identifier(name: string, suffix: string): string {
-  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const camel = words.map((word, index) => (index === 0 ? word : word[0].toUpperCase() + word.slice(1))).join('');
-  return `${/^[0-9]/.test(camel) || camel === '' ? `_${camel}` : camel}${suffix}`;
-}
+/**
+ * Top-level names the file defines itself (with the `r<N>` / `history<N>` variables, which no
+ * identifier made from a name can be: those end in `Tool` or `Tools`).
+ */
+const RESERVED_IDENTIFIERS = ['genkit', 'GenerateResponse', 'ModelResponseData', 'ai', 'recording', 'recorded', 'current', 'Recorded', 'ToolRun', 'nextModelResponse', 'playTool', 'step', 'firstLine', 'printToolResponses', 'main'];
 
 const bareName = (tool: unknown) => (typeof tool === 'string' ? tool.replace(/^\/(tool|tool\.v2|prompt)\//, '') : tool);
 
@@ -80,6 +83,8 @@ interface Plan {
   hasRecordedTable: boolean;
   /** Some recorded model call failed: the scripted model throws its error there. */
   modelErrors: boolean;
+  /** The identifiers of the file's tool constants and module imports, unique whatever the names. */
+  identifiers: CodeIdentifiers;
 }
 
 function generateNumber(recording: Recording, index: number): number {
@@ -113,59 +118,20 @@ function planExport(recording: Recording, options: ExportReproOptions): Plan {
     models: [...recording.models],
     hasRecordedTable: recording.models.size > 0 || stubbed.length > 0,
     modelErrors: recording.steps.some((step) => step.kind === 'generate' && step.modelCalls.some((call) => call.errorMessage !== undefined)),
+    identifiers: new CodeIdentifiers(RESERVED_IDENTIFIERS),
   };
 }
 
-/** Wraps a header line at about 96 columns; continuation lines keep its leading spaces. */
-function wrap(line: string, width = 96): string[] {
-  if (line.length <= width) return [line];
-  const lead = /^ */.exec(line)![0];
-  const lines: string[] = [];
-  let current = '';
-  for (const word of line.slice(lead.length).split(' ')) {
-    if (current !== '' && lead.length + current.length + 1 + word.length > width) {
-      lines.push(lead + current);
-      current = word;
-    } else current = current === '' ? word : `${current} ${word}`;
-  }
-  return [...lines, lead + current];
-}
-
-function counted(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
-function header(plan: Plan, options: ExportReproOptions): string[] {
-  const { recording } = plan;
-  const generates = recording.steps.filter((step) => step.kind === 'generate').length;
-  const alone = recording.steps.length - generates;
-  const calls = [generates > 0 ? counted(generates, 'generate call', 'generate calls') : '', alone > 0 ? counted(alone, 'tool run on its own', 'tool runs on their own') : ''].filter(Boolean).join(' and ');
-  const tools =
-    plan.localModules.length === 0
-      ? 'the tools are stubs that return, interrupt or throw as they did in the recording.'
-      : `the tools are your local tool modules, imported below${plan.stubbed.length > 0 ? ` (${plan.stubbed.map((tool) => tool.name).join(', ')}: stubs playing back the recording)` : ''}.`;
-  const lines = [
-    options.title ? `Repro: ${options.title}` : 'Repro of a genkit run recorded by Loopscope',
-    '',
-    `Exported by Loopscope from ${options.source ?? 'a recording'}: ${calls}, ${counted(recording.spanCount, 'span', 'spans')}.`,
-    '',
-    `It makes the recorded calls again with ${plan.localModules.length === 0 ? 'plain genkit (`genkit/beta`) and nothing else' : 'genkit (`genkit/beta`)'}: ${plan.models.length > 0 ? 'a scripted model answers each model request with the recorded response, in order, and ' : ''}${tools}`,
-    '',
-    plan.localModules.length === 0
-      ? 'Run it from a folder where genkit 1.42 is installed (npm install genkit@1.42.0 tsx):'
-      : 'Run it where it was written (the imports of the tool modules are relative to it):',
-    `  npx tsx ${options.fileName ?? 'repro.ts'}`,
-    '',
-    'It prints one line per call. In the recording they ended like this:',
-    ...recording.steps.map((step) => `  ${step.label}: ${describeOutcome(step.outcome)}`),
-  ];
-  for (const bug of plan.bugs) {
-    const evidence = bug.showsInToolResponses ? ' After that call, this file prints what the model got.' : '';
-    lines.push('', `It shows genkit 1.42 bug ${bug.bug}: ${GENKIT_BUG_TITLES[bug.bug]}.`, `  ${bug.summary}${evidence}`);
-  }
-  const middleware = [...new Set(recording.steps.flatMap((step) => (step.kind === 'generate' && Array.isArray(step.options.use) ? step.options.use : [])).map((use) => (typeof use === 'object' && use !== null && 'name' in use ? String(use.name) : 'unnamed')))];
-  if (middleware.length > 0) lines.push('', `Left out: the middleware the recorded calls ran (${middleware.join(', ')}), which is not part of genkit.`);
-  return ['/**', ...lines.flatMap((line) => line.split('\n')).flatMap((line) => wrap(line)).map((line) => (line === '' ? ' *' : ` * ${commentText(line)}`)), ' */'];
+function headerInput(plan: Plan, options: ExportReproOptions): ReproHeaderInput {
+  return {
+    recording: plan.recording,
+    bugs: plan.bugs,
+    usesLocalTools: plan.localModules.length > 0,
+    stubbed: plan.stubbed.map((tool) => tool.name),
+    title: options.title,
+    source: options.source,
+    fileName: options.fileName,
+  };
 }
 
 function imports(plan: Plan): string[] {
@@ -173,13 +139,13 @@ function imports(plan: Plan): string[] {
   const types = [...(usesGenerateResponse ? ['GenerateResponse'] : []), ...(plan.models.length > 0 ? ['ModelResponseData'] : [])];
   return [
     `import { ${['genkit', ...types.map((type) => `type ${type}`)].join(', ')} } from "genkit/beta";`,
-    ...plan.localModules.map((module) => `import ${moduleIdentifier(module)} from ${JSON.stringify(module.importPath)};`),
+    ...plan.localModules.map((module) => `import ${moduleIdentifier(plan, module)} from ${codeLiteral(module.importPath)};`),
   ];
 }
 
-function moduleIdentifier(module: LocalToolModule): string {
+function moduleIdentifier(plan: Plan, module: LocalToolModule): string {
   const base = module.importPath.split('/').pop()!.replace(/\.(ts|mts|js|mjs)$/, '');
-  return identifier(base, 'Tools');
+  return plan.identifiers.for(base, 'Tools');
 }
 
 function recordedTable(plan: Plan): string[] {
@@ -192,7 +158,8 @@ function recordedTable(plan: Plan): string[] {
     const entry: Record<string, unknown> = {};
     if (models) entry.modelResponses = step.kind === 'generate' ? step.modelCalls.map(modelResponse) : [];
     if (stubs) entry.toolRuns = step.toolExecutions.filter((execution) => stubbed.has(execution.name)).map(toolRun);
-    lines.push(`  // ${step.index}: ${step.label}`, `  ${codeLiteral(entry, '  ')},`);
+    // The index, not the label: a label can hold a recorded tool name.
+    lines.push(`  // call ${step.index}`, `  ${codeLiteral(entry, '  ')},`);
   }
   lines.push('];', '', '/** The call of the chain running now: the scripted model and the stubs answer from its entry. */', 'let current = 0;');
   return lines;
@@ -203,7 +170,7 @@ function models(plan: Plan): string[] {
   if (plan.models.length === 0) return [];
   const lines = [...nextModelResponseSource({ modelErrors: plan.modelErrors })];
   for (const model of plan.models) {
-    lines.push('', 'ai.defineModel(', `  { name: ${JSON.stringify(model)}, supports: { tools: true, multiturn: true, systemRole: true, media: true } },`, '  async () => nextModelResponse(),', ');');
+    lines.push('', 'ai.defineModel(', `  { name: ${codeLiteral(model)}, supports: { tools: true, multiturn: true, systemRole: true, media: true } },`, '  async () => nextModelResponse(),', ');');
   }
   return lines;
 }
@@ -214,12 +181,12 @@ function stubs(plan: Plan): string[] {
   const alone = new Set(plan.recording.steps.flatMap((step) => (step.kind === 'tool' ? [step.name] : [])));
   const lines = playToolSource();
   for (const tool of plan.stubbed) {
-    const config: string[] = [`    name: ${JSON.stringify(tool.name)},`, `    description: ${JSON.stringify(tool.description ?? '')},`];
+    const config: string[] = [`    name: ${codeLiteral(tool.name)},`, `    description: ${codeLiteral(tool.description ?? '', '    description: ')},`];
     if (tool.inputSchema !== undefined) config.push(`    inputJsonSchema: ${codeLiteral(tool.inputSchema, '    inputJsonSchema: ')},`);
     if (tool.outputSchema !== undefined) config.push(`    outputJsonSchema: ${codeLiteral(tool.outputSchema, '    outputJsonSchema: ')},`);
     // A tool run on its own is called directly by the chain: it needs a name.
-    const constant = alone.has(tool.name) ? `const ${identifier(tool.name, 'Tool')} = ` : '';
-    lines.push('', `${constant}ai.defineTool(`, '  {', ...config, '  },', `  async (input, ctx) => playTool(${JSON.stringify(tool.name)}, input, ctx),`, ');');
+    const constant = alone.has(tool.name) ? `const ${plan.identifiers.for(tool.name, 'Tool')} = ` : '';
+    lines.push('', `${constant}ai.defineTool(`, '  {', ...config, '  },', `  async (input, ctx) => playTool(${codeLiteral(tool.name)}, input, ctx),`, ');');
   }
   return lines;
 }
@@ -247,15 +214,14 @@ function messagesExpression(plan: Plan, step: GenerateStep): { statements: strin
   const literal = (messages: unknown) => codeLiteral(Array.isArray(messages) ? messages : [], `${OPTION_INDENT}messages: `);
   if (step.options.resume === undefined) return { statements: [], expression: literal(step.options.messages) };
   if (step.retryOf !== undefined) {
-    return { statements: [`  // A retry of ${plan.recording.steps[step.retryOf].label}: the same resume, with the same messages array.`], expression: plan.historyVariables.get(step.retryOf)! };
+    return { statements: [`  // A retry of call ${step.retryOf}: the same resume, with the same messages array.`], expression: plan.historyVariables.get(step.retryOf)! };
   }
   if (step.continues === undefined) return { statements: ['  // The call it resumes is not in the recording: it sends the recorded history.'], expression: literal(step.history) };
-  const parent = plan.recording.steps[step.continues];
   const messages = `${plan.responseVariables.get(step.continues)!}!.messages`;
   const statements: string[] = [];
   let expression = messages;
   if (plan.branchingParents.has(step.continues)) {
-    statements.push(`  // Several resumes start from ${parent.label}; each gets its own copy, as genkit 1.42 rewrites the messages a resume is given (bug 3).`);
+    statements.push(`  // Several resumes start from call ${step.continues}; each gets its own copy, as genkit 1.42 rewrites the messages a resume is given (bug 3).`);
     expression = `structuredClone(${messages})`;
   }
   const history = plan.historyVariables.get(step.index);
@@ -267,7 +233,7 @@ function messagesExpression(plan: Plan, step: GenerateStep): { statements: strin
 function generateCall(plan: Plan, step: GenerateStep): string[] {
   const options = step.options;
   const messages = messagesExpression(plan, step);
-  const fields: string[] = [`${OPTION_INDENT}model: ${JSON.stringify(step.model)},`, `${OPTION_INDENT}messages: ${messages.expression},`];
+  const fields: string[] = [`${OPTION_INDENT}model: ${codeLiteral(step.model)},`, `${OPTION_INDENT}messages: ${messages.expression},`];
   for (const key of GENERATE_OPTION_KEYS) {
     if (options[key] === undefined) continue;
     fields.push(option(key, key === 'tools' && Array.isArray(options.tools) ? options.tools.map(bareName) : options[key]));
@@ -286,18 +252,18 @@ function generateCall(plan: Plan, step: GenerateStep): string[] {
 
 /** `step(0, "generate 1",` — the start of a call of the step helper. */
 function stepCall(plan: Plan, step: ReplayStep): string {
-  return `step(${plan.hasRecordedTable ? `${step.index}, ` : ''}${JSON.stringify(step.label)},`;
+  return `step(${plan.hasRecordedTable ? `${step.index}, ` : ''}${codeLiteral(step.label)},`;
 }
 
 function toolAloneCall(plan: Plan, step: Extract<ReplayStep, { kind: 'tool' }>): string[] {
   if (plan.stubbed.some((tool) => tool.name === step.name)) {
-    const head = `  await ${stepCall(plan, step)} () => ${identifier(step.name, 'Tool')}(`;
+    const head = `  await ${stepCall(plan, step)} () => ${plan.identifiers.for(step.name, 'Tool')}(`;
     return [`${head}${codeLiteral(step.input, head)}));`];
   }
   // A local tool: looked up by its action key, as genkit's registry holds it.
   return [
     `  await ${stepCall(plan, step)} async () => {`,
-    `    const tool = await ai.registry.lookupAction(${JSON.stringify(`/tool/${step.name}`)});`,
+    `    const tool = await ai.registry.lookupAction(${codeLiteral(`/tool/${step.name}`)});`,
     `    return tool!(${codeLiteral(step.input, '    return tool!(')});`,
     '  });',
   ];
@@ -305,7 +271,7 @@ function toolAloneCall(plan: Plan, step: Extract<ReplayStep, { kind: 'tool' }>):
 
 function chain(plan: Plan): string[] {
   const lines = ['/** The recorded calls, in causal order. */', 'async function main(): Promise<void> {'];
-  for (const module of plan.localModules) lines.push(`  await ${moduleIdentifier(module)}(ai);`);
+  for (const module of plan.localModules) lines.push(`  await ${moduleIdentifier(plan, module)}(ai);`);
   plan.recording.steps.forEach((step, position) => {
     if (position > 0 || plan.localModules.length > 0) lines.push('');
     lines.push(...(step.kind === 'generate' ? generateCall(plan, step) : toolAloneCall(plan, step)));
@@ -325,7 +291,8 @@ function chain(plan: Plan): string[] {
  */
 export function exportRepro(recording: Recording, options: ExportReproOptions = {}): string {
   const plan = planExport(recording, options);
-  const sections = [header(plan, options), imports(plan), ['const ai = genkit({});'], recordedTable(plan), models(plan), stubs(plan), runners(plan), chain(plan)];
+  const about = headerInput(plan, options);
+  const sections = [reproHeaderSource(about), imports(plan), recordingConstantSource(about), ['const ai = genkit({});'], recordedTable(plan), models(plan), stubs(plan), runners(plan), chain(plan)];
   return `${sections
     .filter((section) => section.length > 0)
     .map((section) => section.join('\n'))

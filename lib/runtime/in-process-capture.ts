@@ -9,6 +9,7 @@
  */
 import { LoopscopeError } from '../errors';
 import { decodeOtlpJson } from '../trace/otlp-json';
+import { parseJsonLimited } from '../trace/parse-json-limited';
 import type { Span } from '../trace/span';
 
 export interface CapturedSpans {
@@ -71,7 +72,7 @@ export async function startInProcessCapture(options: { serviceName: string }): P
       if (finished.length === 0) return { spans: [], started: startedSinceLast };
       const bytes = JsonTraceSerializer.serializeRequest([...finished]);
       if (!bytes) throw new LoopscopeError('INTERNAL', `The OTLP JSON serializer returned nothing for ${finished.length} captured span(s).`);
-      return { spans: decodeOtlpJson(JSON.parse(new TextDecoder().decode(bytes))), started: startedSinceLast };
+      return { spans: decodeOtlpJson(parseJsonLimited(bytes, { what: 'The captured spans' })), started: startedSinceLast };
     },
     shutdown: () => provider.shutdown(),
   };

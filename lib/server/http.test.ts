@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { LoopscopeError } from '../errors';
+import { MAX_JSON_DEPTH } from '../trace/parse-json-limited';
+import { deepArrayText, deepObjectText } from '../trace/testing/deep-json';
 import { API_MAX_BODY_BYTES, errorResponse, readBodyLimited, readJsonBody } from './http';
 
 const URL_ = 'http://127.0.0.1:4000/api/runs';
@@ -108,6 +110,21 @@ describe('readJsonBody', () => {
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('not valid JSON');
+  });
+
+  it.each([
+    ['arrays', deepArrayText],
+    ['objects', deepObjectText],
+  ])('refuses a body of %s nested 10,000 and 1,000 levels deep with 400 naming the depth, before any schema sees it', async (_kind, deep) => {
+    // z.unknown() would let any depth through to the code behind the route.
+    const Open = z.object({ scenario: z.string(), answer: z.unknown() });
+    for (const levels of [10_000, 1_000]) {
+      const error = await rejection(readJsonBody(jsonRequest(`{"scenario":"x","answer":${deep(levels)}}`), Open));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.httpStatus).toBe(400);
+      expect(error.message).toBe(`The body is nested ${levels + 1} levels deep; the limit is ${MAX_JSON_DEPTH}.`);
+    }
+    await expect(readJsonBody(jsonRequest(`{"scenario":"x","answer":${deep(MAX_JSON_DEPTH - 1)}}`), Open)).resolves.toMatchObject({ scenario: 'x' });
   });
 
   it('refuses an empty body as invalid JSON (400)', async () => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { errorMessage, LoopscopeError } from '../errors';
+import { LoopscopeError } from '../errors';
+import { parseJsonLimited } from '../trace/parse-json-limited';
 import { API_MAX_BODY_BYTES } from './body-limits';
 
 // The limit lives in body-limits.ts, which the HTTP server reads too; re-exported for callers.
@@ -54,12 +55,7 @@ export async function readJsonBody<Schema extends z.ZodType>(
     throw new LoopscopeError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
   }
   const bytes = await readBodyLimited(request, maxBytes);
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (error) {
-    throw new LoopscopeError('INVALID_ARGUMENT', `The body is not valid JSON: ${errorMessage(error)}`, { cause: error });
-  }
+  const value = parseJsonLimited(new TextDecoder().decode(bytes), { what: 'The body' });
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -6,6 +6,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
 import { decodeOtlpRequest, OTLP_MAX_BODY_BYTES } from './otlp-receiver';
+import { MAX_JSON_DEPTH } from '../trace/parse-json-limited';
+import { deepArrayText, deepArrayValueText, deepKvlistValueText, deepObjectText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from '../trace/testing/deep-json';
 import { thrownLoopscopeError } from '../trace/testing/thrown-error';
 
 /** Three real SDK spans (a root with two children) in one trace. */
@@ -175,5 +177,65 @@ describe('decodeOtlpRequest: refused bodies', () => {
     expect(error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(error.httpStatus).toBe(415);
     expect(error.message).toContain(contentEncoding);
+  });
+});
+
+describe('decodeOtlpRequest: hostile bodies', () => {
+  const decodeText = (text: string, contentEncoding: string | null = null) =>
+    decodeOtlpRequest({ contentType: JSON_TYPE, contentEncoding, body: contentEncoding === 'gzip' ? gzipSync(text) : new TextEncoder().encode(text) });
+
+  /** Each body, nested past the limit, with the depth its text really has. */
+  const deepBodies = (levels: number) => [
+    { kind: 'arrays', text: deepArrayText(levels), depth: levels },
+    { kind: 'objects', text: deepObjectText(levels), depth: levels },
+    // Valid OTLP around the nesting: a deep attribute value, and a deep unknown span field.
+    { kind: 'kvlistValues', text: otlpBodyText({ valueText: deepKvlistValueText(levels) }), depth: OTLP_ATTRIBUTE_VALUE_DEPTH + 4 * levels },
+    { kind: 'arrayValues', text: otlpBodyText({ valueText: deepArrayValueText(levels) }), depth: OTLP_ATTRIBUTE_VALUE_DEPTH + 3 * levels },
+    { kind: 'an unknown field', text: otlpBodyText().replace('"name":"hostile"', `"name":"hostile","extra":${deepArrayText(levels)}`), depth: 7 + levels },
+  ];
+
+  const cases = [10_000, 1_000].flatMap((levels) => deepBodies(levels).map((body) => [body.kind, levels, body] as const));
+  it.each(cases)('refuses %s nested %i levels deep with 400 naming the depth, plain or gzipped', (kind, _levels, { text, depth }) => {
+    for (const encoding of [null, 'gzip']) {
+      const error = thrownLoopscopeError(() => decodeText(text, encoding));
+      expect(error.code, kind).toBe('INVALID_ARGUMENT');
+      expect(error.httpStatus).toBe(400);
+      expect(error.message, kind).toBe(`The export body is nested ${depth} levels deep; the limit is ${MAX_JSON_DEPTH}.`);
+    }
+  });
+
+  it('accepts an attribute nested right up to the limit, and counts its span', () => {
+    // 29 kvlistValues: 10 + 4 × 29 = 126 levels ≤ 128; 30 make 130.
+    const spans = decodeText(otlpBodyText({ valueText: deepKvlistValueText(29) }));
+    expect(spans).toHaveLength(1);
+    let value = spans[0].attributes.deep;
+    for (let level = 0; level < 29; level++) value = (value as Record<string, unknown>).k as typeof value;
+    expect(value).toBe('leaf');
+    expect(thrownLoopscopeError(() => decodeText(otlpBodyText({ valueText: deepKvlistValueText(30) }))).message).toBe(
+      `The export body is nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 4 * 30} levels deep; the limit is ${MAX_JSON_DEPTH}.`,
+    );
+  });
+
+  // The fast path (canonical bodies) and the tolerant path (anything else: here an enum name) must agree.
+  it.each([
+    ['2^64', '18446744073709551616'],
+    ['a 21-digit time', '100000000000000000000'],
+    ['a 20-digit time above 2^64−1', '99999999999999999999'],
+  ])('refuses %s with 400 and the same message on the fast and the tolerant path', (_case, time) => {
+    const canonical = thrownLoopscopeError(() => decodeText(otlpBodyText({ span: { startTimeUnixNano: time } })));
+    const tolerant = thrownLoopscopeError(() => decodeText(otlpBodyText({ span: { startTimeUnixNano: time, kind: 'SPAN_KIND_INTERNAL' } })));
+    expect(canonical.httpStatus).toBe(400);
+    expect(canonical.message).toBe(
+      'Invalid OTLP JSON at resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano: expected a non-negative integer time in nanoseconds (decimal string, number or {low, high}).',
+    );
+    expect(tolerant.message).toBe(canonical.message);
+    const end = thrownLoopscopeError(() => decodeText(otlpBodyText({ span: { endTimeUnixNano: time } })));
+    expect(end.message).toContain('spans[0].endTimeUnixNano: expected a non-negative integer time');
+  });
+
+  it('accepts 2^64−1 itself on both paths', () => {
+    const max = '18446744073709551615';
+    expect(decodeText(otlpBodyText({ span: { endTimeUnixNano: max } }))[0].endTimeUnixNano).toBe(max);
+    expect(decodeText(otlpBodyText({ span: { endTimeUnixNano: max, kind: 'SPAN_KIND_INTERNAL' } }))[0].endTimeUnixNano).toBe(max);
   });
 });

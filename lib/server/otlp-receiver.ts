@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { errorMessage, LoopscopeError } from '../errors';
 import { decodeOtlpJson } from '../trace/otlp-json';
+import { parseJsonLimited } from '../trace/parse-json-limited';
 import { decodeOtlpProtobuf } from '../trace/otlp-protobuf';
 import type { Span } from '../trace/span';
 import { OTLP_MAX_BODY_BYTES } from './body-limits';
@@ -40,13 +41,7 @@ export function decodeOtlpRequest(options: {
 
   const mediaType = (options.contentType ?? '').split(';')[0].trim().toLowerCase();
   if (mediaType === 'application/json') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
-    } catch (error) {
-      throw new LoopscopeError('INVALID_ARGUMENT', `The export body is not valid JSON: ${errorMessage(error)}`, { cause: error });
-    }
-    return decodeOtlpJson(parsed);
+    return decodeOtlpJson(parseJsonLimited(body, { what: 'The export body' }));
   }
   if (mediaType === 'application/x-protobuf' || mediaType === 'application/protobuf') {
     return decodeOtlpJson(decodeOtlpProtobuf(body));

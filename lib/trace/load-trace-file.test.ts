@@ -7,6 +7,8 @@ import { loadTraceFile, parseTraceText } from './load-trace-file';
 import { encodeOtlpJson } from './otlp-json';
 import type { Span } from './span';
 import { buildSpan, type SpanOverrides } from './testing/build-span';
+import { MAX_JSON_DEPTH } from './parse-json-limited';
+import { deepArrayText, deepKvlistValueText, deepObjectText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from './testing/deep-json';
 import { thrownLoopscopeError } from './testing/thrown-error';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -95,6 +97,43 @@ describe('parseTraceText', () => {
     const nested = thrownLoopscopeError(() => parseTraceText(JSON.stringify([genkitTraceData, { traceId: 'bad', spans: {} }]), 'list.json'));
     expect(nested.message).toBe('list.json: item [1]: Invalid Genkit TraceData at traceId: expected 32 hex characters (or base64 of 16 bytes), got "bad".');
     expect(nested.cause).toBeDefined();
+  });
+});
+
+describe('parseTraceText: input nested past the limit', () => {
+  const deepOtlp = (levels: number) => otlpBodyText({ valueText: deepKvlistValueText(levels) });
+  const deepTraceData = (levels: number) =>
+    JSON.stringify(genkitTraceData).replace('"genkit:type":"flow"', `"genkit:type":"flow","deep":${deepObjectText(levels)}`);
+
+  it.each([10_000, 1_000])('refuses a trace file, a Genkit TraceData file and a JSON list nested %i levels deep, naming the depth', (levels) => {
+    const otlp = thrownLoopscopeError(() => parseTraceText(deepOtlp(levels), 'deep.json'));
+    expect(otlp.code).toBe('INVALID_ARGUMENT');
+    expect(otlp.message).toBe(`deep.json: nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 4 * levels} levels deep; the limit is ${MAX_JSON_DEPTH}.`);
+    // The document, spans, the span and its attributes hold the deep value: 4 levels above it.
+    expect(thrownLoopscopeError(() => parseTraceText(deepTraceData(levels), 'trace-data.json')).message).toBe(
+      `trace-data.json: nested ${levels + 4} levels deep; the limit is ${MAX_JSON_DEPTH}.`,
+    );
+    expect(thrownLoopscopeError(() => parseTraceText(`[${deepArrayText(levels)}]`, 'list.json')).message).toBe(
+      `list.json: nested ${levels + 1} levels deep; the limit is ${MAX_JSON_DEPTH}.`,
+    );
+  });
+
+  it('names the JSONL line nested too deep', () => {
+    const good = JSON.stringify(encodeOtlpJson([rootEnded]));
+    const error = thrownLoopscopeError(() => parseTraceText([good, '', deepOtlp(10_000), good].join('\n'), 'capture.jsonl'));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toBe(`capture.jsonl: line 3 is nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 40_000} levels deep; the limit is ${MAX_JSON_DEPTH}.`);
+  });
+
+  it('refuses a deep file read from disk with its path', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'loopscope-deep-'));
+    try {
+      const file = path.join(folder, 'deep.json');
+      await writeFile(file, deepOtlp(1_000));
+      await expect(loadTraceFile(file)).rejects.toThrow(`${file}: nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 4_000} levels deep; the limit is ${MAX_JSON_DEPTH}.`);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
 

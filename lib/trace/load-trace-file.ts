@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { errorMessage, LoopscopeError } from '../errors';
 import { decodeGenkitTraceData, isGenkitTraceData } from './genkit-trace-data';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson } from './otlp-json';
+import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
+import { readTextFile } from './read-text-file';
 import type { Span } from './span';
 
 const NOT_A_TRACE =
@@ -23,25 +24,12 @@ function decodeDocument(value: unknown, sourceName: string, where: string): Span
   throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: ${where}not a trace: ${NOT_A_TRACE}.`);
 }
 
-function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
-
 function parseJsonLines(lines: string[], sourceName: string): Span[] {
   let spans: Span[] = [];
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
-    const parsed = tryParseJson(line);
-    if (!parsed.ok) {
-      throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: line ${index + 1} is not valid JSON: ${errorMessage(parsed.error)}`, {
-        cause: parsed.error,
-      });
-    }
-    spans = mergeSpans(spans, decodeDocument(parsed.value, sourceName, `line ${index + 1}: `));
+    const value = parseJsonLimited(line, { what: `${sourceName}: line ${index + 1}` });
+    spans = mergeSpans(spans, decodeDocument(value, sourceName, `line ${index + 1}: `));
   });
   return spans;
 }
@@ -58,7 +46,7 @@ export function parseTraceText(text: string, sourceName: string): Span[] {
   const content = text.replace(/^\uFEFF/, '');
   if (content.trim() === '') throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: the file is empty.`);
 
-  const whole = tryParseJson(content);
+  const whole = tryParseJsonLimited(content);
   if (whole.ok) {
     if (Array.isArray(whole.value)) {
       return whole.value.reduce<Span[]>((spans, item, index) => mergeSpans(spans, decodeDocument(item, sourceName, `item [${index}]: `)), []);
@@ -70,8 +58,9 @@ export function parseTraceText(text: string, sourceName: string): Span[] {
   // broken pretty-printed file would be misreported as "line 1 is not valid JSON".
   const lines = content.split(/\r?\n/);
   const firstLine = lines.find((line) => line.trim() !== '') ?? '';
-  if (lines.filter((line) => line.trim() !== '').length > 1 && tryParseJson(firstLine).ok) return parseJsonLines(lines, sourceName);
-  throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: not valid JSON: ${errorMessage(whole.error)}`, { cause: whole.error });
+  // A JSONL file with one line nested too deep lands here too: the line is named.
+  if (lines.filter((line) => line.trim() !== '').length > 1 && tryParseJsonLimited(firstLine).ok) return parseJsonLines(lines, sourceName);
+  throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: ${whole.problem}.`, { cause: whole.cause });
 }
 
 /**
@@ -81,7 +70,7 @@ export function parseTraceText(text: string, sourceName: string): Span[] {
 export async function loadTraceFile(path: string): Promise<Span[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readTextFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new LoopscopeError('NOT_FOUND', `Trace file not found: ${path}`, { cause: error });

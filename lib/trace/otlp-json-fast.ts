@@ -1,4 +1,4 @@
-import { createAttributes, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from './span';
+import { createAttributes, isUnixNanoText, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from './span';
 
 /**
  * The fast path of OTLP JSON decoding, for bodies already in canonical form (what OTel JS
@@ -10,7 +10,6 @@ import { createAttributes, type AttributeValue, type Attributes, type Span, type
  */
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const SPAN_ID = /^[0-9a-f]{16}$/;
-const NANOS = /^(0|[1-9]\d{0,19})$/;
 const ZEROS = /^0+$/;
 
 class NotCanonical extends Error {}
@@ -53,7 +52,8 @@ function attributes(list: unknown): Attributes {
 }
 
 function nanos(value: unknown): string {
-  return typeof value === 'string' && NANOS.test(value) ? value : bail();
+  // Above 2^64−1 too: the tolerant path rejects it with its message.
+  return isUnixNanoText(value) ? value : bail();
 }
 
 function id(value: unknown, pattern: RegExp): string {

@@ -9,9 +9,7 @@
 import { z } from 'zod';
 import { LoopscopeError } from '../errors';
 import { decodeCanonicalOtlpJson } from './otlp-json-fast';
-import { createAttributes, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from './span';
-
-const MAX_FIXED64 = 18_446_744_073_709_551_615n;
+import { createAttributes, isUnixNanoText, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from './span';
 
 /** Lowercase hex of a trace/span id given as hex or base64 (standard or URL-safe), else undefined. */
 export function normalizeId(value: string, bytes: 16 | 8): string | undefined {
@@ -75,7 +73,8 @@ function unixNanoOf(value: unknown): string | undefined {
       nanos = (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0);
     }
   }
-  return nanos !== undefined && nanos <= MAX_FIXED64 ? nanos.toString() : undefined;
+  const text = nanos?.toString();
+  return isUnixNanoText(text) ? text : undefined;
 }
 
 /** Nanoseconds since the epoch (decimal string, number or `{low, high}`) → decimal string without leading zeros. */

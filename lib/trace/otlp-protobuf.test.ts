@@ -18,6 +18,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { LoopscopeError } from '../errors';
 import { decodeOtlpProtobuf } from './otlp-protobuf';
+import { jsonNestingDepth, MAX_JSON_DEPTH } from './parse-json-limited';
 
 // ---------------------------------------------------------------------------------------------
 // Real spans from the OpenTelemetry SDK, serialized by the exporter's own serializers.
@@ -488,6 +489,33 @@ describe('decodeOtlpProtobuf — hand-made bodies', () => {
     for (let i = 0; i < 200; i++) value = ld(5, ld(1, value));
     const body = requestWithSpan(minimalSpan(ld(9, [...str(1, 'deep'), ...ld(2, value)])));
     expectMalformed(body, /nested too deeply/);
+  });
+
+  // The limit counts the levels of the OTLP JSON the body becomes, as for a JSON body: an
+  // attribute's AnyValue object sits 10 levels down, and each kvlist adds 4
+  // ({kvlistValue: {values: [{key, value: …}]}}), each array 3.
+  const kvlists = (levels: number) => {
+    let value = str(1, 'leaf');
+    for (let i = 0; i < levels; i++) value = ld(6, ld(1, [...str(1, 'k'), ...ld(2, value)]));
+    return requestWithSpan(minimalSpan(ld(9, [...str(1, 'deep'), ...ld(2, value)])));
+  };
+  const arrays = (levels: number) => {
+    let value = str(1, 'leaf');
+    for (let i = 0; i < levels; i++) value = ld(5, ld(1, value));
+    return requestWithSpan(minimalSpan(ld(9, [...str(1, 'deep'), ...ld(2, value)])));
+  };
+
+  it('holds nested AnyValues to the JSON nesting limit (128 levels as OTLP JSON)', () => {
+    // 29 kvlists: 10 + 4 × 29 = 126 levels; 39 arrays: 10 + 3 × 39 = 127.
+    for (const body of [kvlists(29), arrays(39)]) {
+      const decoded = decodeOtlpProtobuf(body);
+      expect(jsonNestingDepth(JSON.stringify(decoded))).toBeLessThanOrEqual(MAX_JSON_DEPTH);
+      expect(JSON.stringify(decoded)).toContain('"stringValue":"leaf"');
+    }
+    // 30 kvlists (130 levels) and 40 arrays (130) are past it, though far below the 64 AnyValues once allowed.
+    for (const body of [kvlists(30), arrays(40)]) {
+      expect(expectMalformed(body, /AnyValue nested too deeply/).message).toContain(`past the limit of ${MAX_JSON_DEPTH} levels`);
+    }
   });
 
   it('accepts a Uint8Array view into a larger buffer (byteOffset ≠ 0)', () => {

@@ -21,10 +21,19 @@
  * is capped, and each loop iteration consumes at least one byte — so decoding is linear in the
  * input and never loops forever.
  */
+import type { LoopscopeError } from '../errors';
+import { MAX_JSON_DEPTH } from './parse-json-limited';
 import { malformed, ProtobufWireReader, type Tag } from './protobuf-wire-reader';
 
-/** Deepest AnyValue nesting (arrays/kvlists inside each other) accepted; guards the stack. */
-const MAX_ANY_VALUE_DEPTH = 64;
+/**
+ * AnyValue nests (arrays and kvlists inside each other) and is decoded recursively. Depths
+ * below count the levels of the OTLP JSON object being built, so a protobuf body is held to
+ * the very limit a JSON body is (parse-json-limited.ts): what the JSON decoder gets next is
+ * never deeper than MAX_JSON_DEPTH either way.
+ */
+function tooDeep(offset: number): LoopscopeError {
+  return malformed(`AnyValue nested too deeply (past the limit of ${MAX_JSON_DEPTH} levels, counted as OTLP JSON)`, offset);
+}
 
 // ---------------------------------------------------------------------------------------------
 // JSON shapes produced (subset of OTLP JSON; see module comment for which fields are optional).
@@ -63,8 +72,9 @@ function decodeRepeatedField1<T>(r: ProtobufWireReader, what: string, decode: (e
 // ---------------------------------------------------------------------------------------------
 // common/v1
 
+/** An AnyValue that becomes an object at JSON depth `depth`; its array or kvlist opens two more levels. */
 function decodeAnyValue(r: ProtobufWireReader, depth: number): JsonAnyValue {
-  if (depth > MAX_ANY_VALUE_DEPTH) throw malformed('AnyValue nested too deeply', r.pos);
+  if (depth > MAX_JSON_DEPTH) throw tooDeep(r.pos);
   // `value` is a oneof: the last member on the wire wins, as in every protobuf parser.
   let value: JsonAnyValue = {};
   while (!r.atEnd()) {
@@ -84,12 +94,15 @@ function decodeAnyValue(r: ProtobufWireReader, depth: number): JsonAnyValue {
         break;
       case 5: {
         const list = r.messageField(tag, 'AnyValue.array_value');
-        value = { arrayValue: { values: decodeRepeatedField1(list, 'ArrayValue.values', (element) => decodeAnyValue(element, depth + 1)) } };
+        if (depth + 2 > MAX_JSON_DEPTH) throw tooDeep(tag.offset);
+        // {arrayValue: {values: [AnyValue]}}: the elements sit three levels down.
+        value = { arrayValue: { values: decodeRepeatedField1(list, 'ArrayValue.values', (element) => decodeAnyValue(element, depth + 3)) } };
         break;
       }
       case 6: {
         const list = r.messageField(tag, 'AnyValue.kvlist_value');
-        value = { kvlistValue: { values: decodeRepeatedField1(list, 'KeyValueList.values', (element) => decodeKeyValue(element, depth + 1)) } };
+        if (depth + 2 > MAX_JSON_DEPTH) throw tooDeep(tag.offset);
+        value = { kvlistValue: { values: decodeRepeatedField1(list, 'KeyValueList.values', (element) => decodeKeyValue(element, depth + 3)) } };
         break;
       }
       case 7:
@@ -102,13 +115,14 @@ function decodeAnyValue(r: ProtobufWireReader, depth: number): JsonAnyValue {
   return value;
 }
 
+/** A KeyValue that becomes an object at JSON depth `depth`; its value is one level down. */
 function decodeKeyValue(r: ProtobufWireReader, depth: number): JsonKeyValue {
   let key = '';
   let value: JsonAnyValue = {};
   while (!r.atEnd()) {
     const tag = r.readTag();
     if (tag.field === 1) key = r.stringField(tag, 'KeyValue.key');
-    else if (tag.field === 2) value = decodeAnyValue(r.messageField(tag, 'KeyValue.value'), depth);
+    else if (tag.field === 2) value = decodeAnyValue(r.messageField(tag, 'KeyValue.value'), depth + 1);
     else r.skip(tag);
   }
   return { key, value };
@@ -166,7 +180,7 @@ function defaultOf(field: FieldSpec): unknown {
     case 'fixed64':
       return '0';
     case 'message':
-      return decodeMessage(new ProtobufWireReader(EMPTY, 0, 0), field.message!());
+      return decodeMessage(new ProtobufWireReader(EMPTY, 0, 0), field.message!(), 0);
     default:
       return 0;
   }
@@ -176,7 +190,10 @@ function isDefault(value: unknown): boolean {
   return value === '' || value === 0 || (Array.isArray(value) && value.length === 0);
 }
 
-function readField(r: ProtobufWireReader, tag: Tag, field: FieldSpec, what: string): unknown {
+/** One field's value; `depth` is the JSON depth of the message holding it. */
+function readField(r: ProtobufWireReader, tag: Tag, field: FieldSpec, what: string, depth: number): unknown {
+  // A repeated field's elements sit inside its array: two levels down, else one.
+  const below = depth + (field.repeated ? 2 : 1);
   switch (field.kind) {
     case 'string':
       return r.stringField(tag, what);
@@ -191,9 +208,9 @@ function readField(r: ProtobufWireReader, tag: Tag, field: FieldSpec, what: stri
     case 'fixed64':
       return r.fixed64Field(tag, what);
     case 'attribute':
-      return decodeKeyValue(r.messageField(tag, what), 0);
+      return decodeKeyValue(r.messageField(tag, what), below);
     case 'message':
-      return decodeMessage(r.messageField(tag, what), field.message!());
+      return decodeMessage(r.messageField(tag, what), field.message!(), below);
   }
 }
 
@@ -204,8 +221,11 @@ function mergeSet(previous: JsonObject, next: JsonObject): JsonObject {
   return merged;
 }
 
-/** Decodes a message by its table: defaults filled in, unknown fields skipped, optional defaults left out. */
-function decodeMessage(r: ProtobufWireReader, spec: MessageSpec): JsonObject {
+/**
+ * Decodes a message by its table: defaults filled in, unknown fields skipped, optional defaults
+ * left out. `depth`: the JSON depth of the object it becomes (the request's own object is 1).
+ */
+function decodeMessage(r: ProtobufWireReader, spec: MessageSpec, depth: number): JsonObject {
   const values = new Map<string, unknown>();
   while (!r.atEnd()) {
     const tag = r.readTag();
@@ -214,7 +234,7 @@ function decodeMessage(r: ProtobufWireReader, spec: MessageSpec): JsonObject {
       r.skip(tag);
       continue;
     }
-    const value = readField(r, tag, field, `${spec.name}.${field.proto}`);
+    const value = readField(r, tag, field, `${spec.name}.${field.proto}`, depth);
     if (field.repeated) {
       const list = values.get(field.json) as unknown[] | undefined;
       if (list) list.push(value);
@@ -317,5 +337,6 @@ const RESOURCE_SPANS = messageSpec('ResourceSpans', {
  */
 export function decodeOtlpProtobuf(bytes: Uint8Array): unknown {
   const r = new ProtobufWireReader(bytes, 0, bytes.length);
-  return { resourceSpans: decodeRepeatedField1(r, 'ExportTraceServiceRequest.resource_spans', (element) => decodeMessage(element, RESOURCE_SPANS)) };
+  // {resourceSpans: [ResourceSpans]}: each ResourceSpans is an object at depth 3.
+  return { resourceSpans: decodeRepeatedField1(r, 'ExportTraceServiceRequest.resource_spans', (element) => decodeMessage(element, RESOURCE_SPANS, 3)) };
 }

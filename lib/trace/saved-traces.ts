@@ -5,13 +5,15 @@
  * Listing caches what it parsed in `saved-index.json` by name + size + mtime, so only new
  * or changed files are read again.
  */
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
 import { writeFileAtomic } from './atomic-write';
 import { parseTraceText } from './load-trace-file';
 import { encodeOtlpJson } from './otlp-json';
+import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
+import { readTextFile } from './read-text-file';
 import type { Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
 
@@ -110,13 +112,11 @@ function describeSavedSpans(file: string, spans: Span[], description: string | u
 }
 
 function topLevelDescription(text: string): string | undefined {
-  try {
-    const value = JSON.parse(text) as unknown;
-    const description = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { description?: unknown }).description : undefined;
-    return typeof description === 'string' ? description : undefined;
-  } catch {
-    return undefined; // JSONL: no single top-level object to describe it
-  }
+  const parsed = tryParseJsonLimited(text);
+  if (!parsed.ok) return undefined; // JSONL: no single top-level object to describe it
+  const value = parsed.value;
+  const description = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { description?: unknown }).description : undefined;
+  return typeof description === 'string' ? description : undefined;
 }
 
 /** The saved-traces folder and its listing cache; `TraceStore` delegates to it. */
@@ -169,7 +169,7 @@ export class SavedTraces {
     const name = savedTraceFileName(file, { allowJsonl: true });
     let text: string;
     try {
-      text = await readFile(path.join(this.savedDir, name), 'utf8');
+      text = await readTextFile(path.join(this.savedDir, name));
     } catch (error) {
       if (errorCode(error) === 'ENOENT') throw new LoopscopeError('NOT_FOUND', `No saved trace file named ${name}.`, { cause: error });
       throw new LoopscopeError('INTERNAL', `Could not read saved trace ${name}: ${errorMessage(error)}`, { cause: error });
@@ -209,7 +209,7 @@ export class SavedTraces {
   private async loadCache(): Promise<Map<string, SavedCacheEntry>> {
     if (this.cache) return this.cache;
     try {
-      const parsed = SavedIndexFileSchema.parse(JSON.parse(await readFile(this.savedIndexPath, 'utf8')));
+      const parsed = SavedIndexFileSchema.parse(parseJsonLimited(await readTextFile(this.savedIndexPath), { what: 'The saved index' }));
       return new Map(parsed.files.map((cached) => [cached.entry.file, cached]));
     } catch {
       return new Map(); // missing or stale format: every saved file is simply read again
@@ -218,7 +218,7 @@ export class SavedTraces {
 
   private async describeFile(file: string): Promise<SavedTraceFile> {
     try {
-      const text = await readFile(path.join(this.savedDir, file), 'utf8');
+      const text = await readTextFile(path.join(this.savedDir, file));
       return describeSavedSpans(file, parseTraceText(text, file), topLevelDescription(text));
     } catch (error) {
       const name = file.replace(/\.jsonl?$/i, '');

@@ -62,6 +62,20 @@ export function createAttributes(): Attributes {
   return Object.create(null) as Attributes;
 }
 
+const NANOS_TEXT = /^(0|[1-9]\d{0,19})$/;
+/** 2^64−1, the largest OTLP `fixed64`. */
+const MAX_FIXED64_TEXT = '18446744073709551615';
+
+/**
+ * Whether a value is a time as `Span` holds it: nanoseconds as a decimal string without
+ * leading zeros that fits OTLP's fixed64 (at most 2^64−1). Every decoder and the store check
+ * times with this one rule.
+ */
+export function isUnixNanoText(value: unknown): value is string {
+  // Equal-length digit strings compare like the numbers they spell.
+  return typeof value === 'string' && NANOS_TEXT.test(value) && (value.length < MAX_FIXED64_TEXT.length || value <= MAX_FIXED64_TEXT);
+}
+
 /** Milliseconds since the epoch of a nanosecond decimal string (precision below 1 µs is dropped). */
 export function nanosToMillis(nanos: string): number {
   // Number() loses precision past 2^53 ns (≈104 days); slicing keeps microseconds exact.

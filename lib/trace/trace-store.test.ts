@@ -6,6 +6,8 @@ import { LoopscopeError } from '../errors';
 import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
 import type { Span } from './span';
 import { buildSpan, type SpanOverrides } from './testing/build-span';
+import { MAX_JSON_DEPTH } from './parse-json-limited';
+import { deepKvlistValueText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from './testing/deep-json';
 import { TraceStore } from './trace-store';
 
 const TRACE_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -114,6 +116,18 @@ describe('TraceStore.append', () => {
     expect((await store.list()).length).toBe(2);
   });
 
+  it('refuses times above 2^64−1 (OTLP fixed64) before writing, as the decoders do', async () => {
+    const before = await snapshot();
+    for (const time of ['18446744073709551616', '99999999999999999999']) {
+      const error = await rejection(store.append([span(TRACE_A, ROOT, { endTimeUnixNano: time })]));
+      expect(error.message).toBe('Invalid span at spans[0].endTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1.');
+      expect((await rejection(store.append([span(TRACE_A, ROOT, { startTimeUnixNano: time })]))).message).toContain('spans[0].startTimeUnixNano');
+    }
+    expect(await snapshot()).toEqual(before);
+    await store.append([span(TRACE_A, ROOT, { endTimeUnixNano: '18446744073709551615' })]);
+    expect((await store.get(TRACE_A))?.[0].endTimeUnixNano).toBe('18446744073709551615');
+  });
+
   it('refuses to merge into a corrupt captured file and leaves it in place', async () => {
     await mkdir(path.join(dataDir, 'traces'), { recursive: true });
     await writeFile(path.join(dataDir, 'traces', `${TRACE_A}.json`), '{ not json');
@@ -168,6 +182,20 @@ describe('TraceStore index', () => {
     const fromCorruptIndex = new TraceStore({ dataDir, savedDir });
     expect(await fromCorruptIndex.list()).toHaveLength(2);
     expect(fromCorruptIndex.warnings[0]).toContain('index.json was unreadable');
+  });
+
+  it('skips a captured file nested past the JSON limit with a warning naming the depth, and keeps it', async () => {
+    await store.append([span(TRACE_A, ROOT)]);
+    const deepPath = path.join(dataDir, 'traces', `${TRACE_C}.json`);
+    const deep = otlpBodyText({ valueText: deepKvlistValueText(10_000) });
+    await writeFile(deepPath, deep);
+    await unlink(path.join(dataDir, 'index.json'));
+    const rebuilt = new TraceStore({ dataDir, savedDir });
+    expect((await rebuilt.list()).map((summary) => summary.traceId)).toEqual([TRACE_A]);
+    expect(rebuilt.warnings).toEqual([
+      `Skipped ${deepPath}: The captured trace file ${deepPath} is corrupt (the text is nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 40_000} levels deep; the limit is ${MAX_JSON_DEPTH}.); it was left in place.`,
+    ]);
+    expect(await readFile(deepPath, 'utf8')).toBe(deep);
   });
 
   it('creates nothing for an empty store', async () => {
@@ -279,6 +307,15 @@ describe('TraceStore.listSaved', () => {
     expect(files[3]).toMatchObject({ file: 'broken.json', traceIds: [], spanCount: 0, status: 'error' });
     expect(files[3].error).toBe('broken.json: Invalid OTLP JSON at resourceSpans[0].scopeSpans[0].spans[0].traceId: expected string, received number.');
     expect(await readFile(path.join(savedDir, 'broken.json'), 'utf8')).toBe(before);
+  });
+
+  it('lists a saved file nested past the JSON limit with its error, and loadSaved refuses it with 400', async () => {
+    await writeSaved('deep.json', otlpBodyText({ valueText: deepKvlistValueText(10_000) }));
+    const expected = `deep.json: nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 40_000} levels deep; the limit is ${MAX_JSON_DEPTH}.`;
+    expect((await store.listSaved()).find((file) => file.file === 'deep.json')).toMatchObject({ status: 'error', spanCount: 0, error: expected });
+    const error = await rejection(store.loadSaved('deep.json'));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toBe(expected);
   });
 
   it('re-reads only new or changed files, also across store instances', async () => {

@@ -6,15 +6,17 @@
  * trace files. Every write is atomic (temp file + rename). The saved folder is handled by
  * `SavedTraces` (saved-traces.ts), which this store delegates to.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
 import { writeFileAtomic } from './atomic-write';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
+import { parseJsonLimited } from './parse-json-limited';
+import { readTextFile } from './read-text-file';
 import { errorCode, groupByTrace, newestFirst, SavedTraces, savedTraceFileName, TraceStatusSchema, type SavedTraceFile } from './saved-traces';
-import type { Span } from './span';
+import { isUnixNanoText, type Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
 import { TraceLinkKeysSchema } from './trace-link-keys';
 
@@ -50,7 +52,6 @@ const IndexFileSchema = z.object({ version: z.literal(INDEX_VERSION), traces: z.
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const SPAN_ID = /^[0-9a-f]{16}$/;
-const NANOS = /^(0|[1-9]\d{0,19})$/;
 
 /**
  * Checks spans handed to `append` before anything is written: ids and times decide file
@@ -63,8 +64,8 @@ function assertValidSpans(spans: readonly Span[]): void {
       (!TRACE_ID.test(span?.traceId) || /^0+$/.test(span.traceId) ? 'traceId: expected 32 lowercase hex characters, not all zeros' : undefined) ??
       (!SPAN_ID.test(span.spanId) || /^0+$/.test(span.spanId) ? 'spanId: expected 16 lowercase hex characters, not all zeros' : undefined) ??
       (span.parentSpanId !== undefined && !SPAN_ID.test(span.parentSpanId) ? 'parentSpanId: expected 16 lowercase hex characters' : undefined) ??
-      (!NANOS.test(span.startTimeUnixNano) ? 'startTimeUnixNano: expected a decimal string of nanoseconds' : undefined) ??
-      (span.endTimeUnixNano !== undefined && !NANOS.test(span.endTimeUnixNano) ? 'endTimeUnixNano: expected a decimal string of nanoseconds' : undefined);
+      (!isUnixNanoText(span.startTimeUnixNano) ? 'startTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1' : undefined) ??
+      (span.endTimeUnixNano !== undefined && !isUnixNanoText(span.endTimeUnixNano) ? 'endTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1' : undefined);
     if (problem) throw new LoopscopeError('INVALID_ARGUMENT', `Invalid span at spans[${index}].${problem}.`);
   });
 }
@@ -200,13 +201,13 @@ export class TraceStore {
   private async readCaptured(traceId: string): Promise<Span[] | undefined> {
     let text: string;
     try {
-      text = await readFile(this.tracePath(traceId), 'utf8');
+      text = await readTextFile(this.tracePath(traceId));
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
       throw new LoopscopeError('INTERNAL', `Could not read captured trace ${traceId}: ${errorMessage(error)}`, { cause: error });
     }
     try {
-      return decodeOtlpJson(JSON.parse(text));
+      return decodeOtlpJson(parseJsonLimited(text, { what: 'the text' }));
     } catch (error) {
       throw new LoopscopeError('FAILED_PRECONDITION', `The captured trace file ${this.tracePath(traceId)} is corrupt (${errorMessage(error)}); it was left in place.`, {
         cause: error,
@@ -225,8 +226,8 @@ export class TraceStore {
   private async readOrRebuildIndex(): Promise<Map<string, TraceSummary>> {
     let text: string | undefined;
     try {
-      text = await readFile(this.indexPath, 'utf8');
-      const parsed = IndexFileSchema.parse(JSON.parse(text));
+      text = await readTextFile(this.indexPath);
+      const parsed = IndexFileSchema.parse(parseJsonLimited(text, { what: 'The index' }));
       return new Map(parsed.traces.map((summary) => [summary.traceId, summary]));
     } catch (error) {
       if (text !== undefined) this.warnings.push(`${this.indexPath} was unreadable (${errorMessage(error)}); rebuilt it from the trace files.`);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeOtlpJson } from '../../trace/otlp-json';
+import { parseJsonLimited } from '../../trace/parse-json-limited';
 import { TraceStore } from '../../trace/trace-store';
 
 /**
@@ -15,7 +16,7 @@ export async function startFakeReceiver(options: { dataDir: string; savedDir: st
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const ok = request.method === 'POST' && request.url === '/v1/traces';
-      if (ok) await store.append(decodeOtlpJson(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      if (ok) await store.append(decodeOtlpJson(parseJsonLimited(Buffer.concat(chunks), { what: 'The export body' })));
       response.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' }).end('{}');
     });
   });
