@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readRecording } from '../replay/recording';
 import { HOSTILE_TEXT, hostileTrace } from '../replay/testing/hostile-trace';
 import { parseTraceText } from '../trace/load-trace-file';
+import { printableText } from '../trace/printable-text';
 
 /** Runs a command as a user would, without blocking the other tests of the file. */
 function node(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -58,7 +59,9 @@ describe('loopscope repro', () => {
     expect(ran.status, ran.stderr).toBe(0);
     const [step] = readRecording(parseTraceText(readFileSync(trace, 'utf8'), trace)).steps;
     expect(step.label).toContain(HOSTILE_TEXT);
-    expect(ran.stdout).toBe(`${step.label}: failed: (empty message)\n`);
+    // The recorded name is printed as data: its line breaks as \u escapes, not as lines.
+    expect(ran.stdout).toBe(`${printableText(step.label)}: failed: (empty message)\n`);
+    expect(ran.stdout.trim().split('\n')).toHaveLength(1);
   });
 
   it('exits 2 on unreadable input and on --out without a file', async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
+import { buildSpan } from '../trace/testing/build-span';
 import { buildRunGraph } from './build-run-graph';
 import { renderGraphText } from './render-graph-text';
 import type { RunGraph } from './run-graph';
@@ -184,5 +185,16 @@ describe('renderGraphText', () => {
     const lines = linesOf(await fixture('invalid-input'));
     const structural = (line: string) => line === '' || line.startsWith('generate ') || line.startsWith('  ') || line === 'tool calls outside any generate';
     expect(lines.slice(1).filter((line) => !structural(line))).toEqual([]);
+  });
+});
+
+describe('renderGraphText on hostile names', () => {
+  it('keeps the CLI text graph free of raw escapes and line breaks from recorded names', () => {
+    const name = 'evil\u001b[2J\nforged line';
+    const span = buildSpan({ name, attributes: { 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool', 'genkit:name': name, 'genkit:state': 'success' } });
+    const text = renderGraphText(buildRunGraph([span]));
+    expect(text).toContain('evil\\u001b[2J\\u000aforged line');
+    expect(text).not.toContain('\u001b');
+    expect(text.split('\n').some((line) => line.startsWith('forged line'))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { printableText } from '../trace/printable-text';
 import { requestLabel } from './message-parts';
 import type { RunGraph, ToolCall } from './run-graph';
 
@@ -84,5 +85,6 @@ export function renderGraphText(graph: RunGraph): string {
       for (const note of node.notes ?? []) lines.push(`  note: ${note}`);
     }
   }
-  return `${lines.join('\n')}\n`;
+  // Recorded names and texts are data: nothing in them may act on the terminal.
+  return `${lines.map(printableText).join('\n')}\n`;
 }

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceText } from '../trace/load-trace-file';
+import { printableText } from '../trace/printable-text';
 import { exportRepro, reproFileName } from './export-repro';
 import { readRecording, type Recording, type ReplayStep } from './recording';
 import { describeOutcome } from './replay-report';
@@ -96,12 +97,13 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const recordedLines = (recording: Recording) => recording.steps.map((step) => `${step.label}: ${describeOutcome(step.outcome)}`);
+// The repro prints recorded text as Loopscope does: characters a terminal would act on, escaped.
+const recordedLines = (recording: Recording) => recording.steps.map((step) => printableText(`${step.label}: ${describeOutcome(step.outcome)}`));
 
 /**
  * Checks that `stdout` is the recorded outcome of each call, in order, with nothing between
- * them but the evidence lines of bugs 2 and 4 (`  the model got: …`, which print recorded
- * names as they are, line terminators included).
+ * them but the evidence lines of bugs 2 and 4 (`  the model got: …`), and no raw line break
+ * or control character from a recorded name on any line.
  */
 function expectRecordedOutcomes(stdout: string, recording: Recording): void {
   let at = 0;
@@ -114,6 +116,7 @@ function expectRecordedOutcomes(stdout: string, recording: Recording): void {
   }
   const rest = stdout.slice(at);
   if (rest !== '') expect(rest.startsWith('  the model got: '), JSON.stringify(rest.slice(0, 200))).toBe(true);
+  for (const printed of stdout.split('\n')) expect(printableText(printed), 'a printed line holds a raw control character').toBe(printed);
 }
 
 describe('exportRepro of traces whose every string is hostile', () => {
@@ -156,8 +159,8 @@ describe('exportRepro of traces whose every string is hostile', () => {
     for (const name of ['bug2', 'bug4']) {
       const { stdout } = exported.get(name)!;
       expect(stdout, name).toContain('  the model got: ');
-      // The inputs and outputs are printed with JSON.stringify: their line breaks stay escaped.
-      expect(stdout, name).toContain(JSON.stringify(HOSTILE_TEXT).slice(1, -1));
+      // The inputs and outputs are printed as JSON, and the line as data: no line break of theirs is printed raw.
+      expect(stdout, name).toContain(printableText(JSON.stringify(HOSTILE_TEXT).slice(1, -1)));
     }
   });
 

@@ -1,3 +1,4 @@
+import { printableText } from '../trace/printable-text';
 import type { SpanRef, StepOutcome } from './recording';
 
 export type ReplayMode = 'strict' | 'lenient';
@@ -101,5 +102,6 @@ export function renderReplayText(report: ReplayReport): string {
     lines.push(`  ${first.message}`);
     if (report.divergences.length > 1) lines.push(`  (${report.divergences.length - 1} more; --json lists them all)`);
   }
-  return lines.join('\n');
+  // Recorded names and texts are data: nothing in them may act on the terminal.
+  return lines.map(printableText).join('\n');
 }

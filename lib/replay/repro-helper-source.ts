@@ -3,6 +3,7 @@
  * answers, the scripted model's and the stubs' playback, the step runner that prints each
  * outcome, and the printer of what the model got. Each is written only when the file uses it.
  */
+import { UNPRINTABLE_PATTERN_SOURCE } from '../trace/printable-text';
 
 /** The types of the per-call table of recorded answers. */
 export function recordedTypesSource(options: { models: boolean; stubs: boolean; modelErrors: boolean }): string[] {
@@ -64,11 +65,11 @@ export function stepSource(options: { indexed: boolean; toolAlone: boolean }): s
     ...(options.toolAlone
       ? ['    // A tool run on its own returns its output: it finished.', '    const finishReason = (result as { finishReason?: string } | undefined)?.finishReason ?? "stop";']
       : ['    const { finishReason } = result as GenerateResponse;']),
-    '    console.log(`${label}: ${finishReason === "interrupted" ? "interrupted (paused for an answer)" : `finished (${finishReason})`}`);',
+    '    console.log(`${printable(label)}: ${finishReason === "interrupted" ? "interrupted (paused for an answer)" : `finished (${printable(String(finishReason))})`}`);',
     '    return result;',
     '  } catch (error) {',
     '    const message = error instanceof Error ? error.message : String(error);',
-    '    console.log(`${label}: failed: ${message === "" ? "(empty message)" : firstLine(message)}`);',
+    '    console.log(`${printable(label)}: failed: ${message === "" ? "(empty message)" : printable(firstLine(message))}`);',
     '    return undefined;',
     '  }',
     '}',
@@ -78,6 +79,11 @@ export function stepSource(options: { indexed: boolean; toolAlone: boolean }): s
     '  const line = message.split("\\n")[0];',
     '  const cut = line.length > 200 ? `${line.slice(0, 199)}…` : line;',
     '  return cut.length < message.length ? `${cut.replace(/…$/, "")} …` : cut;',
+    '}',
+    '',
+    '/** Recorded text as printed: characters a terminal would act on are shown as \\uXXXX escapes (as Loopscope prints them). */',
+    'function printable(text: string): string {',
+    `  return text.replace(new RegExp(${JSON.stringify(UNPRINTABLE_PATTERN_SOURCE)}, "g"), (character) => \`\\\\u\${character.charCodeAt(0).toString(16).padStart(4, "0")}\`);`,
     '}',
   ];
 }
@@ -97,7 +103,7 @@ export function printToolResponsesSource(): string[] {
     '    // Without a ref, the n-th response of a tool goes with its n-th request.',
     '    const request = requests.find((candidate) => candidate.name === name && candidate.ref === ref);',
     '    if (request) requests.splice(requests.indexOf(request), 1);',
-    '    console.log(`  the model got: ${name}${ref ? `#${ref}` : ""} ${JSON.stringify(request?.input)} → ${JSON.stringify(output)}`);',
+    '    console.log(printable(`  the model got: ${name}${ref ? `#${ref}` : ""} ${JSON.stringify(request?.input)} → ${JSON.stringify(output)}`));',
     '  }',
     '}',
   ];
