@@ -3,6 +3,7 @@ import { errorMessage } from '../errors';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest } from './runner-protocol';
 import { stepMiddleware, type RunStepper } from './run-stepper';
 import { scriptedModelName, type Scenario } from './scenario';
+import { toolRequestMiddleware } from './tool-request-context';
 
 class ToolTimeoutError extends Error {
   readonly status = 'DEADLINE_EXCEEDED';
@@ -124,7 +125,8 @@ export async function runGenerate(options: {
       maxTurns: scenario?.maxTurns,
       resume,
       // The step hooks wrap the timeout: a pause does not count against a tool's time limit.
-      use: [...(options.stepper ? [stepMiddleware(ai, options.stepper)()] : []), toolTimeoutMiddleware(options.toolTimeoutMs)()],
+      // The tool request goes innermost: it records the input the tool really gets.
+      use: [...(options.stepper ? [stepMiddleware(ai, options.stepper)()] : []), toolTimeoutMiddleware(options.toolTimeoutMs)(), toolRequestMiddleware()()],
       abortSignal: options.stepper?.abort.signal,
     });
     return {

@@ -96,12 +96,22 @@ export interface ToolInfo {
 /** A span that started in the runner; the full span arrives over OTLP when it ends. */
 export interface SpanStartEvent {
   runId: string;
+  /** The runner request (one generate or replay call of the run) the span belongs to. */
+  requestId?: string;
   traceId: string;
   spanId: string;
   parentSpanId?: string;
   name: string;
   attributes: Record<string, string>;
   startTimeUnixNano: string;
+}
+
+/** Which span of which run and request ended (the span itself travels as OTLP). */
+export interface SpanEndKey {
+  runId: string;
+  requestId: string;
+  traceId: string;
+  spanId: string;
 }
 
 export interface GenerateOutcome {
@@ -129,6 +139,13 @@ export type RunnerEvent =
       problems: { file: string; message: string }[];
     }
   | { type: 'span-starts'; spans: SpanStartEvent[] }
+  /**
+   * Spans that ended, sent at once so that they survive the runner's death: `otlp` is the
+   * OTLP protobuf export request of exactly the spans listed (base64), read only if needed.
+   */
+  | { type: 'span-ends'; spans: SpanEndKey[]; otlp: string }
+  /** Spans the OTLP exporter delivered (the receiver answered 200): `traceId + spanId` each. */
+  | { type: 'spans-exported'; keys: string[] }
   | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
   | {
       type: 'generate-result';
