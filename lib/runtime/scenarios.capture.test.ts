@@ -185,6 +185,8 @@ describe('scenarios through the real capture path', () => {
     const oldPid = harness.supervisor.status.pid;
     const result = await run('tool-exits-process');
     expect(result.failure?.message).toMatch(/exited with code 3/);
+    // The finished model call and the two spans the dead runner left open (closed as failed).
+    expect(await spansOf(result)).toHaveLength(3);
     expect(await harness.supervisor.whenReady()).toBe(true);
     expect(harness.supervisor.status.pid).not.toBe(oldPid);
     const next = await run('plain-tool-round');

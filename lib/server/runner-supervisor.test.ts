@@ -60,6 +60,20 @@ export default defineTools((ai) => [
 ]);
 `;
 
+const BRIEF_TOOL = `import { z } from 'genkit';
+import { defineTools } from ${DEFINE_TOOLS};
+
+export default defineTools((ai) => [
+  ai.defineTool(
+    { name: 'waitBriefly', description: 'Waits 3 s.', inputSchema: z.object({}), outputSchema: z.object({ waited: z.boolean() }) },
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      return { waited: true };
+    },
+  ),
+]);
+`;
+
 const BROKEN_TOOL = `import { defineTools } from ${DEFINE_TOOLS};
 
 throw new Error('broken-tool exploded at import time');
@@ -84,6 +98,7 @@ const SCENARIOS = {
   'echo-version': scenario('echo-version', 'echoVersion', [callTool('echoVersion', 'echo-1'), { text: 'Echoed.' }]),
   'spin-forever': scenario('spin-forever', 'spinForever', [callTool('spinForever', 'spin-1'), { text: 'Never reached.' }]),
   'wait-long': scenario('wait-long', 'waitLong', [callTool('waitLong', 'wait-1'), { text: 'Never reached.' }]),
+  'wait-briefly': scenario('wait-briefly', 'waitBriefly', [callTool('waitBriefly', 'brief-1'), { text: 'Waited.' }]),
   // One turn only: the tool runs, then the model is asked for a second turn it does not have.
   'short-script': scenario('short-script', 'echoVersion', [callTool('echoVersion', 'echo-1')]),
 };
@@ -202,6 +217,30 @@ describe('RunnerSupervisor with a real runner', () => {
   });
 });
 
+describe('RunnerSupervisor: tools/ changes while a run is in flight', () => {
+  it('the run in flight finishes with the code it loaded; idle runners are replaced at once, and its own once it is done', { timeout: 40_000 }, async () => {
+    const { fixture, harness, statusWhere, spanStarted } = await setUp({ 'echo.ts': echoTool('v1'), 'brief.ts': BRIEF_TOOL }, { watchTools: true });
+    const before = harness.supervisor.status;
+    const busy = run(harness, 'wait-briefly');
+    await spanStarted('waitBriefly');
+    const busyPid = harness.supervisor.status.runners?.find((runner) => runner.state === 'busy')?.pid;
+    expect(busyPid).toBeDefined();
+
+    await writeFile(path.join(fixture.toolsDir, 'echo.ts'), echoTool('v2'));
+    const reloaded = await statusWhere((status) => status.restarts > before.restarts && status.state === 'ready' && status.pid !== before.pid);
+    expect(reloaded.lastRestartReason).toBe('tools/echo.ts changed');
+    // The busy runner is left to finish; it takes no new run.
+    expect(reloaded.runners?.find((runner) => runner.pid === busyPid)?.state).toBe('retiring');
+    const echoed = await run(harness, 'echo-version');
+    expect(toolOutput(echoed, 'echoVersion')).toEqual({ version: 'v2' });
+
+    const finished = await busy;
+    expect(finished.failure).toBeUndefined();
+    expect(finished.outcome?.text).toBe('Waited.');
+    await statusWhere((status) => !(status.runners ?? []).some((runner) => runner.pid === busyPid));
+  });
+});
+
 describe('RunnerSupervisor: a busy-looping tool', () => {
   it('fails the run saying the runner stopped answering, and the next run of another scenario succeeds', { timeout: 40_000 }, async () => {
     const { harness } = await setUp({ 'echo.ts': echoTool('v1'), 'spin.ts': SPIN_TOOL }, { heartbeatTimeoutMs: 2_000 });
@@ -213,6 +252,11 @@ describe('RunnerSupervisor: a busy-looping tool', () => {
     expect(stuck.failure?.message).toMatch(/stopped answering/);
     expect(stuck.failure?.message).toContain('2 s');
     expect(stuck.failure?.status).toBe('UNAVAILABLE');
+    // The busy loop never gave the event loop back, yet its start had reached the server.
+    expect(stuck.failure?.message).toContain("Tool 'spinForever' (ref spin-1) of this run was running.");
+    const spans = (await harness.store.get(stuck.traceIds[0])) ?? [];
+    expect(spans.map((span) => `${classifySpan(span).role}:${classifySpan(span).outcome}`).sort()).toEqual(['generate:error', 'model:ok', 'tool:error']);
+    expect(spans.find((span) => span.name === 'spinForever')?.status.message).toMatch(/stopped answering for 2 s/);
 
     const next = await run(harness, 'echo-version');
     expect(next.failure).toBeUndefined();
