@@ -126,17 +126,22 @@ export class RunnerProcess {
     );
     this.pid = this.child.pid;
     this.child.on('message', (message) => this.onMessage(message as RunnerEvent));
-    this.child.on('exit', (code, signal) => {
-      this.state = 'exited';
-      for (const [requestId, resolve] of this.pendingCommands) {
-        this.pendingCommands.delete(requestId);
-        resolve({ ok: false, message: 'The runner exited before it answered.' });
-      }
-      this.events.onExit(this, { code, signal });
-    });
+    this.child.on('exit', (code, signal) => this.exited({ code, signal }));
     this.child.on('error', (error) => {
       this.exitReason ??= `The runner could not start: ${error.message}`;
+      // A process that never started emits no 'exit' (node's docs: it may or may not).
+      if (this.child.pid === undefined) this.exited({ code: null, signal: null });
     });
+  }
+
+  private exited(exit: { code: number | null; signal: NodeJS.Signals | null }): void {
+    if (this.state === 'exited') return;
+    this.state = 'exited';
+    for (const [requestId, resolve] of this.pendingCommands) {
+      this.pendingCommands.delete(requestId);
+      resolve({ ok: false, message: 'The runner exited before it answered.' });
+    }
+    this.events.onExit(this, exit);
   }
 
   /** Run ids of the requests in flight here. */
@@ -248,6 +253,7 @@ export class RunnerProcess {
   /** Stops the process (server shutdown): SIGTERM, then SIGKILL after 2 s. */
   stop(): Promise<void> {
     if (this.state === 'exited') return Promise.resolve();
+    this.exitReason ??= 'The runner was stopped: Loopscope is shutting down.';
     return new Promise<void>((resolve) => {
       this.child.once('exit', () => resolve());
       this.child.kill('SIGTERM');
