@@ -3,7 +3,7 @@ import { errorMessage } from '../errors';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest } from './runner-protocol';
 import { stepMiddleware, type RunStepper } from './run-stepper';
 import { scriptedModelName, type Scenario } from './scenario';
-import { toolRequestMiddleware } from './tool-request-context';
+import { withToolRequest } from './tool-request-context';
 
 class ToolTimeoutError extends Error {
   readonly status = 'DEADLINE_EXCEEDED';
@@ -19,6 +19,7 @@ class ToolTimeoutError extends Error {
 /**
  * Fails a tool call that runs past the limit. A busy loop blocks the event loop and never
  * reaches this timer: the server's heartbeat catches that case and replaces the runner.
+ * The tool runs inside its request's context, so its span's start carries its input and ref.
  */
 export function toolTimeoutMiddleware(limitMs: number) {
   return generateMiddleware({ name: 'loopscope/tool-timeout' }, () => ({
@@ -28,7 +29,7 @@ export function toolTimeoutMiddleware(limitMs: number) {
         timer = setTimeout(() => reject(new ToolTimeoutError(request.toolRequest.name, request.toolRequest.ref, limitMs)), limitMs);
       });
       try {
-        return await Promise.race([next(request, context), timeout]);
+        return await withToolRequest(request.toolRequest, () => Promise.race([next(request, context), timeout]));
       } finally {
         clearTimeout(timer);
       }
@@ -125,8 +126,7 @@ export async function runGenerate(options: {
       maxTurns: scenario?.maxTurns,
       resume,
       // The step hooks wrap the timeout: a pause does not count against a tool's time limit.
-      // The tool request goes innermost: it records the input the tool really gets.
-      use: [...(options.stepper ? [stepMiddleware(ai, options.stepper)()] : []), toolTimeoutMiddleware(options.toolTimeoutMs)(), toolRequestMiddleware()()],
+      use: [...(options.stepper ? [stepMiddleware(ai, options.stepper)()] : []), toolTimeoutMiddleware(options.toolTimeoutMs)()],
       abortSignal: options.stepper?.abort.signal,
     });
     return {

@@ -106,12 +106,30 @@ export interface SpanStartEvent {
   startTimeUnixNano: string;
 }
 
-/** Which span of which run and request ended (the span itself travels as OTLP). */
-export interface SpanEndKey {
+/** [seconds, nanoseconds] since the epoch, as the OpenTelemetry SDK keeps times. */
+export type HrTime = [number, number];
+
+/**
+ * A span that ended in the runner, as the OpenTelemetry SDK holds it (plain data, JSON over
+ * IPC), with the run and request it belongs to. The server reads it only if the OTLP export
+ * of the span never arrives (lib/trace/span-from-ended-record.ts).
+ */
+export interface EndedSpanRecord {
   runId: string;
   requestId: string;
   traceId: string;
   spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startTime: HrTime;
+  endTime: HrTime;
+  attributes: Record<string, unknown>;
+  events: { name: string; time: HrTime; attributes?: Record<string, unknown> }[];
+  links: { traceId: string; spanId: string; attributes?: Record<string, unknown> }[];
+  status: { code: number; message?: string };
+  resource: Record<string, unknown>;
+  scope: { name: string; version?: string };
 }
 
 export interface GenerateOutcome {
@@ -139,11 +157,8 @@ export type RunnerEvent =
       problems: { file: string; message: string }[];
     }
   | { type: 'span-starts'; spans: SpanStartEvent[] }
-  /**
-   * Spans that ended, sent at once so that they survive the runner's death: `otlp` is the
-   * OTLP protobuf export request of exactly the spans listed (base64), read only if needed.
-   */
-  | { type: 'span-ends'; spans: SpanEndKey[]; otlp: string }
+  /** Spans that ended, sent at once so that they survive the runner's death. */
+  | { type: 'span-ends'; spans: EndedSpanRecord[] }
   /** Spans the OTLP exporter delivered (the receiver answered 200): `traceId + spanId` each. */
   | { type: 'spans-exported'; keys: string[] }
   | { type: 'run-trace'; runId: string; requestId: string; traceId: string }

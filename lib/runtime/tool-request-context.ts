@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { generateMiddleware } from 'genkit/beta';
 
 /** The tool request being executed, for the tool span that is about to start. */
 export interface ToolRequestInfo {
@@ -19,22 +18,19 @@ export interface ToolRequestInfo {
 export const toolRequestContext = new AsyncLocalStorage<ToolRequestInfo>();
 
 /**
- * Runs each tool execution inside `toolRequestContext`. Install it innermost (after the step
- * hooks), so that the input it records is the one the tool really gets (an edited input).
+ * Runs one tool execution inside `toolRequestContext`. Called by the runner's innermost tool
+ * middleware (the time limit), so that the input recorded is the one the tool really gets
+ * (after an edit at a step). Not a middleware of its own: each genkit middleware layer costs
+ * about as much as all of the span reporting (bench/span-outbox-overhead.ts).
  */
-export function toolRequestMiddleware() {
-  return generateMiddleware({ name: 'loopscope/tool-request' }, () => ({
-    tool: async (request, context, next) => {
-      const { name, ref, input } = request.toolRequest;
-      let inputJson: string | undefined;
-      try {
-        inputJson = input === undefined ? undefined : JSON.stringify(input);
-      } catch {
-        // An input that cannot be written as JSON (a cycle): genkit fails on it itself.
-      }
-      return toolRequestContext.run({ name, ref, inputJson, claimed: false }, () => next(request, context));
-    },
-  }));
+export function withToolRequest<T>(request: { name: string; ref?: string; input?: unknown }, execute: () => Promise<T>): Promise<T> {
+  let inputJson: string | undefined;
+  try {
+    inputJson = request.input === undefined ? undefined : JSON.stringify(request.input);
+  } catch {
+    // An input that cannot be written as JSON (a cycle): genkit fails on it itself.
+  }
+  return toolRequestContext.run({ name: request.name, ref: request.ref, inputJson, claimed: false }, execute);
 }
 
 /**

@@ -278,7 +278,7 @@ export class RunnerProcess {
         this.events.onSpanStarts(event.spans);
         break;
       case 'span-ends':
-        this.ledger.recordEnds(event.spans, event.otlp);
+        this.ledger.recordEnds(event.spans);
         break;
       case 'spans-exported':
         this.ledger.markExported(event.keys);

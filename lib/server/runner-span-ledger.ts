@@ -1,19 +1,13 @@
 import { errorMessage } from '../errors';
-import type { SpanEndKey, SpanStartEvent } from '../runtime/runner-protocol';
+import type { EndedSpanRecord, SpanStartEvent } from '../runtime/runner-protocol';
 import { closedSpanFromStart } from '../trace/open-span';
-import { decodeOtlpJson } from '../trace/otlp-json';
-import { decodeOtlpProtobuf } from '../trace/otlp-protobuf';
 import type { Span } from '../trace/span';
-
-/** One `span-ends` message: the OTLP protobuf of its spans (base64), and how many are not yet exported. */
-interface EndBatch {
-  otlp: string;
-  waiting: number;
-}
+import { spanFromEndedRecord } from '../trace/span-from-ended-record';
 
 interface EndedSpan {
-  key: SpanEndKey;
-  batch: EndBatch;
+  record: EndedSpanRecord;
+  /** Roughly how much memory it holds (its string attributes). */
+  bytes: number;
 }
 
 /** What a dead runner leaves: its spans to store and the tools that were running. */
@@ -26,8 +20,14 @@ export interface RunnerRemains {
   runningTools: SpanStartEvent[];
 }
 
-/** Above this much OTLP waiting for acknowledgement, the oldest copies are dropped (a receiver that never answers). */
+/** Above this much waiting for acknowledgement, the oldest copies are dropped (a receiver that never answers). */
 const MAX_WAITING_BYTES = 64 * 1024 * 1024;
+
+function sizeOf(record: EndedSpanRecord): number {
+  let bytes = 500;
+  for (const value of Object.values(record.attributes ?? {})) if (typeof value === 'string') bytes += value.length;
+  return bytes;
+}
 
 const keyOf = (span: { traceId: string; spanId: string }) => span.traceId + span.spanId;
 
@@ -46,27 +46,27 @@ export class RunnerSpanLedger {
   private readonly open = new Map<string, SpanStartEvent>();
   private readonly ended = new Map<string, EndedSpan>();
   private waitingBytes = 0;
-  /** Spans dropped past MAX_WAITING_BYTES (reported once). */
+  /** Copies dropped past MAX_WAITING_BYTES (the first drop is logged). */
   dropped = 0;
 
   recordStarts(events: readonly SpanStartEvent[]): void {
     for (const event of events) if (event.requestId) this.open.set(keyOf(event), event);
   }
 
-  recordEnds(keys: readonly SpanEndKey[], otlp: string): void {
-    const batch: EndBatch = { otlp, waiting: 0 };
-    for (const key of keys) {
-      const id = keyOf(key);
+  recordEnds(records: readonly EndedSpanRecord[]): void {
+    for (const record of records) {
+      const id = keyOf(record);
       this.open.delete(id);
       if (this.ended.has(id)) continue;
-      this.ended.set(id, { key, batch });
-      batch.waiting += 1;
+      const entry = { record, bytes: sizeOf(record) };
+      this.ended.set(id, entry);
+      this.waitingBytes += entry.bytes;
     }
-    if (batch.waiting > 0) this.waitingBytes += otlp.length;
     while (this.waitingBytes > MAX_WAITING_BYTES && this.ended.size > 0) {
       const [oldestId, oldest] = this.ended.entries().next().value as [string, EndedSpan];
       this.ended.delete(oldestId);
-      this.release(oldest.batch);
+      this.waitingBytes -= oldest.bytes;
+      if (this.dropped === 0) console.error('loopscope: a runner has more than 64 MiB of spans that its OTLP export never acknowledged; the oldest copies are dropped.');
       this.dropped += 1;
     }
   }
@@ -77,7 +77,7 @@ export class RunnerSpanLedger {
       const entry = this.ended.get(id);
       if (!entry) continue;
       this.ended.delete(id);
-      this.release(entry.batch);
+      this.waitingBytes -= entry.bytes;
     }
   }
 
@@ -94,10 +94,10 @@ export class RunnerSpanLedger {
   endRequest(requestId: string): Span[] {
     const entries: EndedSpan[] = [];
     for (const [id, entry] of this.ended) {
-      if (entry.key.requestId !== requestId) continue;
+      if (entry.record.requestId !== requestId) continue;
       entries.push(entry);
       this.ended.delete(id);
-      this.release(entry.batch);
+      this.waitingBytes -= entry.bytes;
     }
     for (const [id, event] of this.open) if (event.requestId === requestId) this.open.delete(id);
     return decodeEntries(entries);
@@ -116,28 +116,16 @@ export class RunnerSpanLedger {
     this.waitingBytes = 0;
     return { ended, closed, runningTools };
   }
-
-  private release(batch: EndBatch): void {
-    batch.waiting -= 1;
-    if (batch.waiting === 0) this.waitingBytes -= batch.otlp.length;
-  }
 }
 
-/** Decodes the batches the entries came in and keeps exactly the entries' spans. */
+/** The spans of the records; a record that cannot be read is reported, never fatal. */
 function decodeEntries(entries: readonly EndedSpan[]): Span[] {
-  const wanted = new Map<EndBatch, Set<string>>();
-  for (const entry of entries) {
-    let ids = wanted.get(entry.batch);
-    if (!ids) wanted.set(entry.batch, (ids = new Set()));
-    ids.add(keyOf(entry.key));
-  }
   const spans: Span[] = [];
-  for (const [batch, ids] of wanted) {
+  for (const { record } of entries) {
     try {
-      for (const span of decodeOtlpJson(decodeOtlpProtobuf(Buffer.from(batch.otlp, 'base64')))) if (ids.has(keyOf(span))) spans.push(span);
+      spans.push(spanFromEndedRecord(record));
     } catch (error) {
-      // The runner wrote these bytes itself; a batch that does not decode is reported, never fatal.
-      console.error(`loopscope: ${ids.size} span(s) from a runner could not be read back: ${errorMessage(error)}`);
+      console.error(`loopscope: a span the runner reported (${record.traceId}:${record.spanId}) could not be read: ${errorMessage(error)}`);
     }
   }
   return spans;

@@ -60,15 +60,17 @@ export default defineTools((ai) => [
 ]);
 `;
 
-const BRIEF_TOOL = `import { z } from 'genkit';
+/** Waits until the test writes the file named in its input (outside tools/, so no reload). */
+const HELD_TOOL = `import { existsSync } from 'node:fs';
+import { z } from 'genkit';
 import { defineTools } from ${DEFINE_TOOLS};
 
 export default defineTools((ai) => [
   ai.defineTool(
-    { name: 'waitBriefly', description: 'Waits 3 s.', inputSchema: z.object({}), outputSchema: z.object({ waited: z.boolean() }) },
-    async () => {
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-      return { waited: true };
+    { name: 'waitForRelease', description: 'Waits for a file.', inputSchema: z.object({ file: z.string() }), outputSchema: z.object({ released: z.boolean() }) },
+    async ({ file }) => {
+      while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
+      return { released: true };
     },
   ),
 ]);
@@ -98,7 +100,6 @@ const SCENARIOS = {
   'echo-version': scenario('echo-version', 'echoVersion', [callTool('echoVersion', 'echo-1'), { text: 'Echoed.' }]),
   'spin-forever': scenario('spin-forever', 'spinForever', [callTool('spinForever', 'spin-1'), { text: 'Never reached.' }]),
   'wait-long': scenario('wait-long', 'waitLong', [callTool('waitLong', 'wait-1'), { text: 'Never reached.' }]),
-  'wait-briefly': scenario('wait-briefly', 'waitBriefly', [callTool('waitBriefly', 'brief-1'), { text: 'Waited.' }]),
   // One turn only: the tool runs, then the model is asked for a second turn it does not have.
   'short-script': scenario('short-script', 'echoVersion', [callTool('echoVersion', 'echo-1')]),
 };
@@ -218,25 +219,30 @@ describe('RunnerSupervisor with a real runner', () => {
 });
 
 describe('RunnerSupervisor: tools/ changes while a run is in flight', () => {
-  it('the run in flight finishes with the code it loaded; idle runners are replaced at once, and its own once it is done', { timeout: 40_000 }, async () => {
-    const { fixture, harness, statusWhere, spanStarted } = await setUp({ 'echo.ts': echoTool('v1'), 'brief.ts': BRIEF_TOOL }, { watchTools: true });
+  it('the run in flight finishes with the code it loaded; idle runners are replaced at once, and its own once it is done', { timeout: 60_000 }, async () => {
+    const release = path.join(os.tmpdir(), `loopscope-release-${process.pid}-${Date.now()}`);
+    const held = scenario('held', 'waitForRelease', [{ toolRequests: [{ name: 'waitForRelease', ref: 'held-1', input: { file: release } }] }, { text: 'Released.' }]);
+    const { fixture, harness, statusWhere, spanStarted } = await setUp({ 'echo.ts': echoTool('v1'), 'held.ts': HELD_TOOL }, { watchTools: true }, { held });
+    cleanups.push(() => rm(release, { force: true }));
     const before = harness.supervisor.status;
-    const busy = run(harness, 'wait-briefly');
-    await spanStarted('waitBriefly');
+    const busy = run(harness, 'held');
+    await spanStarted('waitForRelease');
     const busyPid = harness.supervisor.status.runners?.find((runner) => runner.state === 'busy')?.pid;
     expect(busyPid).toBeDefined();
 
     await writeFile(path.join(fixture.toolsDir, 'echo.ts'), echoTool('v2'));
-    const reloaded = await statusWhere((status) => status.restarts > before.restarts && status.state === 'ready' && status.pid !== before.pid);
-    expect(reloaded.lastRestartReason).toBe('tools/echo.ts changed');
-    // The busy runner is left to finish; it takes no new run.
-    expect(reloaded.runners?.find((runner) => runner.pid === busyPid)?.state).toBe('retiring');
+    const noticed = await statusWhere((status) => status.restarts > before.restarts);
+    expect(noticed.lastRestartReason).toBe('tools/echo.ts changed');
+    // The busy runner is left to finish its run; it takes no new run.
+    expect(noticed.runners?.find((runner) => runner.pid === busyPid)?.state).toBe('retiring');
+    await statusWhere((status) => status.state === 'ready' && status.pid !== before.pid && status.pid !== busyPid, 30_000);
     const echoed = await run(harness, 'echo-version');
     expect(toolOutput(echoed, 'echoVersion')).toEqual({ version: 'v2' });
 
+    await writeFile(release, 'go');
     const finished = await busy;
     expect(finished.failure).toBeUndefined();
-    expect(finished.outcome?.text).toBe('Waited.');
+    expect(finished.outcome?.text).toBe('Released.');
     await statusWhere((status) => !(status.runners ?? []).some((runner) => runner.pid === busyPid));
   });
 });
