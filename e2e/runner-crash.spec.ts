@@ -75,4 +75,6 @@ test('after a tool exits its runner, the graph shows the failed nodes with the c
 
   await openHomeWithReadyRunner(page);
   await expect(page.locator(`[data-testid=trace-row][data-trace-id="${traceId}"]`)).toBeVisible();
+  // The home page shows the pool the runs are spread over.
+  await expect(page.getByTestId('runner-pool')).toContainText(/\d of 4 runners busy, \d idle/);
 });
