@@ -195,10 +195,15 @@ export class RunnerPool {
       this.options.onWaiting(waiter.runId, reason);
     });
 
-    const usable = [...this.processes].filter((process) => this.isUsable(process));
-    const spareAvailable = usable.some((process) => this.leasesOf(process) === 0);
-    if (!spareAvailable && live() < this.options.capacity) this.spawn();
-    const idle = usable
+    // A spare is always ready or on its way, so the next run does not wait for a cold start.
+    // At rest the pool tops up to two idle runners, one cold start at a time: started while
+    // nothing runs, a spare's ~1.5 s of CPU does not slow a run down (two cores), and the
+    // next sequential run finds the spare still there, so it starts none.
+    const usable = () => [...this.processes].filter((process) => this.isUsable(process));
+    const spares = usable().filter((process) => this.leasesOf(process) === 0).length;
+    const atRest = this.waiters.length === 0 && [...this.processes].every((process) => this.leasesOf(process) === 0);
+    if (live() < this.options.capacity && (spares === 0 || (atRest && spares < IDLE_KEPT && starting() === 0))) this.spawn();
+    const idle = usable()
       .filter((process) => process.state === 'ready' && this.leasesOf(process) === 0)
       .sort((a, b) => (this.lastUsed.get(b) ?? 0) - (this.lastUsed.get(a) ?? 0));
     for (const extra of idle.slice(IDLE_KEPT)) extra.retire();
