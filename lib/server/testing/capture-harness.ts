@@ -10,7 +10,7 @@ import { RunnerSupervisor, type RunnerSupervisorOptions } from '../runner-superv
 
 /**
  * A real capture path without Next: an HTTP receiver using the same decoder and store as the
- * server's `/v1/traces` route, and a real runner child process exporting to it.
+ * server's `/v1/traces` route, and real runner child processes (the pool) exporting to it.
  */
 export interface CaptureHarness {
   supervisor: RunnerSupervisor;
