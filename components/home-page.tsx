@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Scenario } from '@/lib/runtime/scenario';
 import type { ToolInfo } from '@/lib/runtime/runner-protocol';
 import type { RunnerStatus } from '@/lib/server/runner-supervisor';
@@ -19,6 +19,16 @@ interface ScenarioList {
   tools: ToolInfo[];
   problems: { file: string; message: string }[];
   runner: RunnerStatus['state'];
+}
+
+/** "2 of 4 runners busy, 1 idle · 1 run waiting": the pool at a glance. */
+function runnerPoolSummary(status: RunnerStatus): string {
+  const runners = status.runners ?? [];
+  const count = (state: string) => runners.filter((runner) => runner.state === state).length;
+  const parts = [`${count('busy')} of ${status.capacity ?? runners.length} runners busy`, `${count('idle')} idle`];
+  if (count('starting') > 0) parts.push(`${count('starting')} starting`);
+  const waiting = status.waiting ? ` · ${status.waiting} run${status.waiting === 1 ? '' : 's'} waiting` : '';
+  return `${parts.join(', ')}${waiting}`;
 }
 
 function formatTime(millis: number): string {
@@ -86,13 +96,21 @@ export function HomePage() {
   useEffect(() => {
     void loadScenarios();
     void loadTraces();
+    apiJson<{ runner: RunnerStatus }>('/api/runner')
+      .then(({ runner: status }) => setRunner((current) => current ?? status))
+      .catch(() => undefined);
   }, [loadScenarios, loadTraces]);
 
+  // The pool reports every run it starts and ends; the scenario list changes only when
+  // runners come back ready (a start, a restart, tools/ reloaded).
+  const lastRunner = useRef<RunnerStatus | undefined>(undefined);
   useLiveEvents({}, (event) => {
     if (event.type === 'traces-changed') void loadTraces();
     if (event.type === 'runner') {
+      const previous = lastRunner.current;
+      lastRunner.current = event.status;
       setRunner(event.status);
-      if (event.status.state === 'ready') void loadScenarios();
+      if (event.status.state === 'ready' && (previous?.state !== 'ready' || previous.restarts !== event.status.restarts)) void loadScenarios();
     }
   });
 
@@ -127,7 +145,12 @@ export function HomePage() {
               runner: {runnerState ?? 'starting'}
               {runner?.lastRestartReason ? ` (last restart: ${runner.lastRestartReason})` : ''}
             </span>{' '}
-            <button type="button" className="secondary" onClick={restartRunner} data-testid="restart-runner" title="Kill the runner process and start a fresh one">
+            {runner?.runners ? (
+              <span className="hint" data-testid="runner-pool" title="Each run gets a runner process of its own (LOOPSCOPE_MAX_RUNNERS)">
+                · {runnerPoolSummary(runner)}
+              </span>
+            ) : null}{' '}
+            <button type="button" className="secondary" onClick={restartRunner} data-testid="restart-runner" title="Kill every runner process and start a fresh one">
               Restart runner
             </button>
           </span>

@@ -106,6 +106,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
             {run ? <StatusPill status={run.status} testId="run-status" /> : null}
             {run?.finishReason ? <span> finishReason: <code data-testid="run-finish-reason">{run.finishReason}</code></span> : null}
             {run && run.resumes > 0 ? <span> · resumed {run.resumes}×</span> : null}
+            {run?.runner?.pid ? <span data-testid="run-runner"> · runner {run.runner.pid}</span> : null}
             <span className={connected ? 'live on' : 'live'}>{connected ? ' · live' : ' · connecting…'}</span>
           </p>
         </div>
@@ -135,6 +136,24 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
             </Link>
           ))}
           {run.answeredBy.length > 1 ? ' (alternative answers: branches of the graph)' : ''}
+        </p>
+      ) : null}
+      {run?.status === 'running' && run.runner?.waiting ? (
+        <p className="hint" role="status" data-testid="run-runner-waiting">
+          This run is {run.runner.waiting}.
+        </p>
+      ) : null}
+      {run?.runner?.sharedWith?.length ? (
+        <p className="hint" data-testid="run-runner-shared">
+          Isolation degraded: every runner was busy, so this run shares runner {run.runner.pid ?? ''} with paused run
+          {run.runner.sharedWith.length > 1 ? 's' : ''}{' '}
+          {run.runner.sharedWith.map((other, index) => (
+            <span key={other}>
+              {index > 0 ? ', ' : ''}
+              <Link href={`/runs/${other}`}>{other.slice(0, 8)}…</Link>
+            </span>
+          ))}
+          ; a tool that kills that runner fails them all.
         </p>
       ) : null}
       {run?.failure ? (

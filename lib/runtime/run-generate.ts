@@ -4,6 +4,7 @@ import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest }
 import { traceGenerate, type SpanRef } from './answer-link';
 import { stepMiddleware, type RunStepper } from './run-stepper';
 import { scriptedModelName, type Scenario } from './scenario';
+import { withToolRequest } from './tool-request-context';
 
 class ToolTimeoutError extends Error {
   readonly status = 'DEADLINE_EXCEEDED';
@@ -19,6 +20,7 @@ class ToolTimeoutError extends Error {
 /**
  * Fails a tool call that runs past the limit. A busy loop blocks the event loop and never
  * reaches this timer: the server's heartbeat catches that case and replaces the runner.
+ * The tool runs inside its request's context, so its span's start carries its input and ref.
  */
 export function toolTimeoutMiddleware(limitMs: number) {
   return generateMiddleware({ name: 'loopscope/tool-timeout' }, () => ({
@@ -28,7 +30,7 @@ export function toolTimeoutMiddleware(limitMs: number) {
         timer = setTimeout(() => reject(new ToolTimeoutError(request.toolRequest.name, request.toolRequest.ref, limitMs)), limitMs);
       });
       try {
-        return await Promise.race([next(request, context), timeout]);
+        return await withToolRequest(request.toolRequest, () => Promise.race([next(request, context), timeout]));
       } finally {
         clearTimeout(timer);
       }

@@ -7,7 +7,8 @@
  * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS.
  */
 import path from 'node:path';
-import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent, type SpanStartEvent } from './runner-protocol';
+import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './runner-protocol';
+import { RunnerSpanOutbox } from './runner-span-outbox';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
 
 function send(event: RunnerEvent): void {
@@ -29,29 +30,32 @@ if (!endpoint) {
   process.exit(2);
 }
 
-// Span starts of one tick travel in one IPC message: a turn starts several spans at once.
-let pendingStarts: SpanStartEvent[] = [];
-function queueSpanStart(span: SpanStartEvent) {
-  if (pendingStarts.length === 0) {
-    setImmediate(() => {
-      const spans = pendingStarts;
-      pendingStarts = [];
-      send({ type: 'span-starts', spans });
-    });
-  }
-  pendingStarts.push(span);
-}
+const outbox = new RunnerSpanOutbox(send);
+// A tool that calls process.exit: what is still queued goes out on the way down.
+process.on('exit', () => outbox.flush());
 
 const telemetry = startRunnerTelemetry({
   endpoint,
   token: process.env.LOOPSCOPE_TOKEN,
-  onSpanStart: (span, isNewTrace) => {
+  onSpanStart: (span, { isNewTrace, urgent }) => {
     const run = runContext.getStore();
     // The trace id goes out at once: the server needs it to route the spans that follow.
     if (isNewTrace && run) send({ type: 'run-trace', runId: run.runId, requestId: run.requestId, traceId: span.traceId });
-    queueSpanStart(span);
+    outbox.queueStart(span, urgent);
   },
+  onSpanEnd: (span, owner) => outbox.queueEnd(span, owner),
+  onExported: (spans) => outbox.exported(spans),
 });
+
+/**
+ * Ends the request's spans that genkit left open (a tool past its time limit never settles,
+ * so genkit never ends its span) as failed with the run's cause, then exports everything:
+ * a caller that sees the result can count on the trace being stored, with no span missing.
+ */
+async function finishRequest(requestId: string, failure: { message: string } | undefined): Promise<void> {
+  telemetry.closeOpenSpans(requestId, failure?.message ?? 'The run ended before this span did.');
+  await telemetry.flush().catch((error: unknown) => console.error('runner: span export failed:', error));
+}
 
 // Commands are heard from the first moment, so pings are answered while tools load (a tool
 // module stuck at import is then caught by the server's heartbeat); generate commands wait
@@ -116,7 +120,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
   } catch (error) {
     result = { failure: { message: error instanceof Error ? error.message : String(error), status: (error as { code?: string }).code } };
   }
-  await telemetry.flush().catch((error: unknown) => console.error('runner: span export failed:', error));
+  await finishRequest(command.requestId, result.failure);
   send({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 }
 
@@ -173,9 +177,7 @@ process.on('message', async (raw) => {
     .finally(() => {
       if (stepper && steppers.get(command.runId) === stepper) steppers.delete(command.runId);
     });
-  // Every span of the call is exported (and acknowledged) before the result goes out, so a
-  // caller that sees the result can count on the trace being stored.
-  await telemetry.flush().catch((error: unknown) => console.error('runner: span export failed:', error));
+  await finishRequest(command.requestId, result.failure);
   send({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 });
 

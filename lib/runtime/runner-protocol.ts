@@ -98,12 +98,40 @@ export interface ToolInfo {
 /** A span that started in the runner; the full span arrives over OTLP when it ends. */
 export interface SpanStartEvent {
   runId: string;
+  /** The runner request (one generate or replay call of the run) the span belongs to. */
+  requestId?: string;
   traceId: string;
   spanId: string;
   parentSpanId?: string;
   name: string;
   attributes: Record<string, string>;
   startTimeUnixNano: string;
+}
+
+/** [seconds, nanoseconds] since the epoch, as the OpenTelemetry SDK keeps times. */
+export type HrTime = [number, number];
+
+/**
+ * A span that ended in the runner, as the OpenTelemetry SDK holds it (plain data, JSON over
+ * IPC), with the run and request it belongs to. The server reads it only if the OTLP export
+ * of the span never arrives (lib/trace/span-from-ended-record.ts).
+ */
+export interface EndedSpanRecord {
+  runId: string;
+  requestId: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startTime: HrTime;
+  endTime: HrTime;
+  attributes: Record<string, unknown>;
+  events: { name: string; time: HrTime; attributes?: Record<string, unknown> }[];
+  links: { traceId: string; spanId: string; attributes?: Record<string, unknown> }[];
+  status: { code: number; message?: string };
+  resource: Record<string, unknown>;
+  scope: { name: string; version?: string };
 }
 
 export interface GenerateOutcome {
@@ -133,6 +161,10 @@ export type RunnerEvent =
       problems: { file: string; message: string }[];
     }
   | { type: 'span-starts'; spans: SpanStartEvent[] }
+  /** Spans that ended, sent at once so that they survive the runner's death. */
+  | { type: 'span-ends'; spans: EndedSpanRecord[] }
+  /** Spans the OTLP exporter delivered (the receiver answered 200): `traceId + spanId` each. */
+  | { type: 'spans-exported'; keys: string[] }
   | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
   | {
       type: 'generate-result';

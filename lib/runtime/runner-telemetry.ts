@@ -1,60 +1,46 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Context } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type ReadableSpan, type Span as SdkSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { AnswerLinkProcessor } from './answer-link';
 import type { SpanStartEvent } from './runner-protocol';
+import type { SpanOwner } from './runner-span-outbox';
+import { SpanLifecycleReporter } from './span-lifecycle-reporter';
 
-/** Which run (and request) the code currently executing belongs to. */
-export const runContext = new AsyncLocalStorage<{ runId: string; requestId: string; traceIds: Set<string> }>();
+export { runContext } from './run-context';
 
-const START_ATTRIBUTES = ['genkit:type', 'genkit:metadata:subtype', 'genkit:name', 'genkit:path', 'genkit:metadata:resumed'];
+type ExportResultCallback = Parameters<SpanExporter['export']>[1];
+/** ExportResultCode.SUCCESS of @opentelemetry/core (not a direct dependency). */
+const EXPORT_SUCCESS = 0;
 
-function hrTimeToNanos([seconds, nanos]: [number, number]): string {
-  return (BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString();
-}
+/** Reports each batch the receiver accepted, so the server can forget its IPC copy of those spans. */
+class AcknowledgingExporter implements SpanExporter {
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly onExported: (spans: ReadableSpan[]) => void,
+  ) {}
 
-/**
- * Reports every span start at once, so the page can show a running tool before its span
- * ends and reaches the receiver. Also ties trace ids to the run that made them.
- */
-class SpanStartReporter implements SpanProcessor {
-  constructor(private readonly report: (event: SpanStartEvent, isNewTrace: boolean) => void) {}
-
-  onStart(span: SdkSpan, _parentContext: Context): void {
-    const run = runContext.getStore();
-    if (!run) return;
-    const spanContext = span.spanContext();
-    const attributes: Record<string, string> = {};
-    for (const key of START_ATTRIBUTES) {
-      const value = span.attributes[key];
-      if (value !== undefined) attributes[key] = String(value);
-    }
-    const isNewTrace = !run.traceIds.has(spanContext.traceId);
-    run.traceIds.add(spanContext.traceId);
-    this.report(
-      {
-        runId: run.runId,
-        traceId: spanContext.traceId,
-        spanId: spanContext.spanId,
-        parentSpanId: span.parentSpanContext?.spanId,
-        name: span.name,
-        attributes,
-        startTimeUnixNano: hrTimeToNanos(span.startTime),
-      },
-      isNewTrace,
-    );
+  export(spans: ReadableSpan[], resultCallback: ExportResultCallback): void {
+    this.inner.export(spans, (result) => {
+      if (result.code === EXPORT_SUCCESS) this.onExported(spans);
+      resultCallback(result);
+    });
   }
-  onEnd(_span: ReadableSpan): void {}
-  async forceFlush(): Promise<void> {}
-  async shutdown(): Promise<void> {}
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
 }
 
 export interface RunnerTelemetry {
   /** Exports every ended span now; resolves once the receiver answered. */
   flush(): Promise<void>;
+  /** Ends the request's still-open spans as failed with `message` (through the SDK: they are exported). */
+  closeOpenSpans(requestId: string, message: string): number;
   shutdown(): Promise<void>;
 }
 
@@ -69,7 +55,9 @@ export interface RunnerTelemetry {
 export function startRunnerTelemetry(options: {
   endpoint: string;
   token?: string;
-  onSpanStart: (event: SpanStartEvent, isNewTrace: boolean) => void;
+  onSpanStart: (event: SpanStartEvent, details: { isNewTrace: boolean; urgent: boolean }) => void;
+  onSpanEnd: (span: ReadableSpan, owner: SpanOwner) => void;
+  onExported: (spans: ReadableSpan[]) => void;
 }): RunnerTelemetry {
   // Genkit would otherwise start its own SDK (an older OTel generation) on first use.
   disableGenkitOTelInitialization();
@@ -78,15 +66,16 @@ export function startRunnerTelemetry(options: {
     headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
     timeoutMillis: 10_000,
   });
-  const batch = new BatchSpanProcessor(exporter, {
+  const batch = new BatchSpanProcessor(new AcknowledgingExporter(exporter, options.onExported), {
     scheduledDelayMillis: 15,
     maxExportBatchSize: 512,
     maxQueueSize: 65_536,
   });
+  const reporter = new SpanLifecycleReporter({ onStart: options.onSpanStart, onEnd: options.onSpanEnd });
   const sdk = new NodeSDK({
     serviceName: 'loopscope-runner',
     // The answer link goes on first: a span's links must be set before any exporter sees it.
-    spanProcessors: [new AnswerLinkProcessor(), new SpanStartReporter(options.onSpanStart), batch],
+    spanProcessors: [new AnswerLinkProcessor(), reporter, batch],
     // No auto-instrumentations: only genkit's own spans belong in a run's trace.
     instrumentations: [],
     // No host/process detectors: saved traces get shared in bug reports; they need no
@@ -96,6 +85,7 @@ export function startRunnerTelemetry(options: {
   sdk.start();
   return {
     flush: () => batch.forceFlush(),
+    closeOpenSpans: (requestId, message) => reporter.closeOpenSpans(requestId, message),
     shutdown: () => sdk.shutdown(),
   };
 }

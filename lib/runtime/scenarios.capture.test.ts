@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRunGraph } from '../graph/build-run-graph';
 import { classifySpan } from '../trace/classify-span';
+import { CLOSED_BY_ATTRIBUTE } from './loopscope-span-attributes';
 import type { Span } from '../trace/span';
 import { startCaptureHarness, type CaptureHarness } from '../server/testing/capture-harness';
 import type { GenerateResult } from '../server/runner-supervisor';
@@ -159,18 +161,32 @@ describe('scenarios through the real capture path', () => {
     expect(await spansOf(result)).toHaveLength(5);
   });
 
-  it('tool-hangs: the tool time limit fails the run; the hung tool span never ends, so 2 spans arrive', async () => {
+  it('tool-hangs: the tool time limit fails the run; the runner ends the hung tool span as failed, so 3 spans arrive', async () => {
     const result = await run('tool-hangs');
     expect(result.failure?.message).toMatch(/did not finish within 6500 ms/);
     const spans = await spansOf(result);
-    expect(spans).toHaveLength(2);
-    expect(roles(spans)).toMatchObject({ generate: 1, model: 1, tool: 0 });
+    expect(spans).toHaveLength(3);
+    expect(roles(spans)).toMatchObject({ generate: 1, model: 1, tool: 1 });
+    // genkit never ends the span of a tool whose promise never settles: the runner closed it.
+    const tool = spans.find((span) => classifySpan(span).role === 'tool')!;
+    expect(tool.name).toBe('generateReport');
+    expect(tool.endTimeUnixNano).toBeDefined();
+    expect(tool.status.code).toBe(2);
+    expect(tool.status.message).toMatch(/did not finish within 6500 ms/);
+    expect(tool.attributes[CLOSED_BY_ATTRIBUTE]).toBe('run-ended');
+    expect(tool.attributes['genkit:input']).toBe('{"seconds":3600}');
+    // So the graph shows a failed tool with the cause, not "never ran" or "running…".
+    const node = buildRunGraph(spans).nodes.find((candidate) => candidate.kind === 'tool-call');
+    expect(node).toMatchObject({ label: 'generateReport#report-1', status: 'failed', tone: 'error' });
+    expect(node?.detail).toMatch(/did not finish within 6500 ms/);
   });
 
   it('tool-exits-process: the run fails with the exit code, a fresh runner takes the next run', async () => {
     const oldPid = harness.supervisor.status.pid;
     const result = await run('tool-exits-process');
     expect(result.failure?.message).toMatch(/exited with code 3/);
+    // The finished model call and the two spans the dead runner left open (closed as failed).
+    expect(await spansOf(result)).toHaveLength(3);
     expect(await harness.supervisor.whenReady()).toBe(true);
     expect(harness.supervisor.status.pid).not.toBe(oldPid);
     const next = await run('plain-tool-round');

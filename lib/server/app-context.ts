@@ -5,6 +5,7 @@ import { RunWatchers } from './run-watchers';
 import { SavedGraphCache } from './saved-graph-cache';
 import { EventBus } from './event-bus';
 import { RunRegistry } from './run-registry';
+import { ingestSpans } from './run-service';
 import { RunnerSupervisor } from './runner-supervisor';
 import { readServerConfig, type ServerConfig } from './server-config';
 
@@ -32,6 +33,8 @@ function createAppContext(): AppContext {
     summarize: summarizeCapturedTrace,
   });
   const runs = new RunRegistry((run) => bus.publish({ type: 'run', run }));
+  // Filled in below: the supervisor stores a dead runner's spans through the same path as the receiver.
+  let context: AppContext | undefined;
   const supervisor = new RunnerSupervisor({
     projectDir: config.projectDir,
     // The runner exports to our own receiver: the same door as any other app.
@@ -42,7 +45,10 @@ function createAppContext(): AppContext {
     heartbeatTimeoutMs: config.heartbeatTimeoutMs,
     memoryLimitMb: config.runnerMemoryMb,
     pauseTimeoutMs: config.pauseTimeoutMs,
+    maxRunners: config.maxRunners,
+    runnerWaitMs: config.runnerWaitMs,
     watchTools: true,
+    ingestSpans: (spans) => (context ? ingestSpans(context, spans) : Promise.resolve()),
     onSpanStart: (span) => {
       runs.recordSpanStart(span);
       bus.publish({ type: 'span-start', span });
@@ -51,6 +57,7 @@ function createAppContext(): AppContext {
     onStatus: (status) => bus.publish({ type: 'runner', status }),
     onPause: (runId, pause) => runs.addPause(runId, pause),
     onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
+    onRunRunner: (runId, info) => runs.setRunner(runId, info),
   });
   // A paused run whose page was closed is stopped after a grace period, not held until the pause limit.
   const watchers = new RunWatchers({
@@ -61,7 +68,8 @@ function createAppContext(): AppContext {
     },
   });
   const savedGraphs = new SavedGraphCache({ store, savedDir: config.savedDir, cacheDir: path.join(config.dataDir, 'graph-cache') });
-  return { config, store, bus, runs, supervisor, savedGraphs, watchers };
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers };
+  return context;
 }
 
 /**

@@ -3,7 +3,7 @@ import { LoopscopeError } from '../errors';
 import type { GenerateFailure, ResumeRequest, SpanStartEvent } from '../runtime/runner-protocol';
 import type { PauseInfo, RunMode } from '../runtime/step-protocol';
 import type { ReplayMode, ReplayReport } from '../replay/replay-report';
-import type { GenerateResult } from './runner-supervisor';
+import type { GenerateResult, RunRunnerInfo } from './runner-supervisor';
 
 /** A replay run: what it replays, how, and (when done) how it compared with the recording. */
 export interface ReplayInfo {
@@ -46,6 +46,8 @@ export interface RunSession {
   resumeOf?: { file: string } | { traceIds: string[] };
   /** Runs (resumes started from the workbench) that answered this run's interrupt. */
   answeredBy?: string[];
+  /** The runner process of its latest generate (or why it waits for one; whether it had to share). */
+  runner?: RunRunnerInfo;
 }
 
 interface RunState {
@@ -122,6 +124,12 @@ export class RunRegistry {
   setMode(runId: string, mode: RunMode): void {
     const state = this.runs.get(runId);
     if (state) this.update(state, { mode });
+  }
+
+  /** Which runner runs the run now, or why it is waiting for one. */
+  setRunner(runId: string, runner: RunRunnerInfo): void {
+    const state = this.runs.get(runId);
+    if (state) this.update(state, { runner });
   }
 
   addTrace(runId: string, traceId: string): void {

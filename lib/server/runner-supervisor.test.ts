@@ -60,6 +60,22 @@ export default defineTools((ai) => [
 ]);
 `;
 
+/** Waits until the test writes the file named in its input (outside tools/, so no reload). */
+const HELD_TOOL = `import { existsSync } from 'node:fs';
+import { z } from 'genkit';
+import { defineTools } from ${DEFINE_TOOLS};
+
+export default defineTools((ai) => [
+  ai.defineTool(
+    { name: 'waitForRelease', description: 'Waits for a file.', inputSchema: z.object({ file: z.string() }), outputSchema: z.object({ released: z.boolean() }) },
+    async ({ file }) => {
+      while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
+      return { released: true };
+    },
+  ),
+]);
+`;
+
 const BROKEN_TOOL = `import { defineTools } from ${DEFINE_TOOLS};
 
 throw new Error('broken-tool exploded at import time');
@@ -202,6 +218,35 @@ describe('RunnerSupervisor with a real runner', () => {
   });
 });
 
+describe('RunnerSupervisor: tools/ changes while a run is in flight', () => {
+  it('the run in flight finishes with the code it loaded; idle runners are replaced at once, and its own once it is done', { timeout: 60_000 }, async () => {
+    const release = path.join(os.tmpdir(), `loopscope-release-${process.pid}-${Date.now()}`);
+    const held = scenario('held', 'waitForRelease', [{ toolRequests: [{ name: 'waitForRelease', ref: 'held-1', input: { file: release } }] }, { text: 'Released.' }]);
+    const { fixture, harness, statusWhere, spanStarted } = await setUp({ 'echo.ts': echoTool('v1'), 'held.ts': HELD_TOOL }, { watchTools: true }, { held });
+    cleanups.push(() => rm(release, { force: true }));
+    const before = harness.supervisor.status;
+    const busy = run(harness, 'held');
+    await spanStarted('waitForRelease');
+    const busyPid = harness.supervisor.status.runners?.find((runner) => runner.state === 'busy')?.pid;
+    expect(busyPid).toBeDefined();
+
+    await writeFile(path.join(fixture.toolsDir, 'echo.ts'), echoTool('v2'));
+    const noticed = await statusWhere((status) => status.restarts > before.restarts);
+    expect(noticed.lastRestartReason).toBe('tools/echo.ts changed');
+    // The busy runner is left to finish its run; it takes no new run.
+    expect(noticed.runners?.find((runner) => runner.pid === busyPid)?.state).toBe('retiring');
+    await statusWhere((status) => status.state === 'ready' && status.pid !== before.pid && status.pid !== busyPid, 30_000);
+    const echoed = await run(harness, 'echo-version');
+    expect(toolOutput(echoed, 'echoVersion')).toEqual({ version: 'v2' });
+
+    await writeFile(release, 'go');
+    const finished = await busy;
+    expect(finished.failure).toBeUndefined();
+    expect(finished.outcome?.text).toBe('Released.');
+    await statusWhere((status) => !(status.runners ?? []).some((runner) => runner.pid === busyPid));
+  });
+});
+
 describe('RunnerSupervisor: a busy-looping tool', () => {
   it('fails the run saying the runner stopped answering, and the next run of another scenario succeeds', { timeout: 40_000 }, async () => {
     const { harness } = await setUp({ 'echo.ts': echoTool('v1'), 'spin.ts': SPIN_TOOL }, { heartbeatTimeoutMs: 2_000 });
@@ -213,6 +258,11 @@ describe('RunnerSupervisor: a busy-looping tool', () => {
     expect(stuck.failure?.message).toMatch(/stopped answering/);
     expect(stuck.failure?.message).toContain('2 s');
     expect(stuck.failure?.status).toBe('UNAVAILABLE');
+    // The busy loop never gave the event loop back, yet its start had reached the server.
+    expect(stuck.failure?.message).toContain("Tool 'spinForever' (ref spin-1) of this run was running.");
+    const spans = (await harness.store.get(stuck.traceIds[0])) ?? [];
+    expect(spans.map((span) => `${classifySpan(span).role}:${classifySpan(span).outcome}`).sort()).toEqual(['generate:error', 'model:ok', 'tool:error']);
+    expect(spans.find((span) => span.name === 'spinForever')?.status.message).toMatch(/stopped answering for 2 s/);
 
     const next = await run(harness, 'echo-version');
     expect(next.failure).toBeUndefined();

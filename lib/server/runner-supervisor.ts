@@ -1,32 +1,51 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
-import path from 'node:path';
-import type { ReplayReport } from '../replay/replay-report';
-import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, RunnerEvent, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
+import { errorMessage } from '../errors';
+import type { GenerateCommand, ReplayCommand, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
 import type { Scenario } from '../runtime/scenario';
-import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
+import type { PauseInfo } from '../runtime/step-protocol';
+import { millisToNanos, type Span } from '../trace/span';
+import { describeRunnerDeath } from './describe-runner-death';
+import { RunnerPool } from './runner-pool';
+import { RunnerProcess, type GenerateResult, type RunnerCatalog, type RunnerRequest, type StepCommand, type StepCommandResult } from './runner-process';
+
+export type { GenerateResult, StepCommandResult } from './runner-process';
+
+/** One runner process of the pool, as the status shows it. */
+export interface RunnerProcessStatus {
+  pid?: number;
+  state: 'starting' | 'idle' | 'busy' | 'retiring';
+  /** Runs whose requests it is executing. */
+  runIds: string[];
+}
 
 export interface RunnerStatus {
+  /** `ready` while at least one runner takes runs. */
   state: 'starting' | 'ready' | 'restarting' | 'stopped';
+  /** The runner the next run takes (the warm spare), else any live one. */
   pid?: number;
   tools: ToolInfo[];
   /** Models defined in the runner: a resume of a recording can only call one of these. */
   models: string[];
   scenarios: Scenario[];
   problems: { file: string; message: string }[];
-  /** Why the runner was last restarted (tools changed, crashed, hung). */
+  /** Why runners were last replaced (tools changed, crashed, hung, restarted by the user). */
   lastRestartReason?: string;
   restarts: number;
+  /** The pool, one entry per runner process. */
+  runners?: RunnerProcessStatus[];
+  /** At most this many runners run at once (LOOPSCOPE_MAX_RUNNERS). */
+  capacity?: number;
+  /** Runs waiting for a free runner. */
+  waiting?: number;
 }
 
-export interface GenerateResult {
-  traceIds: string[];
-  /** The generate call's root span (a resume of it links there). */
-  rootSpan?: { traceId: string; spanId: string };
-  outcome?: GenerateOutcome;
-  failure?: GenerateFailure;
-  /** A replay's report. */
-  report?: ReplayReport;
+/** Which runner a run was given (or why it waits): shown with the run. */
+export interface RunRunnerInfo {
+  pid?: number;
+  /** Set while the run waits for a runner. */
+  waiting?: string;
+  /** Isolation degraded: the paused runs this run shares its runner with (all runners were busy). */
+  sharedWith?: string[];
 }
 
 export interface RunnerSupervisorOptions {
@@ -37,222 +56,180 @@ export interface RunnerSupervisorOptions {
   toolTimeoutMs: number;
   /** A runner that answers no ping for this long is killed (a busy loop in a tool). */
   heartbeatTimeoutMs: number;
-  /** Heap limit of the runner, so a tool that eats memory kills the runner, not the machine. */
+  /** Heap limit of each runner, so a tool that eats memory kills its runner, not the machine. */
   memoryLimitMb: number;
   watchTools: boolean;
   /** A run paused longer than this is ended (LOOPSCOPE_PAUSE_TIMEOUT_MS; 15 min by default). */
   pauseTimeoutMs?: number;
+  /** At most this many runner processes (LOOPSCOPE_MAX_RUNNERS; 4 by default). */
+  maxRunners?: number;
+  /** How long a run waits for a free runner before it fails (LOOPSCOPE_RUNNER_WAIT_MS; 60 s by default). */
+  runnerWaitMs?: number;
+  /**
+   * Stores spans that did not come through the OTLP receiver: what a dead runner had ended
+   * but not exported, its open spans closed as failed, and ended spans whose export failed.
+   */
+  ingestSpans?: (spans: Span[]) => Promise<void>;
   onSpanStart?: (span: SpanStartEvent) => void;
   onRunTrace?: (runId: string, traceId: string) => void;
   onStatus?: (status: RunnerStatus) => void;
   onPause?: (runId: string, pause: PauseInfo) => void;
   onPauseEnded?: (runId: string, pauseId: string) => void;
+  onRunRunner?: (runId: string, info: RunRunnerInfo) => void;
 }
 
-export interface StepCommandResult {
-  ok: boolean;
-  /** Rules the decision breaks (refused unless forced; warnings when forced). */
-  problems?: string[];
-  message?: string;
-}
-
-type StepCommand =
-  | { type: 'pause-decision'; runId: string; pauseId: string; decision: PauseDecision }
-  | { type: 'set-mode'; runId: string; mode: RunMode }
-  | { type: 'stop'; runId: string };
-
-interface PendingGenerate {
-  runId: string;
-  traceIds: Set<string>;
-  resolve: (result: GenerateResult) => void;
-}
-
-/** Keeps the child's environment free of the server's own settings (NODE_ENV, Next's internals, PORT). */
-function runnerEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const environment: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(NEXT_|__NEXT|TURBOPACK)/.test(key) || ['NODE_ENV', 'PORT', 'GENKIT_ENV', 'NODE_OPTIONS'].includes(key)) continue;
-    environment[key] = value;
-  }
-  return { ...environment, ...extra } as NodeJS.ProcessEnv;
-}
+const withoutPeriod = (sentence: string) => sentence.replace(/\.\s*$/, '');
 
 /**
- * Starts and watches the runner child process. Whatever a tool does — throw, hang, exit,
- * busy-loop, eat memory — the worst outcome is a failed run and a fresh runner.
+ * Starts and watches the runner processes (a pool: see runner-pool.ts). Whatever a tool does
+ * — throw, hang, exit, busy-loop, eat memory — the worst outcome is its own run failed (with
+ * the tool named and its spans kept) and a fresh runner; other runs go on.
  */
 export class RunnerSupervisor {
-  private child?: ChildProcess;
-  private readonly pending = new Map<string, PendingGenerate>();
-  private readonly pendingCommands = new Map<string, (result: StepCommandResult) => void>();
+  private readonly pool: RunnerPool;
   private readyWaiters: (() => void)[] = [];
   private heartbeat?: NodeJS.Timeout;
-  private lastPong = 0;
   private watcher?: FSWatcher;
   private watchTimer?: NodeJS.Timeout;
-  private stopped = false;
-  private quickExits = 0;
-  private startedAt = 0;
-  private requestCounter = 0;
-  private exitReason?: string;
+  private stopped = true;
+  private catalog: RunnerCatalog = { tools: [], models: [], scenarios: [], problems: [] };
+  private restarts = 0;
+  private lastRestartReason?: string;
+  private statusText = '';
   status: RunnerStatus = { state: 'stopped', tools: [], models: [], scenarios: [], problems: [], restarts: 0 };
 
-  constructor(private readonly options: RunnerSupervisorOptions) {}
+  constructor(private readonly options: RunnerSupervisorOptions) {
+    this.pool = new RunnerPool({
+      capacity: Math.max(1, Math.floor(options.maxRunners ?? 4)),
+      waitMs: options.runnerWaitMs ?? 60_000,
+      createProcess: () => this.createProcess(),
+      onWaiting: (runId, reason) => this.options.onRunRunner?.(runId, { waiting: reason }),
+      onChange: () => this.refreshStatus(),
+    });
+  }
 
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
-    if (this.child) return;
     if (this.options.watchTools && !this.watcher) this.watchTools();
-    this.spawnRunner();
+    this.pool.start();
     if (!this.heartbeat) {
       // Several pings per timeout, so a healthy runner is never judged on one late pong.
       const interval = Math.max(50, Math.min(1_000, this.options.heartbeatTimeoutMs / 4));
-      this.heartbeat = setInterval(() => this.checkHeartbeat(), interval);
+      this.heartbeat = setInterval(() => this.pool.forEachLive((process) => process.checkHeartbeat(this.options.heartbeatTimeoutMs)), interval);
       this.heartbeat.unref();
     }
   }
 
-  private setStatus(patch: Partial<RunnerStatus>): void {
-    this.status = { ...this.status, ...patch };
-    this.options.onStatus?.(this.status);
-  }
-
-  private spawnRunner(): void {
-    const script = path.join(this.options.projectDir, 'lib', 'runtime', 'runner-main.ts');
-    // node + --import tsx (not the tsx CLI): the pid we hold is the runner's own, and it
-    // exits on IPC disconnect even if the server is SIGKILLed (NEXT-NOTES.md).
-    const child = spawn(
-      process.execPath,
-      [`--max-old-space-size=${this.options.memoryLimitMb}`, '--import', 'tsx', /* turbopackIgnore: true */ script],
+  private createProcess(): RunnerProcess {
+    const { projectDir, otlpEndpoint, token, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs } = this.options;
+    return new RunnerProcess(
+      { projectDir, otlpEndpoint, token, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs },
       {
-        cwd: this.options.projectDir,
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-        env: runnerEnvironment({
-          LOOPSCOPE_OTLP_ENDPOINT: this.options.otlpEndpoint,
-          LOOPSCOPE_TOKEN: this.options.token,
-          LOOPSCOPE_TOOLS_DIR: this.options.toolsDir,
-          LOOPSCOPE_TOOL_TIMEOUT_MS: String(this.options.toolTimeoutMs),
-          ...(this.options.pauseTimeoutMs ? { LOOPSCOPE_PAUSE_TIMEOUT_MS: String(this.options.pauseTimeoutMs) } : {}),
-        }),
+        onReady: (process) => {
+          if (process.catalog && this.pool.isUsable(process)) this.catalog = process.catalog;
+          this.pool.processReady();
+        },
+        onExit: (process, exit) => void this.onProcessExit(process, exit),
+        onSpanStarts: (events) => {
+          for (const event of events) this.options.onSpanStart?.(event);
+        },
+        onRunTrace: (runId, traceId) => this.options.onRunTrace?.(runId, traceId),
+        onPause: (runId, pause) => {
+          this.options.onPause?.(runId, pause);
+          this.pool.runPaused();
+        },
+        onPauseEnded: (runId, pauseId) => this.options.onPauseEnded?.(runId, pauseId),
       },
     );
-    this.child = child;
-    this.startedAt = Date.now();
-    this.exitReason = undefined;
-    this.lastPong = Date.now();
-    this.setStatus({ state: this.status.restarts > 0 ? 'restarting' : 'starting', pid: child.pid });
-    child.on('message', (message) => this.onMessage(child, message as RunnerEvent));
-    child.on('exit', (code, signal) => this.onExit(child, code, signal));
-    child.on('error', (error) => {
-      this.exitReason = `the runner could not start: ${error.message}`;
-    });
   }
 
-  private onMessage(child: ChildProcess, event: RunnerEvent): void {
-    if (child !== this.child) return;
-    switch (event.type) {
-      case 'ready':
-        this.quickExits = 0;
-        this.setStatus({ state: 'ready', pid: event.pid, tools: event.tools, models: event.models, scenarios: event.scenarios, problems: event.problems });
-        for (const waiter of this.readyWaiters.splice(0)) waiter();
-        break;
-      case 'pong':
-        this.lastPong = Date.now();
-        break;
-      case 'span-starts':
-        for (const span of event.spans) this.options.onSpanStart?.(span);
-        break;
-      case 'run-trace': {
-        this.pending.get(event.requestId)?.traceIds.add(event.traceId);
-        this.options.onRunTrace?.(event.runId, event.traceId);
-        break;
-      }
-      case 'paused':
-        this.options.onPause?.(event.runId, event.pause);
-        break;
-      case 'pause-ended':
-        this.options.onPauseEnded?.(event.runId, event.pauseId);
-        break;
-      case 'command-result': {
-        const resolve = this.pendingCommands.get(event.requestId);
-        this.pendingCommands.delete(event.requestId);
-        resolve?.({ ok: event.ok, problems: event.problems, message: event.message });
-        break;
-      }
-      case 'generate-result':
-      case 'replay-result': {
-        const pending = this.pending.get(event.requestId);
-        if (!pending) break;
-        this.pending.delete(event.requestId);
-        pending.resolve(event.type === 'generate-result' ? { traceIds: event.traceIds, rootSpan: event.rootSpan, outcome: event.outcome, failure: event.failure } : { traceIds: event.traceIds, report: event.report, failure: event.failure });
-        break;
-      }
+  /**
+   * A runner died. Its ended-but-unexported spans are stored and its open spans closed as
+   * failed (the cause as their message), then each of its runs fails saying which tool was
+   * running. Runs on other runners are not touched.
+   */
+  private async onProcessExit(process: RunnerProcess, exit: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
+    const headline = withoutPeriod(process.exitReason ?? (exit.signal ? `The runner was killed (${exit.signal})` : `The runner exited with code ${exit.code}`));
+    const remains = process.ledger.remains({ endTimeUnixNano: millisToNanos(Date.now()), message: `${headline} before this span ended (closed by Loopscope).` });
+    const pending = process.takePending();
+    if (!process.retired && !this.stopped) {
+      this.restarts += 1;
+      this.lastRestartReason = headline;
     }
-  }
-
-  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
-    if (child !== this.child) return;
-    this.child = undefined;
-    const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
-    const reason = this.exitReason ?? `The runner process ${how} during the run`;
-    for (const [requestId, pending] of this.pending) {
-      this.pending.delete(requestId);
-      pending.resolve({
-        traceIds: [...pending.traceIds],
+    this.pool.processExited(process);
+    await this.ingest([...remains.ended, ...remains.closed]);
+    for (const request of pending) {
+      request.resolve({
+        traceIds: [...request.traceIds],
         failure: {
-          message: this.exitReason
-            ? `${this.exitReason} The run was stopped.`
-            : `${reason} — a tool may have called process.exit, crashed or run out of memory. ` +
-              'Spans of finished steps were kept; a fresh runner has been started.',
+          message: describeRunnerDeath({ headline, killedByServer: process.exitReason !== undefined, runId: request.runId, runningTools: remains.runningTools }),
           status: 'UNAVAILABLE',
         },
       });
     }
-    for (const [requestId, resolve] of this.pendingCommands) {
-      this.pendingCommands.delete(requestId);
-      resolve({ ok: false, message: 'The runner exited before it answered.' });
-    }
-    if (this.stopped) {
-      this.setStatus({ state: 'stopped', pid: undefined });
-      return;
-    }
-    // A runner that dies at once (a syntax error in runner code) is retried with backoff.
-    this.quickExits = Date.now() - this.startedAt < 2_000 ? this.quickExits + 1 : 0;
-    const delay = Math.min(10_000, this.quickExits === 0 ? 0 : 250 * 2 ** this.quickExits);
-    this.setStatus({ state: 'restarting', pid: undefined, restarts: this.status.restarts + 1, lastRestartReason: reason });
-    setTimeout(() => {
-      if (!this.stopped && !this.child) this.spawnRunner();
-    }, delay).unref();
   }
 
-  private checkHeartbeat(): void {
-    const child = this.child;
-    if (!child || !child.connected) return;
-    // Loading genkit and tools/ blocks the event loop in chunks (slower on a loaded machine):
-    // a starting runner gets three times the heartbeat limit before it is judged stuck.
-    const limit = this.status.state === 'ready' ? this.options.heartbeatTimeoutMs : this.options.heartbeatTimeoutMs * 3;
-    if (Date.now() - this.lastPong > limit) {
-      const seconds = Math.round(limit / 100) / 10;
-      this.exitReason =
-        this.status.state === 'ready'
-          ? `The runner stopped answering for ${seconds} s (a tool may be stuck in a busy loop), so it was killed.`
-          : `The runner stopped answering for ${seconds} s while loading tools/ (a tool module may be stuck at import), so it was killed.`;
-      child.kill('SIGKILL');
-      return;
+  private async ingest(spans: Span[]): Promise<void> {
+    if (spans.length === 0 || !this.options.ingestSpans) return;
+    try {
+      await this.options.ingestSpans(spans);
+    } catch (error) {
+      console.error(`loopscope: ${spans.length} span(s) from a runner could not be stored: ${errorMessage(error)}`);
     }
-    child.send({ type: 'ping', sentAt: Date.now() }, () => undefined);
+  }
+
+  private refreshStatus(): void {
+    const usable = [...this.pool.processes].filter((process) => this.pool.isUsable(process));
+    const ready = usable.filter((process) => process.state === 'ready');
+    const spare = this.pool.idleRunner() ?? ready[0] ?? usable[0];
+    const runners: RunnerProcessStatus[] = [...this.pool.processes]
+      .filter((process) => process.state !== 'exited' && !process.retired)
+      .map((process) => ({
+        pid: process.pid,
+        state: process.retiring ? 'retiring' : process.state === 'starting' ? 'starting' : this.pool.leasesOf(process) > 0 ? 'busy' : 'idle',
+        runIds: process.runIds,
+      }));
+    const state: RunnerStatus['state'] = this.stopped ? 'stopped' : ready.length > 0 ? 'ready' : this.restarts > 0 ? 'restarting' : 'starting';
+    const next: RunnerStatus = {
+      state,
+      pid: this.stopped ? undefined : spare?.pid,
+      ...this.catalog,
+      ...(this.lastRestartReason ? { lastRestartReason: this.lastRestartReason } : {}),
+      restarts: this.restarts,
+      runners,
+      capacity: this.pool.capacity,
+      waiting: this.pool.waiting,
+    };
+    const text = JSON.stringify({ ...next, tools: next.tools.length, scenarios: next.scenarios.length, problems: next.problems.length });
+    this.status = next;
+    if (text !== this.statusText) {
+      this.statusText = text;
+      this.options.onStatus?.(next);
+    }
+    if (state === 'ready') for (const waiter of this.readyWaiters.splice(0)) waiter();
   }
 
   private watchTools(): void {
     try {
       this.watcher = watch(this.options.toolsDir, { recursive: true }, (_event, file) => {
         clearTimeout(this.watchTimer);
-        this.watchTimer = setTimeout(() => this.restart(`tools/${file ?? ''} changed`), 250);
+        this.watchTimer = setTimeout(() => this.reloadTools(`tools/${file ?? ''} changed`), 250);
       });
       this.watcher.on('error', () => undefined);
     } catch {
       // No tools folder yet: nothing to watch; the runner reports it as a problem.
     }
+  }
+
+  /**
+   * tools/ changed: idle runners are replaced at once; a busy one finishes its run with the
+   * code it loaded (an editor save must not fail a run in flight), then is replaced.
+   */
+  private reloadTools(reason: string): void {
+    this.restarts += 1;
+    this.lastRestartReason = reason;
+    this.pool.replaceAll();
   }
 
   /** Waits until a runner is ready (or the timeout passes). */
@@ -267,63 +244,42 @@ export class RunnerSupervisor {
     });
   }
 
-  /** Runs one generate call in the runner. Never rejects: failures come back as data. */
+  /** Runs one generate call on a runner of its own. Never rejects: failures come back as data. */
   generate(command: Omit<GenerateCommand, 'type' | 'requestId'>): Promise<GenerateResult> {
     return this.request({ type: 'generate', ...command });
   }
 
-  /** Replays a recording in the runner (a fresh genkit instance); its spans are captured as the run's. */
+  /** Replays a recording on a runner of its own (a fresh genkit instance); its spans are captured as the run's. */
   replay(command: Omit<ReplayCommand, 'type' | 'requestId'>): Promise<GenerateResult> {
     return this.request({ type: 'replay', ...command });
   }
 
-  private async request(command: Omit<GenerateCommand, 'requestId'> | Omit<ReplayCommand, 'requestId'>): Promise<GenerateResult> {
-    if (!(await this.whenReady())) {
-      return { traceIds: [], failure: { message: 'The runner did not become ready within 30 s.', status: 'UNAVAILABLE' } };
-    }
-    const child = this.child;
-    if (!child?.connected) return { traceIds: [], failure: { message: 'The runner is restarting; try again.', status: 'UNAVAILABLE' } };
-    const requestId = `${command.runId}:${++this.requestCounter}`;
-    return new Promise((resolve) => {
-      this.pending.set(requestId, { runId: command.runId, traceIds: new Set(), resolve });
-      child.send({ ...command, requestId }, (error) => {
-        if (!error) return;
-        this.pending.delete(requestId);
-        resolve({ traceIds: [], failure: { message: `Could not reach the runner: ${error.message}`, status: 'UNAVAILABLE' } });
-      });
-    });
+  private async request(command: RunnerRequest): Promise<GenerateResult> {
+    const acquired = await this.pool.acquire(command.runId);
+    if ('failure' in acquired) return { traceIds: [], failure: { message: acquired.failure, status: 'UNAVAILABLE' } };
+    const { process, sharedWith } = acquired.assignment;
+    this.options.onRunRunner?.(command.runId, { pid: process.pid, ...(sharedWith ? { sharedWith } : {}) });
+    const { requestId, done } = process.request(command);
+    this.refreshStatus();
+    const result = await done;
+    // Spans whose export failed are stored from the server's copy (normally there are none).
+    await this.ingest(process.ledger.endRequest(requestId));
+    this.pool.release(process);
+    return result;
   }
 
-  /** Sends a step command (decision, mode change, stop) to the runner and waits for its answer. */
+  /** Sends a step command (decision, mode change, stop) to the runner that runs the run. */
   command(command: StepCommand): Promise<StepCommandResult> {
-    const child = this.child;
-    if (!child?.connected) return Promise.resolve({ ok: false, message: 'The runner is not running.' });
-    const requestId = `command:${++this.requestCounter}`;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pendingCommands.delete(requestId);
-        resolve({ ok: false, message: 'The runner did not answer within 10 s.' });
-      }, 10_000);
-      timer.unref();
-      this.pendingCommands.set(requestId, (result) => {
-        clearTimeout(timer);
-        resolve(result);
-      });
-      child.send({ ...command, requestId }, (error) => {
-        if (!error) return;
-        this.pendingCommands.delete(requestId);
-        clearTimeout(timer);
-        resolve({ ok: false, message: `Could not reach the runner: ${error.message}` });
-      });
-    });
+    const process = [...this.pool.processes].find((candidate) => candidate.state !== 'exited' && candidate.holdsRun(command.runId));
+    if (!process) return Promise.resolve({ ok: false, message: `Run ${command.runId} is not running in any runner.` });
+    return process.command(command);
   }
 
-  /** Replaces the runner (tools changed, or the user asked). In-flight runs fail with the reason. */
+  /** Replaces every runner now (the user asked). Runs in flight fail with the reason. */
   restart(reason: string): void {
-    this.exitReason = `The runner was restarted because ${reason}.`;
-    this.setStatus({ lastRestartReason: reason });
-    if (this.child) this.child.kill('SIGKILL');
-    else if (!this.stopped) this.spawnRunner();
+    this.restarts += 1;
+    this.lastRestartReason = reason;
+    this.pool.killAll(`The runner was restarted because ${reason}.`);
   }
 
   async stop(): Promise<void> {
@@ -332,12 +288,7 @@ export class RunnerSupervisor {
     this.heartbeat = undefined;
     this.watcher?.close();
     this.watcher = undefined;
-    const child = this.child;
-    if (!child) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
-    });
+    await this.pool.stop();
+    this.refreshStatus();
   }
 }

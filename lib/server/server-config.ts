@@ -14,6 +14,10 @@ export interface ServerConfig {
   heartbeatTimeoutMs: number;
   runnerMemoryMb: number;
   pauseTimeoutMs: number;
+  /** At most this many runner processes at once (a run each; a warm spare included). */
+  maxRunners: number;
+  /** How long a run waits for a free runner before it fails. */
+  runnerWaitMs: number;
   /** A paused run with no page watching it for this long is stopped. */
   abandonedPauseMs: number;
 }
@@ -51,6 +55,10 @@ export function readServerConfig(): ServerConfig {
     heartbeatTimeoutMs: positiveNumber(process.env.LOOPSCOPE_HEARTBEAT_TIMEOUT_MS, 5_000),
     runnerMemoryMb: positiveNumber(process.env.LOOPSCOPE_RUNNER_MEMORY_MB, 1_024),
     pauseTimeoutMs: positiveNumber(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS, 15 * 60_000),
+    // Two cores: four runners (~the memory of four Node processes with genkit loaded) run
+    // four tool loops side by side; more would only queue on the CPU.
+    maxRunners: Math.max(1, Math.floor(positiveNumber(process.env.LOOPSCOPE_MAX_RUNNERS, 4))),
+    runnerWaitMs: positiveNumber(process.env.LOOPSCOPE_RUNNER_WAIT_MS, 60_000),
     abandonedPauseMs: positiveNumber(process.env.LOOPSCOPE_ABANDONED_PAUSE_MS, 60_000),
   };
 }

@@ -1,3 +1,4 @@
+import { CLOSED_BY_ATTRIBUTE } from '../runtime/loopscope-span-attributes';
 import type { SpanStartEvent } from '../runtime/runner-protocol';
 import { createAttributes, type Span } from './span';
 
@@ -22,4 +23,19 @@ export function openSpanFromStart(event: SpanStartEvent): Span {
     resource: createAttributes(),
     scope: { name: 'genkit-tracer' },
   };
+}
+
+/**
+ * A span that started and never ended because its process died, ended here as failed: it
+ * keeps the name and the attributes its start carried, ends at `endTimeUnixNano`, and says
+ * why (the status message) and that Loopscope, not the runtime, closed it (`loopscope:closed-by`).
+ */
+export function closedSpanFromStart(event: SpanStartEvent, close: { endTimeUnixNano: string; message: string; closedBy: string }): Span {
+  const span = openSpanFromStart(event);
+  span.attributes['genkit:name'] ??= event.name;
+  span.attributes['genkit:state'] = 'error';
+  span.attributes[CLOSED_BY_ATTRIBUTE] = close.closedBy;
+  // The end never precedes the start (clocks of two processes).
+  const end = BigInt(close.endTimeUnixNano) > BigInt(event.startTimeUnixNano) ? close.endTimeUnixNano : event.startTimeUnixNano;
+  return { ...span, endTimeUnixNano: end, status: { code: 2, message: close.message } };
 }

@@ -10,7 +10,7 @@ import { RunnerSupervisor, type RunnerSupervisorOptions } from '../runner-superv
 
 /**
  * A real capture path without Next: an HTTP receiver using the same decoder and store as the
- * server's `/v1/traces` route, and a real runner child process exporting to it.
+ * server's `/v1/traces` route, and real runner child processes (the pool) exporting to it.
  */
 export interface CaptureHarness {
   supervisor: RunnerSupervisor;
@@ -19,6 +19,8 @@ export interface CaptureHarness {
   received: Span[];
   /** Export requests that arrived. */
   requests: number;
+  /** Spans the supervisor stored itself (from a dead runner, or whose export failed), in order. */
+  recovered: Span[];
   close(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-capture-'));
   const store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved') });
   const token = 'test-token';
-  const harness = { received: [] as Span[], requests: 0 };
+  const harness = { received: [] as Span[], requests: 0, recovered: [] as Span[] };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -59,6 +61,10 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
     heartbeatTimeoutMs: 5_000,
     memoryLimitMb: 512,
     watchTools: false,
+    ingestSpans: async (spans) => {
+      harness.recovered.push(...spans);
+      await store.append(spans);
+    },
     ...options,
   });
   supervisor.start();

@@ -2,7 +2,7 @@ import { getAppContext } from '@/lib/server/app-context';
 
 export const dynamic = 'force-dynamic';
 
-/** Replaces the runner process; runs in flight fail with the reason. */
+/** Replaces every runner process of the pool; runs in flight fail with the reason. */
 export async function POST(): Promise<Response> {
   getAppContext().supervisor.restart('it was restarted from the page');
   return Response.json({ ok: true }, { status: 202 });

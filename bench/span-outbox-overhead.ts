@@ -1,0 +1,110 @@
+/**
+ * Benchmark (not a test): what the runner's crash-safe span reporting adds per model turn.
+ * The same 20-round loop runs, alternating, in one process (like bench/step-overhead.ts):
+ *  A. what the runner did before: span starts queued and sent per tick, nothing else;
+ *  B. what it does now: starts (action spans at once), ends as plain records, the tool
+ *     request's input and ref carried to the tool span.
+ * Both run the runner's tool middleware (the time limit), as every run in the runner does.
+ * Each IPC message is written as JSON, as `process.send` does. No server: the machine's
+ * load hurts both sides alike. Prints both, the ratio, and the IPC bytes per run.
+ *
+ * Run: `node --import tsx bench/span-outbox-overhead.ts`.
+ */
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { disableGenkitOTelInitialization } from 'genkit/tracing';
+import { runContext } from '../lib/runtime/run-context';
+import type { RunnerEvent } from '../lib/runtime/runner-protocol';
+import { RunnerSpanOutbox } from '../lib/runtime/runner-span-outbox';
+import { SpanLifecycleReporter } from '../lib/runtime/span-lifecycle-reporter';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);
+const MODEL_TURNS = 21;
+
+let full = false;
+let bytesSent = 0;
+const outbox = new RunnerSpanOutbox((event: RunnerEvent) => {
+  // What node's IPC channel does with every message (serialization 'json').
+  bytesSent += JSON.stringify(event).length;
+});
+const reporter = new SpanLifecycleReporter({
+  // Before: every start batched per tick, no ends.
+  onStart: (event, { urgent }) => outbox.queueStart(event, full && urgent),
+  onEnd: (span, owner) => (full ? outbox.queueEnd(span, owner) : undefined),
+});
+const switchable: SpanProcessor = {
+  onStart: (span, parent) => reporter.onStart(span, parent),
+  onEnd: (span: ReadableSpan) => reporter.onEnd(span),
+  forceFlush: async () => undefined,
+  shutdown: async () => undefined,
+};
+
+disableGenkitOTelInitialization();
+const exporter = new InMemorySpanExporter();
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [switchable, new SimpleSpanProcessor(exporter)] }));
+const { genkit } = await import('genkit/beta');
+const { loadToolModules } = await import('../lib/runtime/load-tools');
+const { loadScenarios } = await import('../lib/runtime/scenario');
+const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
+const { toolTimeoutMiddleware } = await import('../lib/runtime/run-generate');
+
+const toolsDir = path.join(process.cwd(), 'bench', 'fixtures', 'tools');
+const ai = genkit({});
+await loadToolModules(ai, toolsDir);
+const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.find((candidate) => candidate.name === 'bench-loop')!;
+defineScriptedModel(ai, scenario);
+
+let runCounter = 0;
+async function runLoop(withReporting: boolean): Promise<number> {
+  full = withReporting;
+  const run = { runId: `bench-${++runCounter}`, requestId: `bench-${runCounter}:1`, traceIds: new Set<string>() };
+  const start = performance.now();
+  const response = await runContext.run(run, () =>
+    ai.generate({
+      model: `scripted/${scenario.name}`,
+      prompt: scenario.prompt,
+      tools: scenario.tools,
+      maxTurns: scenario.maxTurns,
+      use: [toolTimeoutMiddleware(60_000)()],
+    }),
+  );
+  outbox.flush();
+  const elapsed = (performance.now() - start) / MODEL_TURNS;
+  if (response.finishReason !== 'stop') throw new Error(`run ended ${response.finishReason}`);
+  exporter.reset();
+  return elapsed;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+for (let warm = 0; warm < 10; warm++) {
+  await runLoop(false);
+  await runLoop(true);
+}
+let bytesBefore = 0;
+let bytesNow = 0;
+const bare: number[] = [];
+const reported: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  for (const withReporting of round % 2 === 0 ? [false, true] : [true, false]) {
+    let total = 0;
+    bytesSent = 0;
+    for (let index = 0; index < RUNS_PER_ROUND; index++) total += await runLoop(withReporting);
+    (withReporting ? reported : bare).push(total / RUNS_PER_ROUND);
+    if (withReporting) bytesNow += bytesSent;
+    else bytesBefore += bytesSent;
+  }
+}
+const runs = ROUNDS * RUNS_PER_ROUND;
+console.log(`runner span reporting over IPC: ${MODEL_TURNS} model turns per run, ${ROUNDS}×${RUNS_PER_ROUND} runs each`);
+console.log(`  before (starts only)            : ${median(bare).toFixed(3)} ms per model turn (median), ${Math.round(bytesBefore / runs / 1024)} KiB IPC per run`);
+console.log(`  now (starts, ends, tool request): ${median(reported).toFixed(3)} ms per model turn (median), ${Math.round(bytesNow / runs / 1024)} KiB IPC per run`);
+console.log(`  ratio                           : ${(median(reported) / median(bare)).toFixed(3)}×, +${(median(reported) - median(bare)).toFixed(3)} ms per model turn`);

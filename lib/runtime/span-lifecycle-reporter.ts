@@ -1,0 +1,103 @@
+import { SpanStatusCode, type Context } from '@opentelemetry/api';
+import type { ReadableSpan, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { runContext } from './run-context';
+import { CLOSED_BY_ATTRIBUTE, TOOL_REF_ATTRIBUTE } from './loopscope-span-attributes';
+import type { SpanStartEvent } from './runner-protocol';
+import type { SpanOwner } from './runner-span-outbox';
+import { claimToolRequest } from './tool-request-context';
+
+const START_ATTRIBUTES = ['genkit:type', 'genkit:metadata:subtype', 'genkit:name', 'genkit:path', 'genkit:metadata:resumed'];
+
+function hrTimeToNanos([seconds, nanos]: [number, number]): string {
+  return (BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString();
+}
+
+interface OpenSpan {
+  span: SdkSpan;
+  event: SpanStartEvent;
+}
+
+/**
+ * Reports every span start and end of a run at once (the page shows a running tool before
+ * its span reaches the receiver; the server keeps what a dying runner did), ties trace ids
+ * to the run that made them, and remembers which spans of each request are still open, so
+ * that a run that ends with a span genkit never ended (a tool past its time limit: its
+ * promise never settles) can end it, as failed, through the SDK.
+ */
+export class SpanLifecycleReporter implements SpanProcessor {
+  private readonly owners = new WeakMap<object, SpanOwner>();
+  /** Open spans by request id, then by span id. */
+  private readonly open = new Map<string, Map<string, OpenSpan>>();
+
+  constructor(
+    private readonly options: {
+      onStart: (event: SpanStartEvent, details: { isNewTrace: boolean; urgent: boolean }) => void;
+      onEnd: (span: ReadableSpan, owner: SpanOwner) => void;
+    },
+  ) {}
+
+  onStart(span: SdkSpan, _parentContext: Context): void {
+    const run = runContext.getStore();
+    if (!run) return;
+    const spanContext = span.spanContext();
+    const attributes: Record<string, string> = {};
+    for (const key of START_ATTRIBUTES) {
+      const value = span.attributes[key];
+      if (value !== undefined) attributes[key] = String(value);
+    }
+    if (attributes['genkit:metadata:subtype'] === 'tool') {
+      // genkit writes the input only at the end; a span that never ends would lose it.
+      const request = claimToolRequest(span.name);
+      if (request?.inputJson !== undefined) attributes['genkit:input'] = request.inputJson;
+      if (request?.ref !== undefined) attributes[TOOL_REF_ATTRIBUTE] = request.ref;
+    }
+    const isNewTrace = !run.traceIds.has(spanContext.traceId);
+    run.traceIds.add(spanContext.traceId);
+    const event: SpanStartEvent = {
+      runId: run.runId,
+      requestId: run.requestId,
+      traceId: spanContext.traceId,
+      spanId: spanContext.spanId,
+      parentSpanId: span.parentSpanContext?.spanId,
+      name: span.name,
+      attributes,
+      startTimeUnixNano: hrTimeToNanos(span.startTime),
+    };
+    const owner = { runId: run.runId, requestId: run.requestId };
+    this.owners.set(span, owner);
+    let openOfRequest = this.open.get(run.requestId);
+    if (!openOfRequest) this.open.set(run.requestId, (openOfRequest = new Map()));
+    openOfRequest.set(spanContext.spanId, { span, event });
+    // An action span (tool or model) runs code from tools/: its start must be out before that code runs.
+    this.options.onStart(event, { isNewTrace, urgent: attributes['genkit:type'] === 'action' });
+  }
+
+  onEnd(span: ReadableSpan): void {
+    const owner = this.owners.get(span);
+    if (!owner) return;
+    const openOfRequest = this.open.get(owner.requestId);
+    openOfRequest?.delete(span.spanContext().spanId);
+    if (openOfRequest?.size === 0) this.open.delete(owner.requestId);
+    this.options.onEnd(span, owner);
+  }
+
+  /**
+   * Ends every span of the request that is still open, as failed with `message`, keeping the
+   * attributes known from its start. Returns how many were closed.
+   */
+  closeOpenSpans(requestId: string, message: string): number {
+    const openOfRequest = this.open.get(requestId);
+    if (!openOfRequest) return 0;
+    const spans = [...openOfRequest.values()];
+    for (const { span, event } of spans) {
+      span.setAttributes({ ...event.attributes, 'genkit:name': event.name, 'genkit:state': 'error', [CLOSED_BY_ATTRIBUTE]: 'run-ended' });
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
+      span.end();
+    }
+    this.open.delete(requestId);
+    return spans.length;
+  }
+
+  async forceFlush(): Promise<void> {}
+  async shutdown(): Promise<void> {}
+}

@@ -1,0 +1,326 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { ReplayReport } from '../replay/replay-report';
+import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, RunnerEvent, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
+import type { Scenario } from '../runtime/scenario';
+import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
+import { RunnerSpanLedger } from './runner-span-ledger';
+
+export interface GenerateResult {
+  traceIds: string[];
+  /** The generate call's root span (a resume of it links there). */
+  rootSpan?: { traceId: string; spanId: string };
+  outcome?: GenerateOutcome;
+  failure?: GenerateFailure;
+  /** A replay's report. */
+  report?: ReplayReport;
+}
+
+export interface StepCommandResult {
+  ok: boolean;
+  /** Rules the decision breaks (refused unless forced; warnings when forced). */
+  problems?: string[];
+  message?: string;
+}
+
+export type StepCommand =
+  | { type: 'pause-decision'; runId: string; pauseId: string; decision: PauseDecision }
+  | { type: 'set-mode'; runId: string; mode: RunMode }
+  | { type: 'stop'; runId: string };
+
+export type RunnerRequest = Omit<GenerateCommand, 'requestId'> | Omit<ReplayCommand, 'requestId'>;
+
+/** What a runner loaded when it became ready. */
+export interface RunnerCatalog {
+  tools: ToolInfo[];
+  /** Models defined in the runner: a resume of a recording can only call one of these. */
+  models: string[];
+  scenarios: Scenario[];
+  problems: { file: string; message: string }[];
+}
+
+/** A request in flight in this runner. */
+export interface PendingRequest {
+  requestId: string;
+  runId: string;
+  traceIds: Set<string>;
+  resolve: (result: GenerateResult) => void;
+}
+
+/** How the runner process is started (the supervisor's settings). */
+export interface RunnerSpawnSettings {
+  projectDir: string;
+  otlpEndpoint: string;
+  token: string;
+  toolsDir: string;
+  toolTimeoutMs: number;
+  memoryLimitMb: number;
+  pauseTimeoutMs?: number;
+}
+
+/** What the process tells its owner. */
+export interface RunnerProcessEvents {
+  onReady(process: RunnerProcess): void;
+  onExit(process: RunnerProcess, exit: { code: number | null; signal: NodeJS.Signals | null }): void;
+  onSpanStarts(events: SpanStartEvent[]): void;
+  onRunTrace(runId: string, traceId: string): void;
+  onPause(runId: string, pause: PauseInfo): void;
+  onPauseEnded(runId: string, pauseId: string): void;
+}
+
+/** Keeps the child's environment free of the server's own settings (NODE_ENV, Next's internals, PORT). */
+function runnerEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const environment: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(NEXT_|__NEXT|TURBOPACK)/.test(key) || ['NODE_ENV', 'PORT', 'GENKIT_ENV', 'NODE_OPTIONS'].includes(key)) continue;
+    environment[key] = value;
+  }
+  return { ...environment, ...extra } as NodeJS.ProcessEnv;
+}
+
+let requestCounter = 0;
+
+/**
+ * One runner child process: its IPC, its requests and step commands in flight, its
+ * heartbeat, and the ledger of its spans that are not stored yet. It knows nothing of
+ * other runners; the pool decides what runs where and the supervisor what a death means.
+ */
+export class RunnerProcess {
+  readonly ledger = new RunnerSpanLedger();
+  readonly startedAt = Date.now();
+  state: 'starting' | 'ready' | 'exited' = 'starting';
+  /** When it became ready (loaded genkit and tools/), if it did. */
+  readyAt?: number;
+  pid?: number;
+  catalog?: RunnerCatalog;
+  /** Why the server killed it (heartbeat, restart); undefined when it died by itself. */
+  exitReason?: string;
+  /** Set when the pool ended it on purpose with nothing left in flight (a spare too many, tools changed). */
+  retired = false;
+  /** Finishes what it runs, then is retired (tools/ changed under it). */
+  retiring = false;
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<string, PendingRequest>();
+  private readonly pendingCommands = new Map<string, (result: StepCommandResult) => void>();
+  /** Open pauses by run: a run whose every pause is open runs no code. */
+  private readonly pauses = new Map<string, Set<string>>();
+  private lastPong = Date.now();
+
+  constructor(
+    settings: RunnerSpawnSettings,
+    private readonly events: RunnerProcessEvents,
+  ) {
+    const script = path.join(settings.projectDir, 'lib', 'runtime', 'runner-main.ts');
+    // node + --import tsx (not the tsx CLI): the pid we hold is the runner's own, and it
+    // exits on IPC disconnect even if the server is SIGKILLed (NEXT-NOTES.md).
+    this.child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${settings.memoryLimitMb}`, '--import', 'tsx', /* turbopackIgnore: true */ script],
+      {
+        cwd: settings.projectDir,
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        env: runnerEnvironment({
+          LOOPSCOPE_OTLP_ENDPOINT: settings.otlpEndpoint,
+          LOOPSCOPE_TOKEN: settings.token,
+          LOOPSCOPE_TOOLS_DIR: settings.toolsDir,
+          LOOPSCOPE_TOOL_TIMEOUT_MS: String(settings.toolTimeoutMs),
+          ...(settings.pauseTimeoutMs ? { LOOPSCOPE_PAUSE_TIMEOUT_MS: String(settings.pauseTimeoutMs) } : {}),
+        }),
+      },
+    );
+    this.pid = this.child.pid;
+    this.child.on('message', (message) => this.onMessage(message as RunnerEvent));
+    this.child.on('exit', (code, signal) => this.exited({ code, signal }));
+    this.child.on('error', (error) => {
+      this.exitReason ??= `The runner could not start: ${error.message}`;
+      // A process that never started emits no 'exit' (node's docs: it may or may not).
+      if (this.child.pid === undefined) this.exited({ code: null, signal: null });
+    });
+  }
+
+  private exited(exit: { code: number | null; signal: NodeJS.Signals | null }): void {
+    if (this.state === 'exited') return;
+    this.state = 'exited';
+    for (const [requestId, resolve] of this.pendingCommands) {
+      this.pendingCommands.delete(requestId);
+      resolve({ ok: false, message: 'The runner exited before it answered.' });
+    }
+    this.events.onExit(this, exit);
+  }
+
+  /** Run ids of the requests in flight here. */
+  get runIds(): string[] {
+    return [...new Set([...this.pending.values()].map((request) => request.runId))];
+  }
+
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /** True when every run here is paused and none of its tools is executing (sharing risks no running code). */
+  get onlyPausedRuns(): boolean {
+    if (this.pending.size === 0) return false;
+    return this.runIds.every((runId) => (this.pauses.get(runId)?.size ?? 0) > 0 && !this.ledger.hasRunningTool(runId));
+  }
+
+  holdsRun(runId: string): boolean {
+    for (const request of this.pending.values()) if (request.runId === runId) return true;
+    return false;
+  }
+
+  /**
+   * Sends a generate or replay. `done` resolves with its result; if the process dies first,
+   * whoever takes the pending requests (`takePending`) answers it.
+   */
+  request(command: RunnerRequest): { requestId: string; done: Promise<GenerateResult> } {
+    const requestId = `${command.runId}:${++requestCounter}`;
+    const done = new Promise<GenerateResult>((resolve) => {
+      if (!this.child.connected) {
+        resolve({ traceIds: [], failure: { message: 'The runner is restarting; try again.', status: 'UNAVAILABLE' } });
+        return;
+      }
+      this.pending.set(requestId, { requestId, runId: command.runId, traceIds: new Set(), resolve });
+      this.child.send({ ...command, requestId }, (error) => {
+        if (!error || !this.pending.delete(requestId)) return;
+        resolve({ traceIds: [], failure: { message: `Could not reach the runner: ${error.message}`, status: 'UNAVAILABLE' } });
+      });
+    });
+    return { requestId, done };
+  }
+
+  /** Hands over (and forgets) every request in flight: the process died under them. */
+  takePending(): PendingRequest[] {
+    const requests = [...this.pending.values()];
+    this.pending.clear();
+    this.pauses.clear();
+    return requests;
+  }
+
+  /** Sends a step command (decision, mode change, stop) and waits for the runner's answer. */
+  command(command: StepCommand): Promise<StepCommandResult> {
+    if (!this.child.connected) return Promise.resolve({ ok: false, message: 'The runner is not running.' });
+    const requestId = `command:${++requestCounter}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pendingCommands.delete(requestId);
+        resolve({ ok: false, message: 'The runner did not answer within 10 s.' });
+      }, 10_000);
+      timer.unref();
+      this.pendingCommands.set(requestId, (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      });
+      this.child.send({ ...command, requestId }, (error) => {
+        if (!error) return;
+        this.pendingCommands.delete(requestId);
+        clearTimeout(timer);
+        resolve({ ok: false, message: `Could not reach the runner: ${error.message}` });
+      });
+    });
+  }
+
+  /**
+   * Kills a runner that answered no ping for `limitMs` (three times that while it loads
+   * tools/: importing genkit blocks the event loop in chunks). Pings it otherwise.
+   */
+  checkHeartbeat(limitMs: number): void {
+    if (this.state === 'exited' || !this.child.connected) return;
+    const limit = this.state === 'ready' ? limitMs : limitMs * 3;
+    if (Date.now() - this.lastPong > limit) {
+      const seconds = Math.round(limit / 100) / 10;
+      this.kill(
+        this.state === 'ready'
+          ? `The runner stopped answering for ${seconds} s (a tool may be stuck in a busy loop), so it was killed.`
+          : `The runner stopped answering for ${seconds} s while loading tools/ (a tool module may be stuck at import), so it was killed.`,
+      );
+      return;
+    }
+    this.child.send({ type: 'ping', sentAt: Date.now() }, () => undefined);
+  }
+
+  /** Kills the process now; runs in flight fail with `reason`. */
+  kill(reason: string): void {
+    this.exitReason ??= reason;
+    if (this.state !== 'exited') this.child.kill('SIGKILL');
+  }
+
+  /** Ends an idle process quietly (nothing in flight): a clean shutdown, SIGKILL if it lingers. */
+  retire(): void {
+    this.retired = true;
+    if (this.state === 'exited') return;
+    if (this.state === 'ready' && this.child.connected) {
+      this.child.send({ type: 'shutdown' }, () => undefined);
+      setTimeout(() => this.child.kill('SIGKILL'), 2_000).unref();
+    } else this.child.kill('SIGKILL');
+  }
+
+  /** Stops the process (server shutdown): SIGTERM, then SIGKILL after 2 s. */
+  stop(): Promise<void> {
+    if (this.state === 'exited') return Promise.resolve();
+    this.exitReason ??= 'The runner was stopped: Loopscope is shutting down.';
+    return new Promise<void>((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.kill('SIGTERM');
+      setTimeout(() => this.child.kill('SIGKILL'), 2_000).unref();
+    });
+  }
+
+  private onMessage(event: RunnerEvent): void {
+    switch (event.type) {
+      case 'ready':
+        this.state = 'ready';
+        this.readyAt = Date.now();
+        this.pid = event.pid;
+        this.catalog = { tools: event.tools, models: event.models, scenarios: event.scenarios, problems: event.problems };
+        this.events.onReady(this);
+        break;
+      case 'pong':
+        this.lastPong = Date.now();
+        break;
+      case 'span-starts':
+        this.ledger.recordStarts(event.spans);
+        this.events.onSpanStarts(event.spans);
+        break;
+      case 'span-ends':
+        this.ledger.recordEnds(event.spans);
+        break;
+      case 'spans-exported':
+        this.ledger.markExported(event.keys);
+        break;
+      case 'run-trace':
+        this.pending.get(event.requestId)?.traceIds.add(event.traceId);
+        this.events.onRunTrace(event.runId, event.traceId);
+        break;
+      case 'paused': {
+        let pauses = this.pauses.get(event.runId);
+        if (!pauses) this.pauses.set(event.runId, (pauses = new Set()));
+        pauses.add(event.pause.pauseId);
+        this.events.onPause(event.runId, event.pause);
+        break;
+      }
+      case 'pause-ended':
+        this.pauses.get(event.runId)?.delete(event.pauseId);
+        this.events.onPauseEnded(event.runId, event.pauseId);
+        break;
+      case 'command-result': {
+        const resolve = this.pendingCommands.get(event.requestId);
+        this.pendingCommands.delete(event.requestId);
+        resolve?.({ ok: event.ok, problems: event.problems, message: event.message });
+        break;
+      }
+      case 'generate-result':
+      case 'replay-result': {
+        const pending = this.pending.get(event.requestId);
+        if (!pending) break;
+        this.pending.delete(event.requestId);
+        if (!this.holdsRun(pending.runId)) this.pauses.delete(pending.runId);
+        pending.resolve(
+          event.type === 'generate-result'
+            ? { traceIds: event.traceIds, rootSpan: event.rootSpan, outcome: event.outcome, failure: event.failure }
+            : { traceIds: event.traceIds, report: event.report, failure: event.failure },
+        );
+        break;
+      }
+    }
+  }
+}
