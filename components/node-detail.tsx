@@ -113,6 +113,7 @@ export function NodeDetail(props: {
               )}
             </span>
           ))}
+          {(generate.resume.alternatives ?? 0) > generate.resume.couldAlsoAnswer.length ? ` and ${generate.resume.alternatives! - generate.resume.couldAlsoAnswer.length} more` : ''}
           . Resumes started by Loopscope record an OTel span link to the interrupt they answer, and are never ambiguous.
         </p>
       ) : null}

@@ -61,6 +61,13 @@ interface GraphViewProps {
   markedNodeIds?: ReadonlySet<string>;
 }
 
+/** "could also answer generate 2, a generate of trace 1f2e… and 4 more": what else a guessed answer could answer. */
+function alternativesText(edge: { couldAlsoAnswer?: string[]; alternatives?: number }, generateLabels: ReadonlyMap<string, string>): string {
+  const named = (edge.couldAlsoAnswer ?? []).map((id) => generateLabels.get(id) ?? `a generate of trace ${id.slice(0, 8)}`);
+  const more = (edge.alternatives ?? named.length) - named.length;
+  return `could also answer ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 function GraphCanvas(props: GraphViewProps) {
   const { graph, selectedNodeId, onSelect, pauses, markedNodeIds } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
@@ -117,9 +124,7 @@ function GraphCanvas(props: GraphViewProps) {
               target: edge.target,
               animated: true,
               // Content could not decide: say which other interrupts this resume could answer.
-              label: edge.ambiguous
-                ? `answered by? could also answer ${(edge.couldAlsoAnswer ?? []).map((id) => generateLabels.get(id) ?? `a generate of trace ${id.slice(0, 8)}`).join(', ')}`
-                : 'answered by',
+              label: edge.ambiguous ? `answered by? ${alternativesText(edge, generateLabels)}` : 'answered by',
               style: { stroke: TONE_COLOURS.interrupted, strokeDasharray: edge.ambiguous ? '2 4' : '6 4', strokeWidth: 2 },
               labelStyle: { fill: TONE_COLOURS.interrupted, fontSize: 11 },
               labelBgStyle: { fill: '#171a23' },

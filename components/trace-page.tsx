@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
+import type { ResumeMatch } from '@/lib/graph/match-resumes';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { summarizeTrace } from '@/lib/trace/summarize-trace';
@@ -24,6 +25,8 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
   // A captured trace opens with its session: the interrupted generate it resumed and the
   // resumes that answered it live in other traces, linked by the index.
   const [sessionIds, setSessionIds] = useState<string[]>(props.traceId ? [props.traceId] : []);
+  // Which resume answers which interrupt, as the server decided with every captured trace in view.
+  const [matches, setMatches] = useState<ResumeMatch[] | undefined>();
   // A saved file: the server's cached graph draws at once; spans come when asked for.
   const [savedGraph, setSavedGraph] = useState<RunGraph | undefined>();
   const [spansLoading, setSpansLoading] = useState(false);
@@ -55,8 +58,9 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
     const loadAll = async () => {
       let sources = [source];
       if (props.traceId) {
-        const session = await apiJson<{ traceIds: string[] }>(`/api/traces/${props.traceId}/session`).catch(() => ({ traceIds: [props.traceId!] }));
+        const session = await apiJson<{ traceIds: string[]; matches?: ResumeMatch[] }>(`/api/traces/${props.traceId}/session`).catch(() => ({ traceIds: [props.traceId!], matches: undefined }));
         setSessionIds(session.traceIds);
+        setMatches(session.matches);
         sources = session.traceIds.map((traceId) => `/api/traces/${traceId}`);
       }
       const bodies = await Promise.all(sources.map((path) => apiJson<unknown>(path)));
@@ -128,7 +132,7 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
           <p className="empty">{loaded ? '' : 'Loading…'}</p>
         )
       ) : loaded || collection.spans.length > 0 ? (
-        <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} resumeSource={{ traceIds: sessionIds }} />
+        <TraceWorkspace spans={collection.spans} matches={matches} initialNodeId={props.initialNodeId} initialTab={props.initialTab} resumeSource={{ traceIds: sessionIds }} />
       ) : (
         <p className="empty">Loading…</p>
       )}

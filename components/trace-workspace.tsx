@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { buildRunGraph } from '@/lib/graph/build-run-graph';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
+import type { ResumeMatch } from '@/lib/graph/match-resumes';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import type { PauseInfo } from '@/lib/runtime/step-protocol';
 import { buildSpanTree, flattenSpanTree } from '@/lib/trace/span-tree';
@@ -31,6 +32,8 @@ export function TraceWorkspace(props: {
   spans: Span[];
   /** A graph the server built (large saved files): drawn without having every span here. */
   graph?: RunGraph;
+  /** Which resume answers which interrupt, decided by the server with every trace in view (a session). */
+  matches?: readonly ResumeMatch[];
   /** Fetches one span when the selected node's span is not among `spans`. */
   loadSpan?: (traceId: string, spanId: string) => Promise<Span | undefined>;
   /** Asked when the span tree is opened and `spans` is still empty. */
@@ -43,7 +46,7 @@ export function TraceWorkspace(props: {
   resumeSource?: ResumeSource;
 }) {
   const { spans, loadSpan, onSpansNeeded } = props;
-  const builtGraph = useMemo(() => (props.graph ? undefined : buildRunGraph(spans)), [spans, props.graph]);
+  const builtGraph = useMemo(() => (props.graph ? undefined : buildRunGraph(spans, { matches: props.matches })), [spans, props.graph, props.matches]);
   const graph = props.graph ?? (builtGraph as RunGraph);
   const tree = useMemo(() => buildSpanTree(spans), [spans]);
   const [tab, setTab] = useState<Tab>(props.initialTab ?? 'graph');

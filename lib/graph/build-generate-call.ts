@@ -134,10 +134,11 @@ function pairToolCalls(index: SpanIndex, turnId: string, requests: ToolRequestDa
     // genkit records the input with JSON.stringify of the same object: compare the text
     // first (no parse), then the parsed value, then fall back to the name in order.
     const inputText = JSON.stringify(request.input);
-    const inputJson = canonicalJson(request.input);
+    // The canonical form only when the text did not match (rare): it re-serialises the input.
+    let inputJson: string | undefined;
     const span =
       take((candidate) => index.classify(candidate).label === request.name && candidate.attributes['genkit:input'] === inputText) ??
-      take((candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === inputJson) ??
+      take((candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === (inputJson ??= canonicalJson(request.input))) ??
       take((candidate) => index.classify(candidate).label === request.name);
     if (span) return buildToolCall(index, span, request);
     return {

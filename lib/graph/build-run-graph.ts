@@ -4,6 +4,7 @@ import { buildGenerateCall, buildToolCall } from './build-generate-call';
 import { graphElements } from './graph-elements';
 import { interruptedKeyOf, resumeKeyOf } from './link-keys';
 import { linkResumes } from './link-resumes';
+import type { ResumeMatch } from './match-resumes';
 import type { GenerateCall, GraphSummary, RunGraph, ToolCall } from './run-graph';
 import { buildSpanIndex, enclosingFlow, isNestedGenerate, type SpanIndex } from './span-index';
 
@@ -76,12 +77,14 @@ export function readGenerates(index: SpanIndex): { generates: GenerateCall[]; st
 
 /**
  * Builds the run graph of any set of spans: one or several traces, in any order, with
- * missing parents or open spans. Pure: a fresh graph per call.
+ * missing parents or open spans. Pure: a fresh graph per call. `matches`: which resume
+ * answers which interrupt, when decided with more traces in view than these (a session
+ * drawn from the store: `linkTraces(…).matchesOf`); otherwise decided from these spans.
  */
-export function buildRunGraph(spans: readonly Span[]): RunGraph {
+export function buildRunGraph(spans: readonly Span[], options: { matches?: readonly ResumeMatch[] } = {}): RunGraph {
   const index = buildSpanIndex(spans);
   const { generates, standaloneToolCalls, keys } = readGenerates(index);
-  linkResumes(generates, keys);
+  linkResumes({ generates, keys, matches: options.matches });
   const { nodes, edges } = graphElements(generates, standaloneToolCalls);
   return { summary: summarize(index, generates, standaloneToolCalls), generates, nodes, edges };
 }

@@ -1,35 +1,88 @@
-import { canonicalJson, isObject, messageParts } from './message-parts';
+import { isObject } from './message-parts';
 
 /**
- * A 64-bit hash of a string as 16 hex characters: two independent 32-bit multiply-xorshift
- * lanes (cyrb53's mixing, both lanes kept). Pure JavaScript because the graph is also built in
- * the browser; good enough to tell conversations apart, and every match also compares the
- * tool requests in full.
+ * A 64-bit hash built while walking a value, as 16 hex characters: two independent 32-bit
+ * multiply-xorshift lanes (cyrb53's mixing, both lanes kept). Pure JavaScript because the graph
+ * is also built in the browser; good enough to tell conversations apart, and every match also
+ * compares the tool requests in full.
  */
-export function hashText(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
+class Hash {
+  private h1 = 0xdeadbeef;
+  private h2 = 0x41c6ce57;
+
+  text(text: string): void {
+    let { h1, h2 } = this;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      h1 = Math.imul(h1 ^ code, 2654435761);
+      h2 = Math.imul(h2 ^ code, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+
+  /** A value in canonical form: object keys sorted, undefined members left out (as JSON would), every token tagged so no two values feed the same. */
+  value(value: unknown): void {
+    if (value === null || value === undefined) return this.text('n');
+    switch (typeof value) {
+      case 'string':
+        this.text(`s${value.length}:`);
+        return this.text(value);
+      case 'number':
+      case 'bigint':
+        return this.text(`d${String(value)};`);
+      case 'boolean':
+        return this.text(value ? 't' : 'f');
+      case 'object':
+        break;
+      default:
+        return this.text('n');
+    }
+    if (Array.isArray(value)) {
+      this.text('[');
+      for (const item of value) this.value(item);
+      return this.text(']');
+    }
+    this.members(value as Record<string, unknown>);
+  }
+
+  /** An object's members in key order, optionally without one key. */
+  members(object: Record<string, unknown>, skip?: string): void {
+    this.text('{');
+    for (const key of Object.keys(object).sort()) {
+      if (key === skip || object[key] === undefined) continue;
+      this.text(`k${key.length}:`);
+      this.text(key);
+      this.value(object[key]);
+    }
+    this.text('}');
+  }
+
+  digest(): string {
+    let { h1, h2 } = this;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+  }
 }
 
 /**
  * A key for a whole conversation: role and parts of every message, with all metadata left
  * out — genkit rewrites part metadata on resume (`interrupt` → `resolvedInterrupt`, the
  * pendingOutput marker stripped: INTERRUPT-MODEL.md §7 bug 3), so the history a resume
- * recorded and the history its interrupt produced differ only there. Undefined for no messages.
+ * recorded and the history its interrupt produced differ only there. Hashed while walking the
+ * messages (no canonical copy is built: histories repeat on every resume of a long file).
+ * Undefined for no messages.
  */
 export function conversationKey(messages: readonly unknown[]): string | undefined {
   if (messages.length === 0) return undefined;
-  const normalized = messages.filter(isObject).map((message) => ({
-    role: message.role,
-    content: messageParts(message).map(({ metadata: _metadata, ...part }) => part),
-  }));
-  return hashText(canonicalJson(normalized));
+  const hash = new Hash();
+  for (const message of messages) {
+    if (!isObject(message)) continue;
+    hash.text('m');
+    hash.value(message.role);
+    const content = Array.isArray(message.content) ? message.content : [];
+    for (const part of content) if (isObject(part)) hash.members(part, 'metadata');
+  }
+  return hash.digest();
 }

@@ -43,13 +43,13 @@ function toolNode(call: ToolCall, generateId: string, running = false): GraphNod
   };
 }
 
-/** A generate's status in words; a paused one says when a resume in view answered it. */
-function generateStatus(generate: GenerateCall, generates: GenerateCall[]): string {
+/** A generate's status in words; a paused one says when a resume in view answered it (`firstResume`: generate id → position of its first resume). */
+function generateStatus(generate: GenerateCall, firstResume: ReadonlyMap<string, number>): string {
   if (generate.status === 'error') return 'failed';
   if (generate.status === 'running') return 'running…';
   if (generate.status === 'ok') return 'ok';
-  const answeredBy = generates.findIndex((candidate) => candidate.resume?.answersGenerateId === generate.id);
-  return answeredBy >= 0 ? `paused — resumed by generate ${answeredBy + 1}` : 'paused — waiting for an answer';
+  const answeredBy = firstResume.get(generate.id);
+  return answeredBy !== undefined ? `paused — resumed by generate ${answeredBy + 1}` : 'paused — waiting for an answer';
 }
 
 /**
@@ -70,6 +70,13 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
     for (const source of sources) edges.push({ id: `${source}->${target}`, source, target, kind: 'flow' });
   };
 
+  // One lookup per generate, not a scan of all of them (a file can hold thousands).
+  const firstResume = new Map<string, number>();
+  generates.forEach((generate, position) => {
+    const answers = generate.resume?.answersGenerateId;
+    if (answers !== undefined && !firstResume.has(answers)) firstResume.set(answers, position);
+  });
+
   generates.forEach((generate, position) => {
     const { id } = generate;
     addNode({
@@ -79,7 +86,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       traceId: generate.traceId,
       spanId: generate.spanId,
       label: `generate ${position + 1}${generate.resume ? ' (resume)' : ''}`,
-      status: generateStatus(generate, generates),
+      status: generateStatus(generate, firstResume),
       tone: generate.status === 'ok' ? 'ok' : generate.status,
       detail: generate.model,
       notes: generate.notes.length > 0 ? generate.notes : undefined,
@@ -106,13 +113,13 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         });
         connect([id], resolution.id);
         if (resolution.answersToolCallId) {
-          const couldAlsoAnswer = generate.resume.couldAlsoAnswer;
+          const { couldAlsoAnswer, alternatives } = generate.resume;
           edges.push({
             id: `${resolution.answersToolCallId}=>${resolution.id}`,
             source: resolution.answersToolCallId,
             target: resolution.id,
             kind: 'answer',
-            ...(couldAlsoAnswer ? { ambiguous: true as const, couldAlsoAnswer } : {}),
+            ...(alternatives ? { ambiguous: true as const, couldAlsoAnswer, alternatives } : {}),
           });
         }
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);

@@ -76,8 +76,20 @@ describe('linking resumes to their interrupts', () => {
     // Nearest earlier unanswered first: B (interrupted second, resumed first) gets the first resume.
     const [firstResume] = resumes(graph);
     expect(firstResume.resume!.answersGenerateId).toBe(second.id);
-    // The guess keeps its alternatives in view: one session of all four traces, drawn the same way.
-    expect(sessionsOf(spans).map((session) => session.length)).toEqual([4]);
+    // Sessions follow the decided answers only: two of two traces. A page that draws one session
+    // gets the store's matches, so the guess is drawn as one, its alternative named but not loaded.
+    expect(sessionsOf(spans).map((session) => session.length)).toEqual([2, 2]);
+    const traceIds = [...new Set(spans.map((span) => span.traceId))];
+    const links = linkTraces(traceIds.map((traceId) => summarizeCapturedTrace(traceId, spans.filter((span) => span.traceId === traceId))));
+    const session = links.sessionOf(second.traceId);
+    const sessionGraph = buildRunGraph(
+      spans.filter((span) => session.includes(span.traceId)),
+      { matches: links.matchesOf(session) },
+    );
+    const [edge] = answerEdges(sessionGraph);
+    expect(edge).toMatchObject({ ambiguous: true, couldAlsoAnswer: [first.id], alternatives: 1 });
+    // Without the store's matches, the session alone would look certain: that is why they are passed.
+    expect(answerEdges(buildRunGraph(spans.filter((span) => session.includes(span.traceId))))[0].ambiguous).toBeUndefined();
   });
 
   it('four services running the same conversation stay four sessions of two traces', async () => {

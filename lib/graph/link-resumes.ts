@@ -1,16 +1,18 @@
 import type { TraceLinkKeys } from '../trace/trace-link-keys';
-import { matchResumes } from './match-resumes';
+import { matchResumes, type ResumeMatch } from './match-resumes';
 import type { GenerateCall } from './run-graph';
 
 /**
  * Links each resume to the interrupted generate it answered — across traces — by the one
- * rule of `matchResumes` (span link, then whole history, resource, nearest unanswered), then
- * ties each of its resolutions to the interrupted or parked tool call it resolves.
+ * rule of `matchResumes` (span link, then whole history, resource, nearest unanswered), or by
+ * the given matches when they were decided with more traces in view, then ties each of its
+ * resolutions to the interrupted or parked tool call it resolves.
  * Mutates the given calls (they are fresh objects of this build).
  */
-export function linkResumes(generates: readonly GenerateCall[], keys: TraceLinkKeys): void {
-  const byId = new Map(generates.map((generate) => [generate.id, generate]));
-  const matches = matchResumes(keys)
+export function linkResumes(options: { generates: readonly GenerateCall[]; keys: TraceLinkKeys; matches?: readonly ResumeMatch[] }): void {
+  const byId = new Map(options.generates.map((generate) => [generate.id, generate]));
+  // Matches decided with more traces in view (the whole store, for a session) win over the loaded ones'.
+  const matches = (options.matches ?? matchResumes(options.keys))
     .map((match) => ({ match, resume: byId.get(match.resumeId), original: byId.get(match.interruptedId) }))
     // Resolutions are tied in start order: the bug-3 note below reads what earlier resumes did.
     .sort((a, b) => (a.resume?.startTime ?? 0) - (b.resume?.startTime ?? 0));
@@ -18,7 +20,10 @@ export function linkResumes(generates: readonly GenerateCall[], keys: TraceLinkK
     if (!resume?.resume || !original) continue;
     resume.resume.answersGenerateId = original.id;
     resume.resume.evidence = match.evidence;
-    if (match.couldAlsoAnswer.length > 0) resume.resume.couldAlsoAnswer = match.couldAlsoAnswer;
+    if (match.alternatives > 0) {
+      resume.resume.couldAlsoAnswer = match.couldAlsoAnswer;
+      resume.resume.alternatives = match.alternatives;
+    }
     const lastTurn = original.turns[original.turns.length - 1];
     // Calls without a ref share name and ref: each resolution takes the next unused one.
     const unused = [...lastTurn.toolCalls];

@@ -66,6 +66,14 @@ describe('matchResumes', () => {
     ]);
   });
 
+  it('a guess among many identical interrupts names the nearest few and counts the rest', () => {
+    const interrupted = Array.from({ length: 50 }, (_, index) => interrupt(`I${index}`, index));
+    const [match] = matchResumes({ interrupted, resumes: [resume('R', 100)] });
+    expect(match.interruptedId).toBe('I49:g');
+    expect(match.couldAlsoAnswer).toEqual(['I48:g', 'I47:g', 'I46:g']);
+    expect(match.alternatives).toBe(49);
+  });
+
   it('more resumes than interrupts: the extra answers are branches of the nearest one', () => {
     const keys = { interrupted: [interrupt('A', 1)], resumes: [resume('R1', 2), resume('R2', 3), resume('R3', 4)] };
     expect(pairs(keys)).toEqual([

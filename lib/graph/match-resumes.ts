@@ -13,8 +13,28 @@ export interface ResumeMatch {
    * interrupted tool requests (name, ref, input) are the same.
    */
   evidence: LinkEvidence;
-  /** Other interrupted generates the same content could answer: the match is a guess among them. */
+  /**
+   * Other interrupted generates the same content could answer (the nearest few): the match is
+   * a guess among them. Empty when the content decided.
+   */
   couldAlsoAnswer: string[];
+  /** How many other interrupted generates it could answer in all (`couldAlsoAnswer` names at most MAX_NAMED_ALTERNATIVES). */
+  alternatives: number;
+}
+
+/** A guess names this many of its alternatives: a thousand identical runs must not make every answer list all the others. */
+export const MAX_NAMED_ALTERNATIVES = 3;
+
+/** How many keys of a start-ordered list started at or before `time` (binary search). */
+function startedBy(sorted: readonly { startTime: number }[], time: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle].startTime <= time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T) => a.startTime - b.startTime || a.generateId.localeCompare(b.generateId);
@@ -49,9 +69,9 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
   const answers = new Map<string, number>();
   const claimedByLink = new Set<string>();
   const matches: ResumeMatch[] = [];
-  const record = (resume: ResumeGenerateKey, interruptedId: string, evidence: LinkEvidence, couldAlsoAnswer: string[] = []) => {
+  const record = (resume: ResumeGenerateKey, interruptedId: string, evidence: LinkEvidence, others: { named: string[]; count: number } = { named: [], count: 0 }) => {
     answers.set(interruptedId, (answers.get(interruptedId) ?? 0) + 1);
-    matches.push({ resumeId: resume.generateId, interruptedId, evidence, couldAlsoAnswer });
+    matches.push({ resumeId: resume.generateId, interruptedId, evidence, couldAlsoAnswer: others.named, alternatives: others.count });
   };
 
   const linkedTarget = (resume: ResumeGenerateKey) => resume.links?.find((id) => id !== resume.generateId && byId.has(id));
@@ -66,19 +86,32 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
   }
 
   for (const resume of contentResumes) {
-    const candidates = (byRequests.get(resume.requests) ?? []).filter(
-      (candidate) => candidate.generateId !== resume.generateId && candidate.startTime <= resume.startTime && sameResource(candidate.resource, resume.resource),
-    );
+    const group = byRequests.get(resume.requests) ?? [];
+    // The group is in start order: only the prefix that started no later than the resume counts.
+    const earlier = group.slice(0, startedBy(group, resume.startTime));
+    const candidates = earlier.filter((candidate) => candidate.generateId !== resume.generateId && sameResource(candidate.resource, resume.resource));
     if (candidates.length === 0) continue;
     const sameHistory = resume.history === undefined ? [] : candidates.filter((candidate) => candidate.history === resume.history);
     let pool = sameHistory.length > 0 ? sameHistory : candidates;
     const sameTrace = pool.filter((candidate) => candidate.traceId === resume.traceId);
     if (sameTrace.length > 0) pool = sameTrace;
     // Nearest earlier first; an interrupt not answered yet before one that is.
-    const nearestFirst = [...pool].reverse();
-    const chosen = nearestFirst.find((candidate) => !answers.has(candidate.generateId)) ?? nearestFirst[0];
-    const others = pool.filter((candidate) => candidate !== chosen && !claimedByLink.has(candidate.generateId)).map((candidate) => candidate.generateId);
-    record(resume, chosen.generateId, sameHistory.length > 0 ? 'history' : 'requests', others);
+    let chosen = pool[pool.length - 1];
+    for (let index = pool.length - 1; index >= 0; index--) {
+      if (!answers.has(pool[index].generateId)) {
+        chosen = pool[index];
+        break;
+      }
+    }
+    const named: string[] = [];
+    let count = 0;
+    for (let index = pool.length - 1; index >= 0; index--) {
+      const candidate = pool[index];
+      if (candidate === chosen || claimedByLink.has(candidate.generateId)) continue;
+      count += 1;
+      if (named.length < MAX_NAMED_ALTERNATIVES) named.push(candidate.generateId);
+    }
+    record(resume, chosen.generateId, sameHistory.length > 0 ? 'history' : 'requests', { named, count });
   }
   return matches;
 }

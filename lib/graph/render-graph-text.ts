@@ -45,7 +45,9 @@ export function renderGraphText(graph: RunGraph): string {
   };
 
   for (const generate of graph.generates) {
-    const alsoCould = generate.resume?.couldAlsoAnswer?.map((id) => `generate ${position.get(id) ?? '?'}`).join(', ');
+    const named = generate.resume?.couldAlsoAnswer?.map((id) => (position.has(id) ? `generate ${position.get(id)}` : `a generate of trace ${id.slice(0, 8)}`));
+    const more = (generate.resume?.alternatives ?? 0) - (named?.length ?? 0);
+    const alsoCould = named ? `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : undefined;
     const resumeOf = generate.resume?.answersGenerateId
       ? ` (resume of generate ${position.get(generate.resume.answersGenerateId)}${alsoCould ? `; ambiguous: could also answer ${alsoCould}` : ''})`
       : generate.resume

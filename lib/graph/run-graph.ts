@@ -118,8 +118,10 @@ export interface GenerateCall {
     answersGenerateId?: string;
     /** How that was decided: an OTel span link, the whole history, or only the interrupted requests. */
     evidence?: 'link' | 'history' | 'requests';
-    /** Other loaded interrupted generates the same content could answer: the link is a guess. */
+    /** Other interrupted generates the same content could answer (the nearest few; perhaps not loaded): the link is a guess. */
     couldAlsoAnswer?: string[];
+    /** How many other interrupted generates it could answer in all. */
+    alternatives?: number;
   };
   /** Tool requests still interrupted in this generate's final message. */
   pendingInterrupts: ToolRequestData[];
@@ -168,8 +170,10 @@ export interface GraphEdge {
   kind: GraphEdgeKind;
   /** An answer edge the recorded content cannot prove: the resume could also answer other interrupts. */
   ambiguous?: true;
-  /** For an ambiguous answer edge: the generate nodes the resume could also answer. */
+  /** For an ambiguous answer edge: the generates the resume could also answer (the nearest few; their node ids when they are drawn). */
   couldAlsoAnswer?: string[];
+  /** For an ambiguous answer edge: how many other generates in all. */
+  alternatives?: number;
 }
 
 /** The summary object of Graph JSON, exactly as ARCHITECTURE.md defines it. */

@@ -2,7 +2,7 @@ import type { Span } from '../trace/span';
 import { summarizeTrace, type TraceSummary } from '../trace/summarize-trace';
 import type { TraceLinkKeys } from '../trace/trace-link-keys';
 import { readGenerates } from './build-run-graph';
-import { matchResumes } from './match-resumes';
+import { matchResumes, type ResumeMatch } from './match-resumes';
 import { buildSpanIndex } from './span-index';
 
 /** What the trace index keeps of a trace's graph, so lists and sessions never re-read traces. */
@@ -29,12 +29,14 @@ type LinkedSummary = Pick<TraceSummary, 'traceId' | 'status' | 'linkKeys'>;
 
 /** How the traces of an index are tied together by resumes (the same matching as the graph's). */
 export interface TraceLinks {
-  /**
-   * The traces connected to `traceId` through interrupts and their answers (and, for an answer
-   * content could not prove, the other interrupts it could answer), itself included, in the
-   * summaries' order.
-   */
+  /** The traces connected to `traceId` through interrupts and their answers, itself included, in the summaries' order. */
   sessionOf(traceId: string): string[];
+  /**
+   * The matches of the resumes in these traces, decided with every trace in view: a page that
+   * draws only a session passes them to `buildRunGraph`, so a guess and its alternatives (in
+   * traces it does not load) are drawn as the whole store decided them.
+   */
+  matchesOf(traceIds: readonly string[]): ResumeMatch[];
   /**
    * A trace's status with its answers in view: `answered` when every interrupt it ended with
    * was answered by a resume in another trace (`answeredBy` names those traces); `interrupted`
@@ -58,17 +60,13 @@ export function linkTraces(summaries: readonly LinkedSummary[]): TraceLinks {
     if (!neighbours.has(a)) neighbours.set(a, new Set());
     neighbours.get(a)!.add(b);
   };
-  for (const match of matchResumes(keys)) {
+  const matches = matchResumes(keys);
+  for (const match of matches) {
     const resumeTrace = traceOf.get(match.resumeId) as string;
     const interruptedTrace = traceOf.get(match.interruptedId) as string;
     answeredBy.set(match.interruptedId, [...(answeredBy.get(match.interruptedId) ?? []), resumeTrace]);
-    // A guessed answer brings the interrupts it could also answer into the session: the page
-    // then draws the same guess, with its alternatives in view, as the full index makes.
-    for (const other of [match.interruptedId, ...match.couldAlsoAnswer]) {
-      const otherTrace = traceOf.get(other) as string;
-      connect(resumeTrace, otherTrace);
-      connect(otherTrace, resumeTrace);
-    }
+    connect(resumeTrace, interruptedTrace);
+    connect(interruptedTrace, resumeTrace);
   }
   const order = summaries.map((summary) => summary.traceId);
   return {
@@ -83,6 +81,10 @@ export function linkTraces(summaries: readonly LinkedSummary[]): TraceLinks {
         }
       }
       return order.filter((id) => found.has(id));
+    },
+    matchesOf(traceIds) {
+      const wanted = new Set(traceIds);
+      return matches.filter((match) => wanted.has(traceOf.get(match.resumeId) as string));
     },
     statusOf(summary) {
       const interrupted = summary.linkKeys?.interrupted ?? [];

@@ -18,7 +18,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { LoopscopeError } from '../errors';
 import { decodeOtlpProtobuf } from './otlp-protobuf';
-import { jsonNestingDepth, MAX_JSON_DEPTH } from './parse-json-limited';
+import { MAX_JSON_DEPTH, valueNestingDepth } from './parse-json-limited';
 
 // ---------------------------------------------------------------------------------------------
 // Real spans from the OpenTelemetry SDK, serialized by the exporter's own serializers.
@@ -509,7 +509,7 @@ describe('decodeOtlpProtobuf — hand-made bodies', () => {
     // 29 kvlists: 10 + 4 × 29 = 126 levels; 39 arrays: 10 + 3 × 39 = 127.
     for (const body of [kvlists(29), arrays(39)]) {
       const decoded = decodeOtlpProtobuf(body);
-      expect(jsonNestingDepth(JSON.stringify(decoded))).toBeLessThanOrEqual(MAX_JSON_DEPTH);
+      expect(valueNestingDepth(decoded)).toBeLessThanOrEqual(MAX_JSON_DEPTH);
       expect(JSON.stringify(decoded)).toContain('"stringValue":"leaf"');
     }
     // 30 kvlists (130 levels) and 40 arrays (130) are past it, though far below the 64 AnyValues once allowed.

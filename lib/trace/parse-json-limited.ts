@@ -17,51 +17,39 @@ import { errorMessage, LoopscopeError } from '../errors';
 export const MAX_JSON_DEPTH = 128;
 
 /**
- * A string's characters up to the next quote, escapes included. The repeat is bounded so the
- * regex engine's backtrack stack stays small on any input (an unbounded `*` overflows it on a
- * few million escapes); it always matches, so it never backtracks at all.
+ * How deeply arrays and objects nest in a parsed JSON value: `1` for `[]`, `0` for a scalar.
+ * Iterative (an explicit stack), so any depth is measured without overflowing the call stack.
+ * It walks the parsed value rather than the text: V8's `JSON.parse` is itself iterative (a
+ * million levels parse fine), and the walk never reads the characters of strings — most of a
+ * trace is genkit's JSON kept inside string attributes — so it costs ~6 ms on a 23 MB trace
+ * where a pass over the text cost ~38 ms.
  */
-const STRING_RUN = /[^"\\]*(?:\\[\s\S][^"\\]*){0,256}/y;
-
-/**
- * How deeply arrays and objects nest in JSON text: `1` for `[]`, `0` for a scalar. One
- * iterative pass that skips strings and their escapes, so it cannot overflow the stack and
- * runs before anything is parsed. Malformed text gets a number too (unclosed brackets count);
- * `JSON.parse` reports what is wrong with it.
- */
-export function jsonNestingDepth(text: string): number {
-  // Character codes as literals, not module constants: the loop runs once per character.
-  // 0x22 `"`, 0x5c `\`, 0x5b `[`, 0x7b `{`, 0x5d `]`, 0x7d `}`.
-  let depth = 0;
+export function valueNestingDepth(root: unknown): number {
+  if (typeof root !== 'object' || root === null) return 0;
   let deepest = 0;
-  const length = text.length;
-  for (let at = 0; at < length; at++) {
-    const code = text.charCodeAt(at);
-    if (code === 0x22) {
-      // Skipped natively, inline (a call per string costs a sixth of the pass): in a trace most
-      // characters are inside strings. Most strings hold no escaped quote: one search ends them.
-      const quote = text.indexOf('"', at + 1);
-      if (quote < 0) return deepest;
-      if (text.charCodeAt(quote - 1) !== 0x5c) {
-        at = quote;
-        continue;
+  const values: object[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > deepest) deepest = depth;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
       }
-      // Escapes (genkit's JSON inside a string attribute is full of \"): the regex skips them.
-      let end = at + 1;
-      for (;;) {
-        STRING_RUN.lastIndex = end;
-        STRING_RUN.test(text);
-        end = STRING_RUN.lastIndex;
-        if (end >= length) return deepest;
-        if (text.charCodeAt(end) === 0x22) break;
-        // Stopped after 256 escapes: step over the next one and go on.
-        end += 2;
-        if (end >= length) return deepest;
+    } else {
+      for (const key in value) {
+        const item: unknown = (value as Record<string, unknown>)[key];
+        if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
       }
-      at = end;
-    } else if (code === 0x5b || code === 0x7b) {
-      if (++depth > deepest) deepest = depth;
-    } else if (code === 0x5d || code === 0x7d) depth--;
+    }
   }
   return deepest;
 }
@@ -77,11 +65,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function tryParseJsonLimited(input: string | Uint8Array, maxDepth = MAX_JSON_DEPTH): JsonParseOutcome {
   try {
-    const text = typeof input === 'string' ? input : utf8.decode(input);
-    // A text shorter than the limit cannot open more brackets than the limit: skip the pass.
-    const depth = text.length <= maxDepth ? 0 : jsonNestingDepth(text);
+    const value = JSON.parse(typeof input === 'string' ? input : utf8.decode(input)) as unknown;
+    const depth = valueNestingDepth(value);
     if (depth > maxDepth) return { ok: false, problem: `nested ${depth} levels deep; the limit is ${maxDepth}` };
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value };
   } catch (error) {
     return { ok: false, problem: `not valid JSON: ${errorMessage(error)}`, cause: error };
   }
