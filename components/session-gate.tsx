@@ -69,20 +69,29 @@ export function SessionGate(props: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    const token = tokenFromFragment(window.location.hash);
-    if (token !== null) {
-      // The token must not stay in the address bar, the history or a bookmark.
+    /** Signs in with a `#token=…` fragment, if the address has one; the token then leaves the address bar, history and bookmarks. */
+    const signInFromFragment = (): boolean => {
+      const token = tokenFromFragment(window.location.hash);
+      if (token === null) return false;
       window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
       void signIn(token);
-    } else {
+      return true;
+    };
+    if (!signInFromFragment()) {
       void hasSession().then((ok) => {
         setState(ok ? 'ready' : 'prompt');
         if (ok) setOpened(true);
       });
     }
+    // The banner URL pasted into a tab already on this page changes only the fragment: no reload.
+    const onHashChange = () => void signInFromFragment();
     const onLost = () => setState('prompt');
+    window.addEventListener('hashchange', onHashChange);
     window.addEventListener(SESSION_LOST_EVENT, onLost);
-    return () => window.removeEventListener(SESSION_LOST_EVENT, onLost);
+    return () => {
+      window.removeEventListener('hashchange', onHashChange);
+      window.removeEventListener(SESSION_LOST_EVENT, onLost);
+    };
   }, [signIn]);
 
   const prompt = state === 'prompt' ? <TokenPrompt lost={opened} busy={busy} error={error} onSubmit={(token) => void signIn(token)} /> : null;

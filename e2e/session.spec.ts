@@ -69,6 +69,16 @@ test.describe('a browser without a session', () => {
     await expect(second.getByTestId('runner-state')).toBeVisible();
   });
 
+  test('the banner URL pasted into a tab already showing the prompt gets in (only the fragment changes: no reload)', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Loopscope needs its token' })).toBeVisible();
+    const exchanged = page.waitForResponse((response) => response.url() === `${BASE_URL}/api/session` && response.request().method() === 'POST');
+    await page.goto(`/#token=${TOKEN}`);
+    expect((await exchanged).status()).toBe(204);
+    await expect(page.getByTestId('runner-state')).toBeVisible();
+    expect(await page.evaluate(() => window.location.hash)).toBe('');
+  });
+
   test('a deep link with the token keeps its path and query, without the fragment', async ({ page }) => {
     await page.goto(`/saved/plain-tool-round.json?tab=spans#token=${TOKEN}`);
     await expect(page.getByTestId('span-tree')).toBeVisible();
