@@ -28,7 +28,7 @@ const { loadToolModules } = await import('../lib/runtime/load-tools');
 const { loadScenarios } = await import('../lib/runtime/scenario');
 const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
 const { decodeOtlpJson } = await import('../lib/trace/otlp-json');
-const { readRecording } = await import('../lib/replay/recording');
+const { readRecording } = await import('../lib/replay/read-recording');
 const { replayRecording } = await import('../lib/replay/run-replay');
 
 const toolsDir = path.join(process.cwd(), 'bench', 'fixtures', 'tools');

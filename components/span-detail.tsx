@@ -1,6 +1,6 @@
 'use client';
 
-import { classifySpan } from '@/lib/trace/classify-span';
+import { classifySpan } from '@/lib/dialects/classify-span';
 import { parseJsonAttribute } from '@/lib/trace/parse-json-attribute';
 import { nanosToMillis, spanDurationMillis, type AttributeValue, type Span } from '@/lib/trace/span';
 

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ResumeMatch } from '@/lib/graph/match-resumes';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
+import { classifySpan } from '@/lib/dialects/classify-span';
 import { summarizeTrace } from '@/lib/trace/summarize-trace';
 import { apiJson } from './api-client';
 import { ExportReproButton, ReplayControls } from './replay-controls';
@@ -87,7 +88,7 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
   );
 
   const traceIds = savedGraph ? [...new Set(savedGraph.generates.map((generate) => generate.traceId))] : [...new Set(collection.spans.map((span) => span.traceId))];
-  const summary = !savedGraph && traceIds.length > 0 ? summarizeTrace(traceIds[0], collection.spans.filter((span) => span.traceId === traceIds[0])) : undefined;
+  const summary = !savedGraph && traceIds.length > 0 ? summarizeTrace(traceIds[0], collection.spans.filter((span) => span.traceId === traceIds[0]), classifySpan) : undefined;
   return (
     <main className="trace-page">
       <header className="page-head">

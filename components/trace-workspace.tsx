@@ -6,6 +6,7 @@ import type { ViewNode } from '@/lib/graph/collapse-rounds';
 import type { ResumeMatch } from '@/lib/graph/match-resumes';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import type { PauseInfo } from '@/lib/runtime/step-protocol';
+import { classifySpan } from '@/lib/dialects/classify-span';
 import { buildSpanTree, flattenSpanTree } from '@/lib/trace/span-tree';
 import type { Span } from '@/lib/trace/span';
 import { NodeDetail } from './node-detail';
@@ -48,7 +49,7 @@ export function TraceWorkspace(props: {
   const { spans, loadSpan, onSpansNeeded } = props;
   const builtGraph = useMemo(() => (props.graph ? undefined : buildRunGraph(spans, { matches: props.matches })), [spans, props.graph, props.matches]);
   const graph = props.graph ?? (builtGraph as RunGraph);
-  const tree = useMemo(() => buildSpanTree(spans), [spans]);
+  const tree = useMemo(() => buildSpanTree(spans, classifySpan), [spans]);
   const [tab, setTab] = useState<Tab>(props.initialTab ?? 'graph');
   const [selectedNodeId, setSelectedNodeId] = useState<string | undefined>(props.initialNodeId);
   const [selectedSpanKey, setSelectedSpanKey] = useState<string | undefined>();

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readRecording } from '../lib/replay/recording';
+import { readRecording } from '../lib/replay/read-recording';
 import { replayRecording } from '../lib/replay/run-replay';
 import { writeFileAtomic } from '../lib/trace/atomic-write';
 import { loadTraceFile } from '../lib/trace/load-trace-file';

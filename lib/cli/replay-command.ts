@@ -5,7 +5,7 @@
  * diverges (the first divergence printed: which call, which field).
  */
 import path from 'node:path';
-import { readRecording } from '../replay/recording';
+import { readRecording } from '../replay/read-recording';
 import { renderReplayText } from '../replay/replay-report';
 import { replayRecording } from '../replay/run-replay';
 import { loadTraceFile } from '../trace/load-trace-file';

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage, LoopscopeError } from '../errors';
 import { exportRepro, reproFileName, type LocalToolModule } from '../replay/export-repro';
-import { readRecording } from '../replay/recording';
+import { readRecording } from '../replay/read-recording';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 

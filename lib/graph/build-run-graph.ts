@@ -1,12 +1,13 @@
+import { classifySpan } from '../dialects/classify-span';
+import { dialectOf, DIALECTS } from '../dialects/registry';
+import type { RuntimeDialect } from '../dialects/runtime-dialect';
+import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../dialects/span-index';
 import type { Span } from '../trace/span';
 import type { TraceLinkKeys } from '../trace/trace-link-keys';
-import { buildGenerateCall, buildToolCall } from './build-generate-call';
 import { graphElements } from './graph-elements';
-import { interruptedKeyOf, resumeKeyOf } from './link-keys';
 import { linkResumes } from './link-resumes';
 import type { ResumeMatch } from './match-resumes';
 import type { GenerateCall, GraphSummary, RunGraph, ToolCall } from './run-graph';
-import { buildSpanIndex, enclosingFlow, isNestedGenerate, type SpanIndex } from './span-index';
 
 function summarize(index: SpanIndex, generates: GenerateCall[], standaloneToolCalls: ToolCall[]): GraphSummary {
   const traces = new Set<string>();
@@ -46,45 +47,51 @@ function summarize(index: SpanIndex, generates: GenerateCall[], standaloneToolCa
   };
 }
 
-/** True when a span has a generate among its ancestors (or its path says so). */
-function insideGenerate(index: SpanIndex, span: Span): boolean {
-  for (let current = index.parentOf(span), steps = 0; current && steps < 10_000; current = index.parentOf(current), steps++) {
-    if (index.classify(current).role === 'generate') return true;
-  }
-  const path = span.attributes['genkit:path'];
-  return typeof path === 'string' && /\{generate,t:(util|action)/.test(path);
+/** The spans of a build, indexed and classified by the dialects that claim them. */
+export function indexSpans(spans: readonly Span[], dialects: readonly RuntimeDialect[] = DIALECTS): SpanIndex {
+  return buildSpanIndex(spans, (span) => classifySpan(span, dialects));
 }
 
-/** The top-level generate calls of a set of spans (in start order), the tool calls run outside any generate, and their link keys. */
-export function readGenerates(index: SpanIndex): { generates: GenerateCall[]; standaloneToolCalls: ToolCall[]; keys: TraceLinkKeys } {
+/**
+ * The top-level calls of a set of spans (in start order), each read by the dialect that
+ * claims its span, the tool calls run outside any call, and their link keys. Spans of several
+ * runtimes draw side by side.
+ */
+export function readGenerates(index: SpanIndex, dialects: readonly RuntimeDialect[] = DIALECTS): { generates: GenerateCall[]; standaloneToolCalls: ToolCall[]; keys: TraceLinkKeys } {
   const generates: GenerateCall[] = [];
   const standaloneToolCalls: ToolCall[] = [];
   const keys: TraceLinkKeys = { interrupted: [], resumes: [] };
   for (const span of index.spans) {
     const role = index.classify(span).role;
-    if (role === 'tool' && !insideGenerate(index, span)) standaloneToolCalls.push(buildToolCall(index, span));
-    if (role !== 'generate' || isNestedGenerate(index, span)) continue;
-    const { call, input, output } = buildGenerateCall(index, span, enclosingFlow(index, span)?.spanId);
-    generates.push(call);
-    const interrupted = interruptedKeyOf({ call, root: span, output });
-    if (interrupted) keys.interrupted.push(interrupted);
-    const resume = resumeKeyOf({ call, root: span, input });
-    if (resume) keys.resumes.push(resume);
+    if (role !== 'tool' && role !== 'generate') continue;
+    const dialect = dialectOf(span, dialects);
+    if (!dialect || dialect.enclosedByCall(index, span)) continue;
+    if (role === 'tool') {
+      standaloneToolCalls.push(dialect.readStandaloneTool(index, span));
+      continue;
+    }
+    const read = dialect.readCall({ index, root: span, flowSpanId: enclosingFlow(index, span)?.spanId });
+    generates.push(read.call);
+    if (read.interrupted) keys.interrupted.push(read.interrupted);
+    if (read.resume) keys.resumes.push(read.resume);
   }
   generates.sort((a, b) => a.startTime - b.startTime || a.id.localeCompare(b.id));
   return { generates, standaloneToolCalls, keys };
 }
 
 /**
- * Builds the run graph of any set of spans: one or several traces, in any order, with
- * missing parents or open spans. Pure: a fresh graph per call. `matches`: which resume
- * answers which interrupt, when decided with more traces in view than these (a session
- * drawn from the store: `linkTraces(…).matchesOf`); otherwise decided from these spans.
+ * Builds the run graph of any set of spans: one or several traces, of one or several
+ * runtimes, in any order, with missing parents or open spans. Pure: a fresh graph per call.
+ * `matches`: which resume answers which interrupt, when decided with more traces in view than
+ * these (a session drawn from the store: `linkTraces(…).matchesOf`); otherwise decided from
+ * these spans. `dialects`: the runtimes to read (the registered ones by default).
  */
-export function buildRunGraph(spans: readonly Span[], options: { matches?: readonly ResumeMatch[] } = {}): RunGraph {
-  const index = buildSpanIndex(spans);
-  const { generates, standaloneToolCalls, keys } = readGenerates(index);
+export function buildRunGraph(spans: readonly Span[], options: { matches?: readonly ResumeMatch[]; dialects?: readonly RuntimeDialect[] } = {}): RunGraph {
+  const dialects = options.dialects ?? DIALECTS;
+  const index = indexSpans(spans, dialects);
+  const { generates, standaloneToolCalls, keys } = readGenerates(index, dialects);
   linkResumes({ generates, keys, matches: options.matches });
+  for (const dialect of dialects) dialect.notesAfterLinking?.(generates);
   const { nodes, edges } = graphElements(generates, standaloneToolCalls);
   return { summary: summarize(index, generates, standaloneToolCalls), generates, nodes, edges };
 }

@@ -1,5 +1,4 @@
-import { HAND_WRITTEN_MODEL } from '../runtime/step-protocol';
-import { requestLabel } from './message-parts';
+import { requestLabel } from '../dialects/loop-model';
 import type { GenerateCall, GraphEdge, GraphNode, Resolution, ToolCall } from './run-graph';
 
 const RESOLUTION_WORDS: Record<Resolution['kind'], string> = {
@@ -164,8 +163,8 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
             ? 'failed'
             : model.status === 'running'
               ? 'running…'
-              : `${model.model === HAND_WRITTEN_MODEL ? 'hand-written: ' : ''}${model.toolRequests.length > 0 ? `asked for ${model.toolRequests.length} tool(s)` : 'answered'}`,
-        tone: model.model === HAND_WRITTEN_MODEL && model.status === 'ok' ? 'answered' : model.status === 'ok' ? 'ok' : model.status,
+              : `${model.handWritten ? 'hand-written: ' : ''}${model.toolRequests.length > 0 ? `asked for ${model.toolRequests.length} tool(s)` : 'answered'}`,
+        tone: model.handWritten && model.status === 'ok' ? 'answered' : model.status === 'ok' ? 'ok' : model.status,
         detail: model.errorMessage ?? model.text,
       });
       connect(frontier, model.id);
@@ -219,15 +218,11 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
   // Tools run outside any generate (called directly as actions) still show, on their own.
   for (const call of standaloneToolCalls) {
     const node = toolNode(call, '');
-    addNode(
-      call.status === 'interrupted'
-        ? {
-            ...node,
-            status: 'interrupted outside a generate',
-            notes: ['genkit 1.42 bug 5: an interrupting tool run on its own gives its caller an error with an empty message; only generate turns an interrupt into a pause.'],
-          }
-        : node,
-    );
+    addNode({
+      ...node,
+      ...(call.status === 'interrupted' ? { status: 'interrupted outside a generate' } : {}),
+      ...(call.notes?.length ? { notes: call.notes } : {}),
+    });
   }
   return { nodes, edges };
 }

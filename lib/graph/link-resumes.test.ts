@@ -4,7 +4,7 @@ import { loadTraceFile } from '../trace/load-trace-file';
 import { jsonAttributeOrUndefined } from '../trace/parse-json-attribute';
 import type { Span } from '../trace/span';
 import { buildRunGraph } from './build-run-graph';
-import { inputMessages, messageText } from './message-parts';
+import { inputMessages, messageText } from '../dialects/genkit-js/message-parts';
 import type { GenerateCall, RunGraph } from './run-graph';
 import { linkTraces, summarizeCapturedTrace } from './trace-sessions';
 

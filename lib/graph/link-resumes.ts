@@ -14,7 +14,7 @@ export function linkResumes(options: { generates: readonly GenerateCall[]; keys:
   // Matches decided with more traces in view (the whole store, for a session) win over the loaded ones'.
   const matches = (options.matches ?? matchResumes(options.keys))
     .map((match) => ({ match, resume: byId.get(match.resumeId), original: byId.get(match.interruptedId) }))
-    // Resolutions are tied in start order: the bug-3 note below reads what earlier resumes did.
+    // Resolutions are tied in start order: a dialect's notes after linking read what earlier resumes did.
     .sort((a, b) => (a.resume?.startTime ?? 0) - (b.resume?.startTime ?? 0));
   for (const { match, resume, original } of matches) {
     if (!resume?.resume || !original) continue;
@@ -33,14 +33,8 @@ export function linkResumes(options: { generates: readonly GenerateCall[]; keys:
       );
       if (position < 0) continue;
       const [call] = unused.splice(position, 1);
-      const earlierPending = call.resolvedBy.some((earlier) => earlier.kind === 'pending');
-      if (resolution.kind === 'unresolved' && earlierPending) {
-        resume.notes.push(
-          `genkit 1.42 bug 3: an earlier resume rewrote the shared messages in place and stripped the pendingOutput of ${resolution.request.name}, so retrying the same resume fails.`,
-        );
-      }
       resolution.answersToolCallId = call.id;
-      // genkit may have stripped the pendingOutput marker from the recorded history (bug 3):
+      // The recorded history may have lost the marker of a parked output (genkit 1.42 bug 3):
       // the parked call's own output is what was reused.
       if (resolution.kind === 'pending' && resolution.output === undefined) resolution.output = call.output;
       call.resolvedBy.push({ generateId: resume.id, kind: resolution.kind, nodeId: resolution.id });

@@ -1,5 +1,4 @@
-import type { InterruptedGenerateKey, ResumeGenerateKey, TraceLinkKeys } from '../trace/trace-link-keys';
-import { sameResource } from './link-keys';
+import { sameResource, type InterruptedGenerateKey, type ResumeGenerateKey, type TraceLinkKeys } from '../trace/trace-link-keys';
 
 /** How a resume was tied to the interrupted generate it answers. */
 export type LinkEvidence = 'link' | 'history' | 'requests';

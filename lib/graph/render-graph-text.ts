@@ -1,5 +1,5 @@
 import { printableText } from '../trace/printable-text';
-import { requestLabel } from './message-parts';
+import { requestLabel } from '../dialects/loop-model';
 import type { RunGraph, ToolCall } from './run-graph';
 
 const ICON: Record<ToolCall['status'], string> = { ok: '✓', error: '✗', interrupted: '⏸', running: '…', 'not-run': '∅' };

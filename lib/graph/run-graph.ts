@@ -1,135 +1,22 @@
 /**
  * The run graph: what a set of spans says about generate calls, their model turns, tool
  * calls, interrupts and the resumes that answered them. Plain data, built by
- * `buildRunGraph(spans)`; components render it and compute nothing.
+ * `buildRunGraph(spans)`; components render it and compute nothing. The calls themselves are
+ * the loop model of lib/dialects/loop-model.ts (re-exported here with the graph's own types).
  */
+import type { GenerateCall } from '../dialects/loop-model';
 
-/** A tool request as the model made it. */
-export interface ToolRequestData {
-  name: string;
-  ref?: string;
-  input?: unknown;
-}
-
-/**
- * How an interrupted (or parked) request was resolved by a resume:
- * `respond` — a hand-written answer, the tool did not run again;
- * `restart` — the tool ran again (with `ctx.resumed`);
- * `pending` — its output was parked as pendingOutput and reused, not re-run;
- * `unresolved` — the resume left it unanswered (genkit fails with INVALID_ARGUMENT).
- */
-export type ResolutionKind = 'respond' | 'restart' | 'pending' | 'unresolved';
-
-export interface InterruptInfo {
-  /** The metadata passed to `interrupt()`, or `true` when none was given. */
-  metadata: unknown;
-  /** Where the interrupt was seen: genkit's span attribute, only the exception event, or only the output message. */
-  evidence: 'attribute' | 'exception' | 'message';
-}
-
-export type ToolCallStatus = 'ok' | 'interrupted' | 'error' | 'running' | 'not-run';
-
-export interface ToolCall {
-  /** Graph node id. */
-  id: string;
-  traceId: string;
-  /** Absent when the model asked for the tool but no tool span exists (unknown tool, never ran). */
-  spanId?: string;
-  name: string;
-  ref?: string;
-  input?: unknown;
-  output?: unknown;
-  status: ToolCallStatus;
-  /** Run by a resume's restart (`genkit:metadata:resumed`). */
-  restarted: boolean;
-  /** Answered by hand at a Loopscope pause: the tool itself did not run. */
-  answeredByHand?: boolean;
-  resumedMetadata?: unknown;
-  interrupt?: InterruptInfo;
-  /** Finished in a turn where a sibling interrupted: its output was parked as pendingOutput. */
-  parked: boolean;
-  errorMessage?: string;
-  /** The resumes that resolved this interrupted or parked call (several: alternative answers, side by side). */
-  resolvedBy: { generateId: string; kind: ResolutionKind; nodeId: string }[];
-}
-
-export interface ModelCall {
-  id: string;
-  traceId: string;
-  spanId: string;
-  model: string;
-  status: 'ok' | 'error' | 'running';
-  /** Tool requests in the model's answer. */
-  toolRequests: ToolRequestData[];
-  text?: string;
-  finishReason?: string;
-  errorMessage?: string;
-}
-
-export interface Turn {
-  index: number;
-  /** The (nested) generate span of this turn. */
-  generateSpanId: string;
-  model?: ModelCall;
-  toolCalls: ToolCall[];
-}
-
-/** One answer in a resume: the request it resolves and how. */
-export interface Resolution {
-  /** Graph node id of the resolution node. */
-  id: string;
-  kind: ResolutionKind;
-  request: ToolRequestData;
-  /** respond: the hand-written output; pending: the reused output. */
-  output?: unknown;
-  /** restart: the resumed metadata. */
-  resumed?: unknown;
-  /** restart with replaceInput: the new input (genkit 1.42 does not amend history: bug 2). */
-  replacedInput?: unknown;
-  /** The tool call that ran because of this restart, if it has a span. */
-  restartedToolCallId?: string;
-  /** The interrupted/parked tool call it answers, when that generate is loaded. */
-  answersToolCallId?: string;
-}
-
-export interface GenerateCall {
-  /** Graph node id (also `${traceId}:${spanId}`). */
-  id: string;
-  traceId: string;
-  spanId: string;
-  /** The flow span that holds this generate, if any. */
-  flowSpanId?: string;
-  /** Milliseconds since the epoch. */
-  startTime: number;
-  endTime?: number;
-  status: 'ok' | 'interrupted' | 'error' | 'running';
-  finishReason?: string;
-  errorMessage?: string;
-  /** genkit's status name in the error message (NOT_FOUND, ABORTED, INVALID_ARGUMENT, …). */
-  errorStatus?: string;
-  model?: string;
-  turns: Turn[];
-  /** Tools run by this generate's resume (restarts), before its first model turn. */
-  resumeToolCalls: ToolCall[];
-  /** Present when this generate was called with `resume`. */
-  resume?: {
-    resolutions: Resolution[];
-    /** The interrupted generate it answers, when that generate is loaded (see match-resumes.ts). */
-    answersGenerateId?: string;
-    /** How that was decided: an OTel span link, the whole history, or only the interrupted requests. */
-    evidence?: 'link' | 'history' | 'requests';
-    /** Other interrupted generates the same content could answer (the nearest few; perhaps not loaded): the link is a guess. */
-    couldAlsoAnswer?: string[];
-    /** How many other interrupted generates it could answer in all. */
-    alternatives?: number;
-  };
-  /** Tool requests still interrupted in this generate's final message. */
-  pendingInterrupts: ToolRequestData[];
-  /** The model's final text (finishReason stop). */
-  text?: string;
-  /** Known genkit 1.42 misbehaviours this generate shows (INTERRUPT-MODEL.md §7), in words. */
-  notes: string[];
-}
+export type {
+  GenerateCall,
+  InterruptInfo,
+  ModelCall,
+  Resolution,
+  ResolutionKind,
+  ToolCall,
+  ToolCallStatus,
+  ToolRequestData,
+  Turn,
+} from '../dialects/loop-model';
 
 export type GraphNodeKind =
   | 'generate'

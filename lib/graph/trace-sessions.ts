@@ -1,9 +1,9 @@
+import { classifySpan } from '../dialects/classify-span';
 import type { Span } from '../trace/span';
 import { summarizeTrace, type TraceSummary } from '../trace/summarize-trace';
 import type { TraceLinkKeys } from '../trace/trace-link-keys';
-import { readGenerates } from './build-run-graph';
+import { indexSpans, readGenerates } from './build-run-graph';
 import { matchResumes, type ResumeMatch } from './match-resumes';
-import { buildSpanIndex } from './span-index';
 
 /** What the trace index keeps of a trace's graph, so lists and sessions never re-read traces. */
 export interface TraceGraphFacts {
@@ -14,7 +14,7 @@ export interface TraceGraphFacts {
 
 /** The graph facts of one trace's spans (computed when the trace is stored). */
 export function traceGraphFacts(spans: readonly Span[]): TraceGraphFacts {
-  const { generates, standaloneToolCalls, keys } = readGenerates(buildSpanIndex(spans));
+  const { generates, standaloneToolCalls, keys } = readGenerates(indexSpans(spans));
   const calls = [...standaloneToolCalls, ...generates.flatMap((generate) => [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)])];
   return { linkKeys: keys, failedTools: calls.filter((call) => call.status === 'error').length };
 }
@@ -22,7 +22,7 @@ export function traceGraphFacts(spans: readonly Span[]): TraceGraphFacts {
 /** A captured trace's index entry: its summary plus the graph facts lists and sessions need. */
 export function summarizeCapturedTrace(traceId: string, spans: readonly Span[]): TraceSummary {
   const facts = traceGraphFacts(spans);
-  return { ...summarizeTrace(traceId, spans), linkKeys: facts.linkKeys, ...(facts.failedTools > 0 ? { failedTools: facts.failedTools } : {}) };
+  return { ...summarizeTrace(traceId, spans, classifySpan), linkKeys: facts.linkKeys, ...(facts.failedTools > 0 ? { failedTools: facts.failedTools } : {}) };
 }
 
 type LinkedSummary = Pick<TraceSummary, 'traceId' | 'status' | 'linkKeys'>;

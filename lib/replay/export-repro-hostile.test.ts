@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceText } from '../trace/load-trace-file';
 import { printableText } from '../trace/printable-text';
 import { exportRepro, reproFileName } from './export-repro';
-import { readRecording, type Recording, type ReplayStep } from './recording';
+import type { Recording, ReplayStep } from '../dialects/genkit-js/recording';
+import { readRecording } from './read-recording';
 import { describeOutcome } from './replay-report';
 import { HOSTILE_MARKER, HOSTILE_TEXT, hostileTrace } from './testing/hostile-trace';
 

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { codeLiteral } from './code-literal';
 import { exportRepro, reproFileName } from './export-repro';
-import { readRecording, type Recording } from './recording';
+import type { Recording } from '../dialects/genkit-js/recording';
+import { readRecording } from './read-recording';
 import { describeOutcome } from './replay-report';
 
 const run = promisify(execFile);

@@ -11,8 +11,8 @@
  */
 import { CodeIdentifiers } from './code-identifiers';
 import { codeLiteral } from './code-literal';
-import { GENKIT_BUG_TITLES, recordedGenkitBugs, type RecordedGenkitBug } from './recorded-genkit-bugs';
-import type { GenerateStep, Recording, RecordedToolDefinition, RecordedToolExecution, ReplayStep } from './recording';
+import { GENKIT_BUG_TITLES, recordedGenkitBugs, type RecordedGenkitBug } from '../dialects/genkit-js/recorded-bugs';
+import type { GenerateStep, Recording, RecordedToolDefinition, RecordedToolExecution, ReplayStep } from '../dialects/genkit-js/recording';
 import { recordingConstantSource, reproHeaderSource, type ReproHeaderInput } from './repro-header-source';
 import { nextModelResponseSource, playToolSource, printToolResponsesSource, recordedTypesSource, stepSource } from './repro-helper-source';
 

@@ -1,5 +1,4 @@
-/** A deep copy through JSON (what a span attribute would hold); undefined stays undefined. */
-export const jsonCopy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+import { sameJson } from '../trace/json-value';
 
 /** The first place two JSON values differ: a path like `messages[2].content[0].toolResponse.output.tempC`. */
 export interface Difference {
@@ -30,27 +29,6 @@ export function firstDifference(recorded: unknown, replayed: unknown, path = '')
   return locate(recorded, replayed, path);
 }
 
-/** Equal as JSON (undefined members count as absent; key order never counts). Allocates nothing. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  let count = 0;
-  for (const key in left) {
-    if (left[key] === undefined) continue;
-    count++;
-    if (!sameJson(left[key], right[key])) return false;
-  }
-  for (const key in right) if (right[key] !== undefined) count--;
-  return count === 0;
-}
 
 function locate(recorded: unknown, replayed: unknown, path: string): Difference | undefined {
   if (recorded === replayed) return undefined;

@@ -1,5 +1,5 @@
 import { printableText } from '../trace/printable-text';
-import type { SpanRef, StepOutcome } from './recording';
+import type { SpanRef, StepOutcome } from '../dialects/genkit-js/recording';
 
 export type ReplayMode = 'strict' | 'lenient';
 

@@ -3,9 +3,10 @@
  * incoming one, what differs, and the divergences found so far. The replay model and the
  * tool stubs (run-replay.ts) ask it for answers; it never throws except to stop a strict replay.
  */
-import { spanKey } from '../graph/span-index';
-import { firstDifference, jsonCopy } from './first-difference';
-import type { GenerateStep, RecordedModelCall, RecordedToolExecution, RecordedToolOutcome, ReplayStep, SpanRef } from './recording';
+import { spanKey } from '../trace/span';
+import { jsonCopy } from '../trace/json-value';
+import { firstDifference } from './first-difference';
+import type { GenerateStep, RecordedModelCall, RecordedToolExecution, RecordedToolOutcome, ReplayStep, SpanRef } from '../dialects/genkit-js/recording';
 import type { Divergence, DivergenceKind, ReplayMode } from './replay-report';
 
 /** Thrown into genkit to end a strict replay at its first divergence. */

@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { loadToolModules } from '../runtime/load-tools';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
-import { readRecording } from './recording';
+import { readRecording } from './read-recording';
 import { replayRecording } from './run-replay';
 
 const ROOT = process.cwd();

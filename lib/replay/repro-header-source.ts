@@ -9,8 +9,8 @@
  * whose strings go through the one literal encoder (code-literal.ts) like all recorded data.
  */
 import { codeLiteral } from './code-literal';
-import { GENKIT_BUG_TITLES, type RecordedGenkitBug } from './recorded-genkit-bugs';
-import type { Recording } from './recording';
+import { GENKIT_BUG_TITLES, type RecordedGenkitBug } from '../dialects/genkit-js/recorded-bugs';
+import type { Recording } from '../dialects/genkit-js/recording';
 import { describeOutcome } from './replay-report';
 
 export interface ReproHeaderInput {

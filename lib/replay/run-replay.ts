@@ -8,8 +8,9 @@
 import { trace } from '@opentelemetry/api';
 import type { GenkitBeta, MessageData } from 'genkit/beta';
 import { traceGenerate } from '../runtime/answer-link';
-import { firstDifference, jsonCopy } from './first-difference';
-import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from './recording';
+import { jsonCopy } from '../trace/json-value';
+import { firstDifference } from './first-difference';
+import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from '../dialects/genkit-js/recording';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
 import { ReplaySession, type ReplayOverrides } from './replay-session';
 

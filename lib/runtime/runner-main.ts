@@ -101,7 +101,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
   let result: { report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } };
   try {
     const { decodeOtlpJson } = await import('../trace/otlp-json');
-    const { readRecording } = await import('../replay/recording');
+    const { readRecording } = await import('../replay/read-recording');
     const { replayRecording } = await import('../replay/run-replay');
     const { loadToolModules } = await import('./load-tools');
     const recording = readRecording(decodeOtlpJson(command.otlp));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../graph/build-run-graph';
-import { classifySpan } from '../trace/classify-span';
+import { classifySpan } from '../dialects/classify-span';
 import { CLOSED_BY_ATTRIBUTE } from './loopscope-span-attributes';
 import type { Span } from '../trace/span';
 import { startCaptureHarness, type CaptureHarness } from '../server/testing/capture-harness';

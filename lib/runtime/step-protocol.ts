@@ -4,10 +4,8 @@
  */
 import { z } from 'zod';
 
-/** The model that records a hand-written answer as a real model span. */
-export const HAND_WRITTEN_MODEL = 'loopscope/hand-written';
-/** Marks a tool span recorded for a tool answered by hand (the tool did not run). */
-export const ANSWERED_BY_HAND_ATTRIBUTE = 'genkit:metadata:loopscope:answeredByHand';
+// How a hand-written answer shows in genkit's spans is the genkit dialect's to read.
+export { ANSWERED_BY_HAND_ATTRIBUTE, HAND_WRITTEN_MODEL } from '../dialects/genkit-js/loopscope-markers';
 
 export const BreakpointsSchema = z.object({
   /** Pause before every execution of these tools (restarted runs included). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LoopscopeError } from '../errors';
-import { readRecording } from '../replay/recording';
+import { readRecording } from '../replay/read-recording';
 import { encodeOtlpJson } from '../trace/otlp-json';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { CLOSED_BY_ATTRIBUTE } from '../runtime/loopscope-span-attributes';
-import { classifySpan } from '../trace/classify-span';
+import { classifySpan } from '../dialects/classify-span';
 import type { Span } from '../trace/span';
 import type { PauseInfo } from '../runtime/step-protocol';
 import type { GenerateResult, RunRunnerInfo, RunnerSupervisorOptions } from './runner-supervisor';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { classifySpan } from '../trace/classify-span';
+import { classifySpan } from '../dialects/classify-span';
 import type { GenerateResult, RunnerStatus, RunnerSupervisorOptions } from './runner-supervisor';
 import { startCaptureHarness, type CaptureHarness } from './testing/capture-harness';
 

@@ -1,6 +1,6 @@
 /** Public API of lib/trace: the span model, its readers and writers, and the trace store. */
 export * from './span';
-export { classifySpan, generateFinishReason, isInterruptSpan, spanRole, type SpanClassification, type SpanOutcome, type SpanRole } from './classify-span';
+export { classifyOtelSpan, type SpanClassification, type SpanOutcome, type SpanRole } from './span-classification';
 export { jsonAttributeOrUndefined, parseJsonAttribute, type ParsedAttribute } from './parse-json-attribute';
 export { summarizeTrace, type TraceSummary } from './summarize-trace';
 export { decodeOtlpJson, encodeOtlpJson, OtlpExportRequestSchema, type OtlpExportRequest } from './otlp-json';

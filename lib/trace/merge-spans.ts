@@ -1,8 +1,4 @@
-import type { Span } from './span';
-
-function spanKey(span: Span): string {
-  return `${span.traceId}/${span.spanId}`;
-}
+import { spanKey, type Span } from './span';
 
 /**
  * Merges incoming spans into existing ones without mutating either list.

@@ -96,8 +96,9 @@ export function savedTraceFileName(name: string, options: { allowJsonl?: boolean
 }
 
 /** Summary of a saved file's spans; see `SavedTraceFile.status` for how traces combine. */
-function describeSavedSpans(file: string, spans: Span[], description: string | undefined): SavedTraceFile {
-  const summaries = [...groupByTrace(spans)].map(([traceId, traceSpans]) => summarizeTrace(traceId, traceSpans));
+function describeSavedSpans(options: { file: string; spans: Span[]; description: string | undefined; summarize: Summarize }): SavedTraceFile {
+  const { file, spans, description } = options;
+  const summaries = [...groupByTrace(spans)].map(([traceId, traceSpans]) => options.summarize(traceId, traceSpans));
   const byStart = [...summaries].sort((a, b) => a.startTime - b.startTime);
   const entry: SavedTraceFile = {
     file,
@@ -119,6 +120,8 @@ function topLevelDescription(text: string): string | undefined {
   return typeof description === 'string' ? description : undefined;
 }
 
+type Summarize = (traceId: string, spans: Span[]) => TraceSummary;
+
 /** The saved-traces folder and its listing cache; `TraceStore` delegates to it. */
 export class SavedTraces {
   private readonly savedDir: string;
@@ -128,9 +131,13 @@ export class SavedTraces {
   private queue: Promise<unknown> = Promise.resolve();
   private cache?: Map<string, SavedCacheEntry>;
 
-  constructor(options: { savedDir: string; savedIndexPath: string }) {
+  private readonly summarize: Summarize;
+
+  /** `summarize`: how each trace of a file is summarized (the store's summarizer; OpenTelemetry fields only by default). */
+  constructor(options: { savedDir: string; savedIndexPath: string; summarize?: Summarize }) {
     this.savedDir = options.savedDir;
     this.savedIndexPath = options.savedIndexPath;
+    this.summarize = options.summarize ?? summarizeTrace;
   }
 
   /**
@@ -219,7 +226,7 @@ export class SavedTraces {
   private async describeFile(file: string): Promise<SavedTraceFile> {
     try {
       const text = await readTextFile(path.join(this.savedDir, file));
-      return describeSavedSpans(file, parseTraceText(text, file), topLevelDescription(text));
+      return describeSavedSpans({ file, spans: parseTraceText(text, file), description: topLevelDescription(text), summarize: this.summarize });
     } catch (error) {
       const name = file.replace(/\.jsonl?$/i, '');
       return { file, traceIds: [], name, startTime: 0, spanCount: 0, status: 'error', error: errorMessage(error) };

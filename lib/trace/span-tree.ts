@@ -1,4 +1,4 @@
-import { classifySpan, type SpanOutcome, type SpanRole } from './classify-span';
+import { classifyOtelSpan, type SpanClassification, type SpanOutcome, type SpanRole } from './span-classification';
 import { compareNanos, spanDurationMillis, type Span } from './span';
 
 /** One row of the span tree the page draws. Plain data: components compute nothing. */
@@ -29,8 +29,10 @@ const STATUS_TEXT: Record<SpanOutcome, string> = {
 /**
  * Builds the span forest of one or more traces: children sorted by start time, spans whose
  * parent never arrived become roots (marked orphan), roots ordered by start time.
+ * `classifySpan`: what each span is (the dialects' classifier names roles and labels; by default
+ * only OpenTelemetry fields are read).
  */
-export function buildSpanTree(spans: readonly Span[]): SpanTreeNode[] {
+export function buildSpanTree(spans: readonly Span[], classifySpan: (span: Span) => SpanClassification = classifyOtelSpan): SpanTreeNode[] {
   const byId = new Map<string, Span>();
   for (const span of spans) byId.set(`${span.traceId}:${span.spanId}`, span);
   const childrenOf = new Map<string, Span[]>();

@@ -58,6 +58,11 @@ export interface Span {
 }
 
 /** Creates an empty attribute map that cannot be polluted through `__proto__` keys. */
+/** `${traceId}:${spanId}`: a span's key when several traces share a set (also a graph node id). */
+export function spanKey(span: { traceId: string; spanId: string }): string {
+  return `${span.traceId}:${span.spanId}`;
+}
+
 export function createAttributes(): Attributes {
   return Object.create(null) as Attributes;
 }

@@ -1,4 +1,4 @@
-import { classifySpan } from './classify-span';
+import { classifyOtelSpan, type SpanClassification } from './span-classification';
 import { compareNanos, nanosToMillis, type Span } from './span';
 import type { TraceLinkKeys } from './trace-link-keys';
 
@@ -32,8 +32,12 @@ export interface TraceSummary {
   answeredBy?: string[];
 }
 
-/** Summarizes the spans of one trace. Spans whose parent is missing count as roots. */
-export function summarizeTrace(traceId: string, spans: readonly Span[]): TraceSummary {
+/**
+ * Summarizes the spans of one trace. Spans whose parent is missing count as roots.
+ * `classifySpan` says what each span is: pass the dialects' (lib/dialects/classify-span.ts) to
+ * name runtimes' calls and models; by default only OpenTelemetry fields are read.
+ */
+export function summarizeTrace(traceId: string, spans: readonly Span[], classifySpan: (span: Span) => SpanClassification = classifyOtelSpan): TraceSummary {
   const ids = new Set(spans.map((span) => span.spanId));
   const sorted = [...spans].sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
   const roots = sorted.filter((span) => span.parentSpanId === undefined || !ids.has(span.parentSpanId));

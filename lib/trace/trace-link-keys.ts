@@ -6,6 +6,7 @@
  * (`linkKeysOf`), matched by `matchResumes`; plain data here so the store can validate it.
  */
 import { z } from 'zod';
+import type { Span } from './span';
 
 /** Who sent a span: `service.name` and, when the exporter set it, `service.instance.id`. */
 export const LinkResourceSchema = z.object({ service: z.string().optional(), instance: z.string().optional() });
@@ -50,3 +51,18 @@ export type TraceLinkKeys = z.infer<typeof TraceLinkKeysSchema>;
  */
 export const ANSWERS_LINK_ATTRIBUTE = 'loopscope.link.type';
 export const ANSWERS_LINK_VALUE = 'answers-interrupt';
+
+/** Who sent a span, for keeping unrelated services apart. */
+export function resourceOf(span: Span): LinkResource {
+  const service = span.resource['service.name'];
+  const instance = span.resource['service.instance.id'];
+  return {
+    ...(typeof service === 'string' ? { service } : {}),
+    ...(typeof instance === 'string' ? { instance } : {}),
+  };
+}
+
+/** Same sender: the same service name, and the same instance when both name one. */
+export function sameResource(a: LinkResource, b: LinkResource): boolean {
+  return a.service === b.service && (a.instance === undefined || b.instance === undefined || a.instance === b.instance);
+}

@@ -8,6 +8,7 @@ import type { Span } from './span';
 import { buildSpan, type SpanOverrides } from './testing/build-span';
 import { MAX_JSON_DEPTH } from './parse-json-limited';
 import { deepKvlistValueText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from './testing/deep-json';
+import { summarizeTrace } from './summarize-trace';
 import { TraceStore } from './trace-store';
 
 const TRACE_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -302,12 +303,19 @@ describe('TraceStore.listSaved', () => {
     const before = await readFile(path.join(savedDir, 'broken.json'), 'utf8');
     const files = await store.listSaved();
     expect(files.map((file) => file.file)).toEqual(['genkit.json', 'capture.jsonl', 'described.json', 'broken.json']);
-    expect(files[2]).toMatchObject({ traceIds: [TRACE_A], spanCount: 1, status: 'ok', description: 'Resume drops the second interrupt', name: 'flow-aaaa' });
+    // Named by the span name: the store's default summarizer reads OpenTelemetry fields only (the server passes the dialects').
+    expect(files[2]).toMatchObject({ traceIds: [TRACE_A], spanCount: 1, status: 'ok', description: 'Resume drops the second interrupt', name: 'flow' });
     expect(files[0]).toMatchObject({ traceIds: [TRACE_C], spanCount: 1, startTime: 1718000009000 });
     expect(files[3]).toMatchObject({ file: 'broken.json', traceIds: [], spanCount: 0, status: 'error' });
     expect(files[3].error).toBe('broken.json: Invalid OTLP JSON at resourceSpans[0].scopeSpans[0].spans[0].traceId: expected string, received number.');
     expect(await readFile(path.join(savedDir, 'broken.json'), 'utf8')).toBe(before);
   });
+  it('summarizes saved files with the summarizer it was given (the server passes the dialects’)', async () => {
+    const named = new TraceStore({ dataDir, savedDir, summarize: (traceId, spans) => ({ ...summarizeTrace(traceId, spans), name: `summarized ${spans.length}` }) });
+    await writeFile(path.join(savedDir, 'one.json'), JSON.stringify(encodeOtlpJson([span(TRACE_A, ROOT)])));
+    expect((await named.listSaved()).find((file) => file.file === 'one.json')).toMatchObject({ name: 'summarized 1' });
+  });
+
 
   it('lists a saved file nested past the JSON limit with its error, and loadSaved refuses it with 400', async () => {
     await writeSaved('deep.json', otlpBodyText({ valueText: deepKvlistValueText(10_000) }));

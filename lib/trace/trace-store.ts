@@ -28,7 +28,7 @@ export interface TraceStoreOptions {
   dataDir: string;
   /** Named saved trace files (`traces/`). */
   savedDir: string;
-  /** How a captured trace is summarized for the index (default `summarizeTrace`). */
+  /** How a trace is summarized for the indexes (default `summarizeTrace`, OpenTelemetry fields only; the server passes the dialects'). */
   summarize?: (traceId: string, spans: Span[]) => TraceSummary;
 }
 
@@ -94,8 +94,8 @@ export class TraceStore {
   constructor(options: TraceStoreOptions) {
     this.tracesDir = path.join(options.dataDir, 'traces');
     this.indexPath = path.join(options.dataDir, 'index.json');
-    this.saved = new SavedTraces({ savedDir: options.savedDir, savedIndexPath: path.join(options.dataDir, 'saved-index.json') });
     this.summarize = options.summarize ?? summarizeTrace;
+    this.saved = new SavedTraces({ savedDir: options.savedDir, savedIndexPath: path.join(options.dataDir, 'saved-index.json'), summarize: this.summarize });
   }
 
   /**

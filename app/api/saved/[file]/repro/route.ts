@@ -1,7 +1,7 @@
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse } from '@/lib/server/http';
 import { exportRepro, reproFileName } from '@/lib/replay/export-repro';
-import { readRecording } from '@/lib/replay/recording';
+import { readRecording } from '@/lib/replay/read-recording';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
-import { recordedGenkitBugs } from './recorded-genkit-bugs';
-import { readRecording } from './recording';
+import { loadTraceFile } from '../../trace/load-trace-file';
+import { readRecording } from '../../replay/read-recording';
+import { recordedGenkitBugs } from './recorded-bugs';
 
 const bugsOf = async (file: string) => recordedGenkitBugs(readRecording(await loadTraceFile(file)));
 

@@ -3,10 +3,13 @@
  * what genkit recorded — outcomes, resume parts and the requests the model received — never
  * guessed from names. An exported repro names them in its header.
  */
-import { canonicalJson, inputMessages, isObject, messageParts, toolRequestParts } from '../graph/message-parts';
+import { canonicalJson, isObject } from '../../trace/json-value';
+import { GENKIT_BUGS, type GenkitBugNumber } from './known-bugs';
+import { inputMessages, messageParts, toolRequestParts } from './message-parts';
 import type { GenerateStep, Recording, ReplayStep } from './recording';
+import { readResumeInput } from './resume-parts';
 
-export type GenkitBugNumber = 1 | 2 | 3 | 4 | 5;
+export type { GenkitBugNumber };
 
 export interface RecordedGenkitBug {
   bug: GenkitBugNumber;
@@ -18,21 +21,19 @@ export interface RecordedGenkitBug {
   showsInToolResponses: boolean;
 }
 
-/** The bugs in genkit's own terms (INTERRUPT-MODEL.md §7). */
+/** The bugs in genkit's own terms (INTERRUPT-MODEL.md §7), from the one table (known-bugs.ts). */
 export const GENKIT_BUG_TITLES: Record<GenkitBugNumber, string> = {
-  1: 'a restart whose tool interrupts again crashes',
-  2: '`replaceInput` does not amend the history',
-  3: "resume mutates the caller's `messages` in place",
-  4: 'two interrupted calls of one tool without `ref` both receive the first answer',
-  5: 'an interrupting tool run on its own yields an error with an empty message and no interrupt data',
+  1: GENKIT_BUGS[1].title,
+  2: GENKIT_BUGS[2].title,
+  3: GENKIT_BUGS[3].title,
+  4: GENKIT_BUGS[4].title,
+  5: GENKIT_BUGS[5].title,
 };
 
 const json = (value: unknown) => JSON.stringify(value) ?? 'undefined';
 
 function resumeParts(step: GenerateStep, kind: 'respond' | 'restart'): Record<string, unknown>[] {
-  const resume = isObject(step.options.resume) ? step.options.resume : {};
-  const parts = resume[kind];
-  return (Array.isArray(parts) ? parts : [parts]).filter(isObject);
+  return readResumeInput(step.options)?.[kind] ?? [];
 }
 
 /** The parts of the `role:"tool"` message genkit added for the resume, as the model first received it. */

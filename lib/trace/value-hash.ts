@@ -1,12 +1,10 @@
-import { isObject } from './message-parts';
-
 /**
  * A 64-bit hash built while walking a value, as 16 hex characters: two independent 32-bit
  * multiply-xorshift lanes (cyrb53's mixing, both lanes kept). Pure JavaScript because the graph
  * is also built in the browser; good enough to tell conversations apart, and every match also
  * compares the tool requests in full.
  */
-class Hash {
+export class ValueHash {
   private h1 = 0xdeadbeef;
   private h2 = 0x41c6ce57;
 
@@ -64,25 +62,4 @@ class Hash {
     h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
     return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
   }
-}
-
-/**
- * A key for a whole conversation: role and parts of every message, with all metadata left
- * out — genkit rewrites part metadata on resume (`interrupt` → `resolvedInterrupt`, the
- * pendingOutput marker stripped: INTERRUPT-MODEL.md §7 bug 3), so the history a resume
- * recorded and the history its interrupt produced differ only there. Hashed while walking the
- * messages (no canonical copy is built: histories repeat on every resume of a long file).
- * Undefined for no messages.
- */
-export function conversationKey(messages: readonly unknown[]): string | undefined {
-  if (messages.length === 0) return undefined;
-  const hash = new Hash();
-  for (const message of messages) {
-    if (!isObject(message)) continue;
-    hash.text('m');
-    hash.value(message.role);
-    const content = Array.isArray(message.content) ? message.content : [];
-    for (const part of content) if (isObject(part)) hash.members(part, 'metadata');
-  }
-  return hash.digest();
 }

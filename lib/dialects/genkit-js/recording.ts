@@ -1,15 +1,20 @@
 /**
- * What a replay needs from a recording, read once from the spans: the chain of top-level
- * generate calls (and tools run on their own) in causal order, each with the options it was
- * called with, the model calls and tool executions recorded under it, and how it ended.
+ * What a replay of genkit calls needs from a recording, read once from the spans: the chain of
+ * top-level generate calls (and tools run on their own) in causal order, each with the options
+ * it was called with, the model calls and tool executions recorded under it, and how it ended.
+ * Which resume continues which generate is decided by the graph's linking (lib/graph), passed
+ * in by the caller (lib/replay/read-recording.ts).
  */
-import { buildRunGraph } from '../graph/build-run-graph';
-import { isObject, messageParts } from '../graph/message-parts';
-import { buildSpanIndex, isNestedGenerate, spanKey, type SpanIndex } from '../graph/span-index';
-import { jsonAttributeOrUndefined } from '../trace/parse-json-attribute';
-import { compareNanos, type Span } from '../trace/span';
-import { LoopscopeError } from '../errors';
-import { jsonCopy, sameJson } from './first-difference';
+import { LoopscopeError } from '../../errors';
+import { isObject, jsonCopy, sameJson } from '../../trace/json-value';
+import { jsonAttributeOrUndefined } from '../../trace/parse-json-attribute';
+import { compareNanos, spanKey, type Span } from '../../trace/span';
+import type { RecordedToolDefinition } from '../resume-model';
+import type { SpanIndex } from '../span-index';
+import { isGenkitSpan } from './classify-span';
+import { enclosedByCall } from './enclosed-by-call';
+import { messageParts } from './message-parts';
+import { readToolDefinition } from './tool-definitions';
 
 /** Where a recorded call lives in the recording. */
 export interface SpanRef {
@@ -49,12 +54,7 @@ export type StepOutcome =
   | { kind: 'error'; message: string }
   | { kind: 'stopped' };
 
-export interface RecordedToolDefinition {
-  name: string;
-  description?: string;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-}
+export type { RecordedToolDefinition };
 
 interface StepBase extends SpanRef {
   /** 0-based position in the chain. */
@@ -111,26 +111,15 @@ function internSchema(schema: unknown): unknown {
   return schema;
 }
 
-function toolDefinition(tool: Record<string, unknown> & { name: string }): RecordedToolDefinition {
-  return {
-    name: tool.name,
-    description: typeof tool.description === 'string' ? tool.description : undefined,
-    inputSchema: internSchema(tool.inputSchema),
-    outputSchema: internSchema(tool.outputSchema),
-  };
+/** A tool definition read by the codec, its schemas interned (see above). */
+function toolDefinition(tool: unknown): RecordedToolDefinition | undefined {
+  const definition = readToolDefinition(tool);
+  if (!definition) return undefined;
+  return { ...definition, inputSchema: internSchema(definition.inputSchema), outputSchema: internSchema(definition.outputSchema) };
 }
 
 function parsed(span: Span, attribute: string): unknown {
   return jsonAttributeOrUndefined(span.attributes[attribute]);
-}
-
-/** A tool span with a generate among its ancestors (or, when a parent is missing, in its path). */
-function insideGenerate(index: SpanIndex, span: Span): boolean {
-  for (let parent = index.parentOf(span), steps = 0; parent && steps < 100_000; parent = index.parentOf(parent), steps++) {
-    if (index.classify(parent).role === 'generate') return true;
-  }
-  const path = span.attributes['genkit:path'];
-  return typeof path === 'string' && /\{generate,t:(util|action)/.test(path);
 }
 
 function byTime(a: Span, b: Span): number {
@@ -232,12 +221,21 @@ function unmutateHistory(messages: unknown[], pending: Map<string, unknown>): un
   return history;
 }
 
+/** How the graph tied a resume to the generate it continues (lib/graph/match-resumes.ts). */
+export interface ResumeContinuation {
+  /** The interrupted generate's id (`traceId:spanId`), when it is in the recording. */
+  answersGenerateId?: string;
+  /** The outputs reused as pendingOutput, by `name#ref` (the recorded history may have lost the marker: bug 3). */
+  pendingOutputs: Map<string, unknown>;
+}
+
 /**
- * Reads the replayable chain out of any set of spans (one or several traces). Fails with a
- * clear error when there is nothing to replay or a generate did not record its input.
+ * Reads the replayable chain out of any set of genkit spans (one or several traces).
+ * `continuation`: for a resume generate, what the graph's linking says it answers.
+ * Fails with a clear error when there is nothing to replay or a generate did not record its input.
  */
-export function readRecording(spans: readonly Span[]): Recording {
-  const index = buildSpanIndex(spans);
+export function readGenkitRecording(options: { index: SpanIndex; continuation: (generateId: string) => ResumeContinuation | undefined }): Recording {
+  const { index } = options;
   const steps: ReplayStep[] = [];
   const toolDefinitions = new Map<string, RecordedToolDefinition>();
   const models = new Set<string>();
@@ -246,17 +244,11 @@ export function readRecording(spans: readonly Span[]): Recording {
   const roots: { span: Span; kind: 'generate' | 'tool' }[] = [];
   for (const span of index.spans) {
     const role = index.classify(span).role;
-    if (role === 'generate' && !isNestedGenerate(index, span)) roots.push({ span, kind: role });
-    if (role === 'tool' && !insideGenerate(index, span)) roots.push({ span, kind: role });
+    if ((role === 'generate' || role === 'tool') && isGenkitSpan(span) && !enclosedByCall(index, span)) roots.push({ span, kind: role });
   }
   roots.sort((a, b) => byTime(a.span, b.span));
-  // The graph links each resume to the generate it answers; only built when there is a resume.
-  let graph: ReturnType<typeof buildRunGraph> | undefined;
-  const generateOf = (id: string) => {
-    graph ??= buildRunGraph(spans);
-    return graph.generates.find((generate) => generate.id === id);
-  };
 
+  const resumeOf = options.continuation;
   const stepOfGenerate = new Map<string, number>();
   for (const { span, kind } of roots) {
     const position = steps.length;
@@ -301,8 +293,8 @@ export function readRecording(spans: readonly Span[]): Recording {
       // The tools offered are the same on every turn of a generate: read them from its first call.
       if (modelCalls.length === 0) {
         for (const tool of Array.isArray(call.request.tools) ? call.request.tools : []) {
-          if (!isObject(tool) || typeof tool.name !== 'string') continue;
-          toolDefinitions.set(tool.name, toolDefinition(tool as Record<string, unknown> & { name: string }));
+          const definition = toolDefinition(tool);
+          if (definition) toolDefinitions.set(definition.name, definition);
         }
       }
       modelCalls.push(call);
@@ -311,7 +303,8 @@ export function readRecording(spans: readonly Span[]): Recording {
     const output = modelCalls.length === 0 ? parsed(span, 'genkit:output') : undefined;
     const recordedRequest = isObject(output) && isObject(output.request) ? output.request : undefined;
     for (const tool of recordedRequest && Array.isArray(recordedRequest.tools) ? recordedRequest.tools : []) {
-      if (isObject(tool) && typeof tool.name === 'string' && !toolDefinitions.has(tool.name)) toolDefinitions.set(tool.name, toolDefinition(tool as Record<string, unknown> & { name: string }));
+      const definition = toolDefinition(tool);
+      if (definition && !toolDefinitions.has(definition.name)) toolDefinitions.set(definition.name, definition);
     }
     const generateId = spanKey(span);
     const step: GenerateStep = {
@@ -327,19 +320,14 @@ export function readRecording(spans: readonly Span[]): Recording {
       outcome: stepOutcome(index, span),
     };
     if (options.resume !== undefined) {
-      const generate = generateOf(generateId);
-      const answers = generate?.resume?.answersGenerateId;
-      const parent = answers === undefined ? undefined : stepOfGenerate.get(answers);
+      const continuation = resumeOf(generateId);
+      const parent = continuation?.answersGenerateId === undefined ? undefined : stepOfGenerate.get(continuation.answersGenerateId);
       if (parent !== undefined) {
         step.continues = parent;
         const earlier = steps.find((candidate) => candidate.kind === 'generate' && candidate.continues === parent && sameJson(candidate.options.resume, options.resume));
         if (earlier) step.retryOf = earlier.index;
       }
-      const pending = new Map<string, unknown>();
-      for (const resolution of generate?.resume?.resolutions ?? []) {
-        if (resolution.kind === 'pending') pending.set(`${resolution.request.name}#${resolution.request.ref ?? ''}`, resolution.output);
-      }
-      step.history = unmutateHistory(Array.isArray(options.messages) ? options.messages : [], pending);
+      step.history = unmutateHistory(Array.isArray(options.messages) ? options.messages : [], continuation?.pendingOutputs ?? new Map());
     }
     stepOfGenerate.set(generateId, position);
     steps.push(step);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AttributeValue, Span } from './span';
-import { summarizeTrace } from './summarize-trace';
-import { BASE_MILLIS, buildSpan, generateAttributes, modelAttributes, spanTimes, toolAttributes } from './testing/build-span';
+import type { AttributeValue, Span } from '../../trace/span';
+import { summarizeTrace as summarize } from '../../trace/summarize-trace';
+import { BASE_MILLIS, buildSpan, generateAttributes, modelAttributes, spanTimes, toolAttributes } from '../../trace/testing/build-span';
+import { classifySpan } from '../classify-span';
+
+/** The summary of a trace of genkit spans, classified by the dialects (as the server makes it). */
+const summarizeTrace = (traceId: string, spans: readonly Span[]) => summarize(traceId, spans, classifySpan);
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const BASE = BASE_MILLIS;

@@ -1,5 +1,7 @@
-import { classifySpan, type SpanClassification } from '../trace/classify-span';
-import { compareNanos, type Span } from '../trace/span';
+import { compareNanos, spanKey, type Span } from '../trace/span';
+import type { SpanClassification } from '../trace/span-classification';
+
+export { spanKey };
 
 /**
  * Lookups over one set of spans, built once per `buildRunGraph` call (never cached across
@@ -16,11 +18,11 @@ export interface SpanIndex {
   childrenOf(span: Span): Span[];
 }
 
-export function spanKey(span: { traceId: string; spanId: string }): string {
-  return `${span.traceId}:${span.spanId}`;
-}
-
-export function buildSpanIndex(spans: readonly Span[]): SpanIndex {
+/**
+ * Indexes spans for one build. `classify` says what each span is (the dialects' dispatcher,
+ * lib/dialects/classify-span.ts); each span is classified once, on first ask.
+ */
+export function buildSpanIndex(spans: readonly Span[], classifySpan: (span: Span) => SpanClassification): SpanIndex {
   // traceId → spanId → span: nested maps, so indexing builds no key strings.
   const byTrace = new Map<string, Map<string, Span>>();
   for (const span of spans) {
@@ -67,27 +69,24 @@ export function buildSpanIndex(spans: readonly Span[]): SpanIndex {
   };
 }
 
-const GENERATE_SEGMENT = /\{generate,t:(util|action)/g;
-
 /**
- * True when a generate span sits inside another generate (a later turn). Walks the parent
- * chain; where a parent is missing, falls back to `genkit:path`, which names the ancestry.
+ * The nearest ancestor that is a top-level call's span (role `generate`), and whether the
+ * walk up ended without reaching a true root — a parent that is not loaded, or a cycle in
+ * broken data (then a dialect may know more from the span's own attributes: genkit's
+ * `genkit:path`).
  */
-export function isNestedGenerate(index: SpanIndex, span: Span): boolean {
+export function enclosingCall(index: SpanIndex, span: Span): { call?: Span; chainBroken: boolean } {
   let current = index.parentOf(span);
   let last: Span = span;
   const seen = new Set<Span>([span]);
   while (current && !seen.has(current)) {
-    if (index.classify(current).role === 'generate') return true;
+    if (index.classify(current).role === 'generate') return { call: current, chainBroken: false };
     seen.add(current);
     last = current;
     current = index.parentOf(current);
   }
-  if (last.parentSpanId === undefined) return false;
-  // The chain broke at a missing parent: the path still tells how many generates enclose us.
-  const path = span.attributes['genkit:path'];
-  if (typeof path !== 'string') return false;
-  return (path.match(GENERATE_SEGMENT)?.length ?? 0) > 1;
+  // Not ended at a true root: a parent is not loaded, or the chain runs in a circle.
+  return { chainBroken: last.parentSpanId !== undefined };
 }
 
 /** The closest enclosing flow span, if any. */

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
-import { jsonAttributeOrUndefined } from '../trace/parse-json-attribute';
-import { buildRunGraph } from './build-run-graph';
+import { canonicalJson } from '../../trace/json-value';
+import { loadTraceFile } from '../../trace/load-trace-file';
+import { jsonAttributeOrUndefined } from '../../trace/parse-json-attribute';
+import type { Span } from '../../trace/span';
+import type { ToolRequestData } from '../loop-model';
 import {
-  canonicalJson,
   inputMessages,
   messageParts,
   messageText,
@@ -14,9 +15,12 @@ import {
   toolRequestParts,
   type RecordedPart,
 } from './message-parts';
-import type { ToolRequestData } from './run-graph';
 
 const fixture = (name: string) => loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', `${name}.otlp.json`));
+
+/** The root generate spans of a fixture (one per trace), oldest first. */
+const topLevelGenerates = (spans: Span[]) =>
+  spans.filter((span) => span.parentSpanId === undefined && span.attributes['genkit:name'] === 'generate').sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
 
 /** Values a recorded message, part or input can be when a trace is truncated, hand-edited or from another exporter. */
 const MALFORMED: unknown[] = [undefined, null, 0, 42, '', 'text', true, [], [1, 2], () => 1, new Date(0), { content: 'not a list' }, { content: null }, { messages: 'x' }];
@@ -89,8 +93,7 @@ describe('toolRequestParts', () => {
   it('reads the interrupted message genkit recorded: the parked output and the interrupt marker', async () => {
     // pending-output: lookupAccount finished (parked as pendingOutput), transferMoney interrupted.
     const spans = await fixture('pending-output');
-    const [interrupted] = buildRunGraph(spans).generates;
-    const root = spans.find((span) => span.spanId === interrupted.spanId)!;
+    const root = topLevelGenerates(spans)[0];
     const output = jsonAttributeOrUndefined(root.attributes['genkit:output']) as { message: unknown };
     const parts = toolRequestParts(output.message);
     expect(parts.map((part) => requestLabel(part.request))).toEqual(['lookupAccount#la1', 'transferMoney#tx1']);
@@ -126,8 +129,7 @@ describe('inputMessages', () => {
 
   it('reads a real resume input: the history ends with the interrupted model message', async () => {
     const spans = await fixture('interrupt-restart');
-    const resume = buildRunGraph(spans).generates.find((generate) => generate.resume)!;
-    const root = spans.find((span) => span.spanId === resume.spanId)!;
+    const root = topLevelGenerates(spans).find((span) => String(span.attributes['genkit:input']).includes('"resume"'))!;
     const messages = inputMessages(jsonAttributeOrUndefined(root.attributes['genkit:input']));
     expect(messages.map((message) => message.role)).toEqual(['user', 'model']);
     expect(toolRequestParts(messages[1]).map((part) => requestLabel(part.request))).toEqual(['transferMoney#tx1']);

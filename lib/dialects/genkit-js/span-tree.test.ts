@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AttributeValue, Span } from './span';
-import { buildSpanTree, flattenSpanTree, type SpanTreeNode } from './span-tree';
-import { attributesOf, buildSpan, exceptionEvent, generateAttributes, modelAttributes, spanTimes, toolAttributes } from './testing/build-span';
+import type { AttributeValue, Span } from '../../trace/span';
+import { buildSpanTree as buildTree, flattenSpanTree, type SpanTreeNode } from '../../trace/span-tree';
+import { attributesOf, buildSpan, exceptionEvent, generateAttributes, modelAttributes, spanTimes, toolAttributes } from '../../trace/testing/build-span';
+import { classifySpan } from '../classify-span';
+
+/** The span tree of genkit spans, as the page builds it: classified by the dialects. */
+const buildSpanTree = (spans: readonly Span[]) => buildTree(spans, classifySpan);
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const OTHER_TRACE = '1bf7651916cd43dd8448eb211c80319d';

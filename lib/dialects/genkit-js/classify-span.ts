@@ -1,27 +1,6 @@
-import { jsonAttributeOrUndefined } from './parse-json-attribute';
-import type { AttributeValue, Span } from './span';
-
-/** What a span is in genkit's terms; everything not from genkit is `other`. */
-export type SpanRole = 'generate' | 'model' | 'tool' | 'flow' | 'other';
-
-/**
- * How a span ended. `interrupted` is a tool that asked for a human — a pause, never a
- * failure, although genkit records it with status ERROR (genkit-ai/genkit #4636).
- */
-export type SpanOutcome = 'ok' | 'error' | 'interrupted' | 'running';
-
-export interface SpanClassification {
-  role: SpanRole;
-  /** `genkit:name` when present, else the span name. */
-  label: string;
-  outcome: SpanOutcome;
-  /** Tool spans run by a resume's restart carry `genkit:metadata:resumed`. */
-  restarted: boolean;
-  /** The error message of a failed span (from the status or the exception event). */
-  errorMessage?: string;
-  /** The exception type recorded on the span, if any. */
-  exceptionType?: string;
-}
+import { jsonAttributeOrUndefined } from '../../trace/parse-json-attribute';
+import type { AttributeValue, Span } from '../../trace/span';
+import type { SpanClassification, SpanOutcome, SpanRole } from '../../trace/span-classification';
 
 const INTERRUPT_ERROR_TYPE = 'ToolInterruptError';
 
@@ -79,8 +58,13 @@ export function generateFinishReason(span: Span): string | undefined {
   return undefined;
 }
 
-/** Classifies one span. Pure; compute once per span and keep the result. */
-export function classifySpan(span: Span): SpanClassification {
+/** True when genkit recorded the span (its actions, flows and generate utility all carry `genkit:type`). */
+export function isGenkitSpan(span: Span): boolean {
+  return span.attributes['genkit:type'] !== undefined;
+}
+
+/** Classifies one span in genkit's terms. Pure; compute once per span and keep the result. */
+export function classifyGenkitSpan(span: Span): SpanClassification {
   const role = spanRole(span);
   const label = stringAttribute(span.attributes['genkit:name']) ?? span.name;
   const restarted = role === 'tool' && span.attributes['genkit:metadata:resumed'] !== undefined;

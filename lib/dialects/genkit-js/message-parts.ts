@@ -1,4 +1,8 @@
-import type { ToolRequestData } from './run-graph';
+import { canonicalJson, isObject } from '../../trace/json-value';
+import type { ToolRequestData } from '../loop-model';
+
+// genkit names a request `name#ref` in its messages, as the graph does.
+export { requestLabel } from '../loop-model';
 
 /** A message part as genkit records it; every field optional because recorded data is untrusted. */
 export interface RecordedPart {
@@ -12,10 +16,6 @@ export interface RecordedMessage {
   role?: unknown;
   content?: unknown;
   metadata?: unknown;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The parts of a recorded message (an empty list for anything malformed). */
@@ -53,22 +53,8 @@ export function inputMessages(input: unknown): RecordedMessage[] {
   return input.messages.filter(isObject);
 }
 
-/** JSON with sorted keys, so inputs compare equal whatever order their keys were written in. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (!isObject(inner)) return inner;
-    return Object.fromEntries(Object.keys(inner).sort().map((key) => [key, inner[key]]));
-  }) ?? 'undefined';
-}
-
-/** `name#ref`, the way genkit names a request in its messages. */
-export function requestLabel(request: { name: string; ref?: string }): string {
-  return request.ref ? `${request.name}#${request.ref}` : request.name;
-}
-
 /** Same tool request: name, ref and input (never metadata, which genkit rewrites on resume — bug 3). */
 export function sameRequest(a: ToolRequestData, b: ToolRequestData): boolean {
   return a.name === b.name && (a.ref ?? '') === (b.ref ?? '') && canonicalJson(a.input) === canonicalJson(b.input);
 }
 
-export { isObject };

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 import { buildSpan, generateAttributes, spanTimes } from '../trace/testing/build-span';
-import { buildSpanIndex, enclosingFlow, isNestedGenerate, spanKey, type SpanIndex } from './span-index';
+import { classifySpan } from './classify-span';
+import { enclosedByCall } from './genkit-js/enclosed-by-call';
+import { buildSpanIndex as indexWith, enclosingFlow, spanKey, type SpanIndex } from './span-index';
+
+/** The index as a build makes it: every span classified by the registered dialects. */
+const buildSpanIndex = (spans: readonly Span[]) => indexWith(spans, classifySpan);
+/** A generate span nested in another generate (a later turn), as the genkit dialect tells it. */
+const isNestedGenerate = (index: SpanIndex, span: Span) => enclosedByCall(index, span);
 
 const fixture = (name: string) => loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', `${name}.otlp.json`));
 

@@ -1,8 +1,15 @@
-import type { Span } from '../trace/span';
-import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE, type InterruptedGenerateKey, type LinkResource, type ResumeGenerateKey } from '../trace/trace-link-keys';
-import { conversationKey } from './conversation-key';
-import { canonicalJson, inputMessages, isObject } from './message-parts';
-import type { GenerateCall, ToolRequestData } from './run-graph';
+/**
+ * What ties a genkit interrupt to its answer (lib/graph/match-resumes.ts decides with these):
+ * the interrupted requests (name, ref, input — never metadata: genkit rewrites it on resume,
+ * bug 3), the whole conversation with metadata left out, the resource, and the resume's OTel
+ * span links.
+ */
+import { canonicalJson, isObject } from '../../trace/json-value';
+import type { Span } from '../../trace/span';
+import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE, resourceOf, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
+import { ValueHash } from '../../trace/value-hash';
+import type { GenerateCall, ToolRequestData } from '../loop-model';
+import { inputMessages } from './message-parts';
 
 /** The requests of one model message as one key: name, ref and input, order-free (never metadata: genkit rewrites it, bug 3). */
 export function requestsKey(requests: readonly ToolRequestData[]): string {
@@ -10,21 +17,6 @@ export function requestsKey(requests: readonly ToolRequestData[]): string {
     .map((request) => `${request.name}#${request.ref ?? ''}#${canonicalJson(request.input)}`)
     .sort()
     .join('\n');
-}
-
-/** Who sent a span, for keeping unrelated services apart. */
-export function resourceOf(span: Span): LinkResource {
-  const service = span.resource['service.name'];
-  const instance = span.resource['service.instance.id'];
-  return {
-    ...(typeof service === 'string' ? { service } : {}),
-    ...(typeof instance === 'string' ? { instance } : {}),
-  };
-}
-
-/** Same sender: the same service name, and the same instance when both name one. */
-export function sameResource(a: LinkResource, b: LinkResource): boolean {
-  return a.service === b.service && (a.instance === undefined || b.instance === undefined || a.instance === b.instance);
 }
 
 /**
@@ -65,4 +57,25 @@ export function resumeKeyOf(options: { call: GenerateCall; root: Span; input?: R
     ...(links.length > 0 ? { links } : {}),
     ...(authoritative ? { authoritative } : {}),
   };
+}
+
+/**
+ * A key for a whole conversation: role and parts of every message, with all metadata left
+ * out — genkit rewrites part metadata on resume (`interrupt` → `resolvedInterrupt`, the
+ * pendingOutput marker stripped: INTERRUPT-MODEL.md §7 bug 3), so the history a resume
+ * recorded and the history its interrupt produced differ only there. Hashed while walking the
+ * messages (no canonical copy is built: histories repeat on every resume of a long file).
+ * Undefined for no messages.
+ */
+export function conversationKey(messages: readonly unknown[]): string | undefined {
+  if (messages.length === 0) return undefined;
+  const hash = new ValueHash();
+  for (const message of messages) {
+    if (!isObject(message)) continue;
+    hash.text('m');
+    hash.value(message.role);
+    const content = Array.isArray(message.content) ? message.content : [];
+    for (const part of content) if (isObject(part)) hash.members(part, 'metadata');
+  }
+  return hash.digest();
 }

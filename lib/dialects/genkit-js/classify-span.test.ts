@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { classifySpan, generateFinishReason, isInterruptSpan, spanRole } from './classify-span';
-import type { AttributeValue, Span } from './span';
-import { buildSpan, exceptionEvent, type SpanOverrides } from './testing/build-span';
+import { decodeGenkitTraceData } from '../../trace/genkit-trace-data';
+import type { AttributeValue, Span } from '../../trace/span';
+import { buildSpan, exceptionEvent, type SpanOverrides } from '../../trace/testing/build-span';
+import { classifySpan } from '../classify-span';
+import { classifyGenkitSpan, generateFinishReason, isInterruptSpan, spanRole } from './classify-span';
 
 function span(attributes: Record<string, AttributeValue> = {}, patch: SpanOverrides = {}): Span {
   return buildSpan({ spanId: 'b7ad6b7169203331', name: 'span-name', attributes, ...patch });
@@ -34,37 +36,37 @@ describe('spanRole', () => {
 
 describe('classifySpan', () => {
   it('labels with genkit:name, falling back to the span name', () => {
-    expect(classifySpan(span({ 'genkit:name': 'getWeather' })).label).toBe('getWeather');
-    expect(classifySpan(span({})).label).toBe('span-name');
+    expect(classifyGenkitSpan(span({ 'genkit:name': 'getWeather' })).label).toBe('getWeather');
+    expect(classifyGenkitSpan(span({})).label).toBe('span-name');
   });
 
   it('an ended span without error is ok', () => {
-    expect(classifySpan(span({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool' }))).toMatchObject({ outcome: 'ok', restarted: false });
+    expect(classifyGenkitSpan(span({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool' }))).toMatchObject({ outcome: 'ok', restarted: false });
   });
 
   it('an open span is running, even if it already carries an error', () => {
-    expect(classifySpan(span({}, { endTimeUnixNano: undefined, status: { code: 2, message: 'x' } })).outcome).toBe('running');
+    expect(classifyGenkitSpan(span({}, { endTimeUnixNano: undefined, status: { code: 2, message: 'x' } })).outcome).toBe('running');
   });
 
   it('status 2 is an error with the status message', () => {
-    const result = classifySpan(span({}, { status: { code: 2, message: 'boom' }, events: [exception('Error', 'from the event')] }));
+    const result = classifyGenkitSpan(span({}, { status: { code: 2, message: 'boom' }, events: [exception('Error', 'from the event')] }));
     expect(result).toMatchObject({ outcome: 'error', errorMessage: 'boom', exceptionType: 'Error' });
   });
 
   it('falls back to the exception message, then its type, then a fixed text', () => {
-    expect(classifySpan(span({}, { status: { code: 2 }, events: [exception('TypeError', 'x is undefined')] })).errorMessage).toBe('x is undefined');
-    expect(classifySpan(span({}, { status: { code: 2 }, events: [exception('TypeError', '')] })).errorMessage).toBe('TypeError');
-    expect(classifySpan(span({}, { status: { code: 2 } })).errorMessage).toBe('failed without a message');
+    expect(classifyGenkitSpan(span({}, { status: { code: 2 }, events: [exception('TypeError', 'x is undefined')] })).errorMessage).toBe('x is undefined');
+    expect(classifyGenkitSpan(span({}, { status: { code: 2 }, events: [exception('TypeError', '')] })).errorMessage).toBe('TypeError');
+    expect(classifyGenkitSpan(span({}, { status: { code: 2 } })).errorMessage).toBe('failed without a message');
   });
 
   it('genkit:state error alone is an error', () => {
-    expect(classifySpan(span({ 'genkit:state': 'error' })).outcome).toBe('error');
+    expect(classifyGenkitSpan(span({ 'genkit:state': 'error' })).outcome).toBe('error');
   });
 
   it('an interrupt is interrupted, not an error, despite status 2 (genkit #4636)', () => {
-    const byMetadata = classifySpan(span({ 'genkit:metadata:interrupt': '{"kind":"question"}', 'genkit:state': 'error' }, { status: { code: 2, message: 'INTERRUPTED' } }));
+    const byMetadata = classifyGenkitSpan(span({ 'genkit:metadata:interrupt': '{"kind":"question"}', 'genkit:state': 'error' }, { status: { code: 2, message: 'INTERRUPTED' } }));
     expect(byMetadata).toMatchObject({ outcome: 'interrupted', errorMessage: undefined });
-    const byEvent = classifySpan(span({}, { status: { code: 2 }, events: [exception('ToolInterruptError', 'INTERRUPTED')] }));
+    const byEvent = classifyGenkitSpan(span({}, { status: { code: 2 }, events: [exception('ToolInterruptError', 'INTERRUPTED')] }));
     expect(byEvent).toMatchObject({ outcome: 'interrupted', errorMessage: undefined, exceptionType: 'ToolInterruptError' });
   });
 
@@ -77,17 +79,17 @@ describe('classifySpan', () => {
 
   it('a generate whose output says finishReason interrupted is interrupted', () => {
     const attributes = { 'genkit:type': 'util', 'genkit:name': 'generate', 'genkit:output': JSON.stringify({ finishReason: 'interrupted', message: {} }) };
-    expect(classifySpan(span(attributes)).outcome).toBe('interrupted');
+    expect(classifyGenkitSpan(span(attributes)).outcome).toBe('interrupted');
   });
 
   it('a model or tool output with finishReason interrupted does not make it interrupted', () => {
     const output = JSON.stringify({ finishReason: 'interrupted' });
-    expect(classifySpan(span({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'model', 'genkit:output': output })).outcome).toBe('ok');
+    expect(classifyGenkitSpan(span({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'model', 'genkit:output': output })).outcome).toBe('ok');
   });
 
   it('restarted is true only for tools with genkit:metadata:resumed', () => {
-    expect(classifySpan(span({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool', 'genkit:metadata:resumed': 'true' })).restarted).toBe(true);
-    expect(classifySpan(span({ 'genkit:type': 'util', 'genkit:name': 'generate', 'genkit:metadata:resumed': 'true' })).restarted).toBe(false);
+    expect(classifyGenkitSpan(span({ 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool', 'genkit:metadata:resumed': 'true' })).restarted).toBe(true);
+    expect(classifyGenkitSpan(span({ 'genkit:type': 'util', 'genkit:name': 'generate', 'genkit:metadata:resumed': 'true' })).restarted).toBe(false);
   });
 });
 
@@ -100,5 +102,34 @@ describe('generateFinishReason', () => {
     expect(generateFinishReason(span({}))).toBeUndefined();
     // Another exporter may have stored the output decoded.
     expect(generateFinishReason(span({ 'genkit:output': { finishReason: 'length' } }))).toBe('length');
+  });
+});
+
+describe('spans read from a Genkit Dev UI TraceData file', () => {
+  it('classify like the same spans exported over OTLP: the tool paused, the generate interrupted', () => {
+    const traceId = '9b1deb4d3b7d4bad9bdd2b0d7b3dcb6d';
+    const root = { spanId: '1a2b3c4d5e6f7081', traceId, startTime: 1718000000100, endTime: 1718000000900, displayName: 'generate' };
+    const [generate, tool] = decodeGenkitTraceData({
+      traceId,
+      spans: {
+        [root.spanId]: {
+          ...root,
+          attributes: { 'genkit:type': 'util', 'genkit:name': 'generate', 'genkit:output': '{"finishReason":"interrupted"}', 'genkit:state': 'success' },
+        },
+        '3c4d5e6f70819203': {
+          spanId: '3c4d5e6f70819203',
+          traceId,
+          parentSpanId: root.spanId,
+          startTime: 1718000000500,
+          endTime: 1718000000600,
+          displayName: 'askUser',
+          attributes: { 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool', 'genkit:name': 'askUser', 'genkit:state': 'error' },
+          status: { code: 2, message: 'INTERRUPTED' },
+          timeEvents: { timeEvent: [{ time: 1718000000599, annotation: { attributes: { 'exception.type': 'ToolInterruptError' }, description: 'exception' } }] },
+        },
+      },
+    });
+    expect(classifySpan(tool)).toMatchObject({ role: 'tool', outcome: 'interrupted' });
+    expect(classifySpan(generate)).toMatchObject({ role: 'generate', outcome: 'interrupted' });
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * The genkit JS dialect: genkit's spans (`genkit:*` attributes), read into the loop model.
+ * Everything Loopscope knows about genkit JS lives in this folder: attribute names and message
+ * parts (message-parts.ts), classification (classify-span.ts), calls and resumes
+ * (read-generate.ts, resume-parts.ts), link keys (link-keys.ts), resume rules
+ * (resume-rules.ts, resume-context.ts), recordings for replay (recording.ts) and genkit 1.42's
+ * known bugs (known-bugs.ts).
+ */
+import type { Span } from '../../trace/span';
+import type { GenerateCall, ToolCall } from '../loop-model';
+import type { RuntimeDialect } from '../runtime-dialect';
+import type { SpanIndex } from '../span-index';
+import { classifyGenkitSpan, isGenkitSpan } from './classify-span';
+import { GENKIT_DIALECT_ID } from './dialect-id';
+import { enclosedByCall } from './enclosed-by-call';
+import { GENKIT_BUGS } from './known-bugs';
+import { readGenerateCall } from './read-generate';
+import { buildToolCall } from './read-tool-call';
+import { genkitResumeContextOf } from './resume-context';
+import { validateGenkitResume } from './resume-rules';
+
+/** A tool run directly as an action: genkit gives its caller an error for an interrupt there (bug 5). */
+function readStandaloneTool(index: SpanIndex, span: Span): ToolCall {
+  const call = buildToolCall(index, span);
+  if (call.status === 'interrupted') call.notes = [GENKIT_BUGS[5].graphNote()];
+  return call;
+}
+
+/**
+ * genkit 1.42 bug 3 shows only once resumes are tied to their interrupts: a retried resume
+ * finds the pendingOutput an earlier one stripped from the shared messages, and fails.
+ */
+function notesAfterLinking(generates: readonly GenerateCall[]): void {
+  const calls = new Map<string, ToolCall>();
+  for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+  for (const generate of generates) {
+    for (const resolution of generate.resume?.resolutions ?? []) {
+      if (resolution.kind !== 'unresolved' || resolution.answersToolCallId === undefined) continue;
+      const call = calls.get(resolution.answersToolCallId);
+      if (!call) continue;
+      const own = call.resolvedBy.findIndex((entry) => entry.nodeId === resolution.id && entry.generateId === generate.id);
+      if (call.resolvedBy.slice(0, own).some((entry) => entry.kind === 'pending')) generate.notes.push(GENKIT_BUGS[3].graphNote(resolution.request.name));
+    }
+  }
+}
+
+export const genkitJs: RuntimeDialect = {
+  id: GENKIT_DIALECT_ID,
+  title: 'genkit JS',
+  claims: isGenkitSpan,
+  classify: classifyGenkitSpan,
+  enclosedByCall,
+  readCall: readGenerateCall,
+  readStandaloneTool,
+  notesAfterLinking,
+  resume: { contextOf: genkitResumeContextOf, validate: validateGenkitResume },
+};

@@ -1,0 +1,15 @@
+/**
+ * The dialects Loopscope reads, in the order they are asked to claim a span: adding a runtime
+ * is one folder (lib/dialects/<runtime>/) and one line here.
+ */
+import type { Span } from '../trace/span';
+import { genkitJs } from './genkit-js';
+import type { RuntimeDialect } from './runtime-dialect';
+
+export const DIALECTS: readonly RuntimeDialect[] = [genkitJs];
+
+/** The dialect that claims a span (the first that does), or undefined when none knows it. */
+export function dialectOf(span: Span, dialects: readonly RuntimeDialect[] = DIALECTS): RuntimeDialect | undefined {
+  for (const dialect of dialects) if (dialect.claims(span)) return dialect;
+  return undefined;
+}

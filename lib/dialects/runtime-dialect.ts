@@ -1,0 +1,48 @@
+/**
+ * The seam between runtimes and everything else: what one runtime's adapter (a dialect) must
+ * know so that Loopscope can draw, link and answer its tool loops. A dialect lives in one
+ * folder (lib/dialects/<runtime>/) with everything about its runtime — attribute names,
+ * message parts, how a call and a resume are read, the link keys, resume rules, known bugs —
+ * and is registered with one line in registry.ts. Graph elements, linking, collapsing, layout
+ * and components never name a runtime. docs/architecture.md says how to add one.
+ */
+import type { Span } from '../trace/span';
+import type { InterruptedGenerateKey, ResumeGenerateKey } from '../trace/trace-link-keys';
+import type { GenerateCall, ToolCall } from './loop-model';
+import type { ResumeRules } from './resume-model';
+import type { SpanClassification } from '../trace/span-classification';
+import type { SpanIndex } from './span-index';
+
+/** One top-level call as a dialect read it, with the keys that link it to other calls (lib/graph/match-resumes.ts). */
+export interface ReadCall {
+  call: GenerateCall;
+  /** Present when the call ended waiting for answers (an interrupt; an approval in other runtimes). */
+  interrupted?: InterruptedGenerateKey;
+  /** Present when the call answers an earlier one (genkit: it was called with `resume`). */
+  resume?: ResumeGenerateKey;
+}
+
+export interface RuntimeDialect {
+  /** `genkit-js`: named in scenarios, Graph JSON and the wire contract. */
+  readonly id: string;
+  /** For people: `genkit JS`. */
+  readonly title: string;
+  /** True for the spans this runtime records (the first dialect that claims a span reads it). */
+  claims(span: Span): boolean;
+  /** What a claimed span is in the loop model. */
+  classify(span: Span): SpanClassification;
+  /**
+   * True when the span — a call's span or a tool's — runs inside a top-level call (a later
+   * turn of a call is nested in the previous one; a tool runs inside its call), also when the
+   * parent chain is broken and only the span's own attributes can tell.
+   */
+  enclosedByCall(index: SpanIndex, span: Span): boolean;
+  /** Reads one top-level call from its span: turns, model calls, tool calls, the resume it makes, what it leaves pending. */
+  readCall(options: { index: SpanIndex; root: Span; flowSpanId?: string }): ReadCall;
+  /** Reads a tool that ran on its own, outside any call. */
+  readStandaloneTool(index: SpanIndex, span: Span): ToolCall;
+  /** Adds what this runtime's known bugs show once every resume is tied to its interrupt (genkit 1.42 bug 3 shows only then). */
+  notesAfterLinking?(generates: readonly GenerateCall[]): void;
+  /** How a paused call of this runtime is answered: its context and the rules answers must keep. */
+  resume?: ResumeRules;
+}
