@@ -7,7 +7,6 @@
  */
 import { trace } from '@opentelemetry/api';
 import type { GenkitBeta, MessageData } from 'genkit/beta';
-import { traceGenerate } from '../runtime/answer-link';
 import { jsonCopy } from '../trace/json-value';
 import { firstDifference } from './first-difference';
 import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from '../dialects/genkit-js/recording';
@@ -22,7 +21,15 @@ export interface ReplayOptions {
   overrides?: ReplayOverrides;
   /** Called when a step starts (progress for long chains). */
   onStep?: (step: ReplayStep) => void;
+  /**
+   * Wraps each replayed generate call: the runner passes its tracing here so that a replayed
+   * resume's root span links to the replayed generate it continues (lib/runtime/answer-link.ts),
+   * as a live resume's does. Without it (the CLI, benchmarks) calls run as they are.
+   */
+  traceGenerate?: <T>(link: { answers?: SpanRef; onRootSpan: (root: SpanRef) => void }, run: () => Promise<T>) => Promise<T>;
 }
+
+const untraced = <T>(_link: unknown, run: () => Promise<T>): Promise<T> => run();
 
 /** genkit, imported once on first use (a dynamic import per replay goes through the loader again). */
 let genkitModule: Promise<typeof import('genkit/beta')> | undefined;
@@ -229,7 +236,7 @@ async function replaySteps(recording: Recording, options: ReplayOptions, session
       sent.set(step.index, messages.value);
       try {
         const answers = step.continues === undefined ? undefined : roots.get(step.continues);
-        const response = await traceGenerate({ answers, onRootSpan: (root) => roots.set(step.index, root) }, () =>
+        const response = await (options.traceGenerate ?? untraced)({ answers, onRootSpan: (root) => roots.set(step.index, root) }, () =>
           ai.generate({
             ...generateOptions(step),
             messages: messages.value as MessageData[],

@@ -104,6 +104,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
     const { readRecording } = await import('../replay/read-recording');
     const { replayRecording } = await import('../replay/run-replay');
     const { loadToolModules } = await import('./load-tools');
+    const { traceGenerate } = await import('./answer-link');
     const recording = readRecording(decodeOtlpJson(command.otlp));
     const overrides = {
       modelResponses: new Map(command.overrides?.modelResponses ?? []),
@@ -114,6 +115,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
         mode: command.mode,
         overrides,
         liveTools: command.liveTools ? (replayAi) => loadToolModules(replayAi, toolsDir) : undefined,
+        traceGenerate,
       }),
     );
     result = { report };

@@ -37,6 +37,10 @@ describe('replays in the runner', () => {
     const replayed = await spansOf(done.traceIds);
     expect(replayed).toHaveLength(spans.length);
     expect(buildRunGraph(replayed).summary).toEqual(buildRunGraph(spans).summary);
+    // The replayed resume says which replayed generate it continues: an OTel link, as a live resume's.
+    const [original, resume] = done.traceIds.map((traceId) => replayed.find((span) => span.traceId === traceId && span.parentSpanId === undefined)!);
+    expect(resume.links.map((link) => `${link.traceId}:${link.spanId}`)).toEqual([`${original.traceId}:${original.spanId}`]);
+    expect(buildRunGraph(replayed).generates[1].resume?.evidence).toBe('link');
   });
 
   it('replays with the runner’s local tools', async () => {
