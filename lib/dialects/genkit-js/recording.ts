@@ -9,92 +9,14 @@ import { LoopscopeError } from '../../errors';
 import { isObject, jsonCopy, sameJson } from '../../trace/json-value';
 import { jsonAttributeOrUndefined } from '../../trace/parse-json-attribute';
 import { compareNanos, spanKey, type Span } from '../../trace/span';
-import type { RecordedToolDefinition } from '../resume-model';
 import type { SpanIndex } from '../span-index';
 import { isGenkitSpan } from './classify-span';
 import { enclosedByCall } from './enclosed-by-call';
 import { messageParts } from './message-parts';
+import type { GenerateStep, RecordedModelCall, RecordedToolDefinition, RecordedToolExecution, RecordedToolOutcome, Recording, ReplayStep, ResumeContinuation, StepOutcome } from './recording-model';
 import { readToolDefinition } from './tool-definitions';
 
-/** Where a recorded call lives in the recording. */
-export interface SpanRef {
-  traceId: string;
-  spanId: string;
-}
-
-export interface RecordedModelCall extends SpanRef {
-  /** 1-based position among the model calls of its step. */
-  ordinal: number;
-  model: string;
-  /** The request the model received (`messages`, `tools`, `config`, `output`); parsed on first read. */
-  readonly request: Record<string, unknown>;
-  /** The request as recorded (JSON text): a replayed request that serialises the same is equal without parsing. */
-  rawRequest?: string;
-  /** What it answered (`message`, `finishReason`, …), or the error it failed with. */
-  response?: Record<string, unknown>;
-  errorMessage?: string;
-}
-
-export type RecordedToolOutcome =
-  | { kind: 'output'; output: unknown }
-  | { kind: 'interrupt'; metadata: unknown }
-  | { kind: 'error'; message: string };
-
-export interface RecordedToolExecution extends SpanRef {
-  name: string;
-  input: unknown;
-  restarted: boolean;
-  outcome: RecordedToolOutcome;
-}
-
-/** How a step ended in the recording (and, after a replay, in the replay; `stopped`: a strict replay stopped at its first divergence). */
-export type StepOutcome =
-  | { kind: 'finished'; finishReason: string; message?: unknown }
-  | { kind: 'interrupted'; message?: unknown }
-  | { kind: 'error'; message: string }
-  | { kind: 'stopped' };
-
-export type { RecordedToolDefinition };
-
-interface StepBase extends SpanRef {
-  /** 0-based position in the chain. */
-  index: number;
-  label: string;
-  outcome: StepOutcome;
-  toolExecutions: RecordedToolExecution[];
-}
-
-export interface GenerateStep extends StepBase {
-  kind: 'generate';
-  /** The recorded generate options (model, messages, tools, config, resume, maxTurns, …). Never mutate. */
-  options: Record<string, unknown>;
-  model: string;
-  modelCalls: RecordedModelCall[];
-  /** For a resume: the step whose history it continues, when that step is in the recording. */
-  continues?: number;
-  /** For a resume that repeats an earlier resume of the same step with the same parts: that step (a retry reuses its messages). */
-  retryOf?: number;
-  /** For a resume: the recorded history, un-mutated (sent when the step it continues is not in the recording or failed to replay). */
-  history?: unknown[];
-}
-
-export interface ToolAloneStep extends StepBase {
-  kind: 'tool';
-  name: string;
-  input: unknown;
-}
-
-export type ReplayStep = GenerateStep | ToolAloneStep;
-
-export interface Recording {
-  steps: ReplayStep[];
-  /** Every tool the recorded model requests offered, by name (the last definition seen wins). */
-  toolDefinitions: Map<string, RecordedToolDefinition>;
-  /** Every model name the recorded generates called. */
-  models: Set<string>;
-  spanCount: number;
-}
-
+export type * from './recording-model';
 
 /**
  * One object per distinct JSON schema, across recordings: genkit compiles a validator per
@@ -219,14 +141,6 @@ function unmutateHistory(messages: unknown[], pending: Map<string, unknown>): un
     (part as Record<string, unknown>).metadata = metadata;
   }
   return history;
-}
-
-/** How the graph tied a resume to the generate it continues (lib/graph/match-resumes.ts). */
-export interface ResumeContinuation {
-  /** The interrupted generate's id (`traceId:spanId`), when it is in the recording. */
-  answersGenerateId?: string;
-  /** The outputs reused as pendingOutput, by `name#ref` (the recorded history may have lost the marker: bug 3). */
-  pendingOutputs: Map<string, unknown>;
 }
 
 /**
