@@ -1,14 +1,17 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
-import { loadTraceFile, parseTraceText } from './load-trace-file';
+import { loadTraceFile, parseTraceBytes, parseTraceText } from './load-trace-file';
 import { encodeOtlpJson } from './otlp-json';
 import type { Span } from './span';
 import { buildSpan, type SpanOverrides } from './testing/build-span';
 import { MAX_JSON_DEPTH } from './parse-json-limited';
 import { deepArrayText, deepKvlistValueText, deepObjectText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from './testing/deep-json';
+import { encodeOtlpProtobufFile } from './testing/otlp-protobuf-file';
 import { thrownLoopscopeError } from './testing/thrown-error';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -161,5 +164,84 @@ describe('loadTraceFile', () => {
     await writeFile(broken, '{"resourceSpans": 3}');
     await expect(loadTraceFile(broken)).rejects.toThrow(`${broken}: Invalid OTLP JSON at resourceSpans: expected array, received number.`);
     await expect(loadTraceFile(folder)).rejects.toThrow('is a folder, not a trace file');
+  });
+});
+
+describe('loadTraceFile: OTLP protobuf files', () => {
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'loopscope-protobuf-'));
+  });
+  afterEach(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+  const write = async (name: string, bytes: Uint8Array | string) => {
+    const file = path.join(folder, name);
+    await writeFile(file, bytes);
+    return file;
+  };
+  /** Committed traces of real genkit runs, as the OTel SDK's protobuf serializer encodes their spans. */
+  const fixtures = readdirSync('traces').filter((name) => name.endsWith('.json'));
+  /**
+   * proto3 cannot tell an absent status message from an empty one, and the protobuf decoder
+   * fills the default in (otlp-protobuf.ts): the one difference from the JSON reading.
+   */
+  const withoutEmptyStatusMessage = (spans: Span[]) =>
+    spans.map((item) => ({ ...item, status: item.status.message === '' ? { code: item.status.code } : item.status }));
+
+  it.each(fixtures)('reads %s encoded by ProtobufTraceSerializer as the same spans as its JSON', async (name) => {
+    const fromJson = await loadTraceFile(path.join('traces', name));
+    const protobuf = encodeOtlpProtobufFile(fromJson);
+    // Not JSON by accident: the sniffing is what is under test.
+    expect(protobuf[0]).toBe(0x0a);
+    expect(withoutEmptyStatusMessage(await loadTraceFile(await write(`${name}.pb`, protobuf)))).toEqual(withoutEmptyStatusMessage(fromJson));
+  });
+
+  it('sniffs the format, whatever the name, and reads gzipped protobuf and gzipped JSON', async () => {
+    const fromJson = await loadTraceFile('traces/restart-after-approval.json');
+    const protobuf = encodeOtlpProtobufFile(fromJson);
+    for (const name of ['trace.bin', 'trace.otlp', 'trace', 'trace.json']) {
+      expect(withoutEmptyStatusMessage(await loadTraceFile(await write(name, protobuf)))).toEqual(withoutEmptyStatusMessage(fromJson));
+    }
+    expect(withoutEmptyStatusMessage(await loadTraceFile(await write('trace.pb.gz', gzipSync(protobuf))))).toEqual(withoutEmptyStatusMessage(fromJson));
+    expect(await loadTraceFile(await write('trace.json.gz', gzipSync(JSON.stringify(encodeOtlpJson(fromJson)))))).toEqual(fromJson);
+  });
+
+  it('reads a protobuf request whose first bytes look like JSON ("\\n{" or "\\n[")', () => {
+    // The first byte of a request is 0x0a ("\n"); its next one, the first ResourceSpans' length,
+    // is "{" when that message is 123 bytes long and "[" at 91.
+    for (const lookalike of [0x7b, 0x5b]) {
+      const bytes = Array.from({ length: 80 }, (_, size) => encodeOtlpProtobufFile([span('aaaaaaaaaaaaaaaa', { name: 'n'.repeat(size + 1), resource: {}, scope: { name: 's' } })])).find(
+        (candidate) => candidate[1] === lookalike,
+      );
+      expect(bytes, `no request found starting 0x0a 0x${lookalike.toString(16)}`).toBeDefined();
+      expect(parseTraceBytes(bytes!, 'lookalike.pb').map((item) => item.spanId)).toEqual(['aaaaaaaaaaaaaaaa']);
+    }
+    // Broken JSON that starts the same way keeps its JSON error.
+    expect(() => parseTraceBytes(new TextEncoder().encode('\n{"resourceSpans": ['), 'broken.json')).toThrow(/^broken\.json: not valid JSON: /);
+  });
+
+  it('names the file and the problem of a file that is neither JSON nor a trace in protobuf', async () => {
+    const protobuf = encodeOtlpProtobufFile(await loadTraceFile('traces/plain-tool-round.json'));
+    const truncated = await write('truncated.pb', protobuf.subarray(0, protobuf.length - 7));
+    await expect(loadTraceFile(truncated)).rejects.toThrow(
+      new RegExp(`^${truncated}: not JSON, and not an OTLP protobuf ExportTraceServiceRequest either: .* at byte offset \\d+\\.$`),
+    );
+    // Well-formed protobuf without a single span (a field that ExportTraceServiceRequest does not have).
+    const empty = await write('empty.pb', Uint8Array.of(0x12, 0x00));
+    await expect(loadTraceFile(empty)).rejects.toThrow(`${empty}: not a trace: it is not JSON, and read as an OTLP protobuf ExportTraceServiceRequest it holds no spans.`);
+    const picture = await write('picture.png', Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a));
+    await expect(loadTraceFile(picture)).rejects.toThrow(new RegExp(`^${picture}: not JSON, and not an OTLP protobuf ExportTraceServiceRequest either: `));
+    const badGzip = await write('bad.gz', Uint8Array.of(0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02));
+    await expect(loadTraceFile(badGzip)).rejects.toThrow(new RegExp(`^${badGzip}: starts like gzip but is not valid gzip: `));
+    // JSON that is not an object or a list is still "not a trace", not "not protobuf".
+    await expect(loadTraceFile(await write('number.json', '42'))).rejects.toThrow(/number\.json: not a trace: expected an OTLP JSON export request/);
+  });
+
+  it('holds protobuf spans to the rules JSON spans follow, with the same message', async () => {
+    const badId = encodeOtlpProtobufFile([span('abcd')]);
+    const error = await loadTraceFile(await write('bad-id.pb', badId)).catch((caught: unknown) => caught);
+    expect(LoopscopeError.isInstance(error) && error.code).toBe('INVALID_ARGUMENT');
+    expect((error as Error).message).toMatch(new RegExp(`^${path.join(folder, 'bad-id.pb')}: Invalid OTLP JSON at resourceSpans\\[0\\]\\.scopeSpans\\[0\\]\\.spans\\[0\\]\\.spanId: `));
   });
 });

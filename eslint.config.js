@@ -1,0 +1,89 @@
+/**
+ * ESLint (flat config): real problems only — layer boundaries, React hook rules, unused code,
+ * and core checks that catch bugs. Formatting and style are not linted.
+ *
+ *   npm run lint
+ *
+ * Parsing only, no type information: typed rules (no-floating-promises) need a TypeScript
+ * program of the whole project per run, which costs more than the rest of the lint together.
+ */
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import { layerBoundaries } from './scripts/eslint/layer-boundaries.js';
+import { loadTypescriptEslint } from './scripts/eslint/load-typescript-eslint.js';
+
+const tseslint = await loadTypescriptEslint();
+
+/** Core rules that report bugs, not taste (each is in eslint:recommended). */
+const CORRECTNESS = {
+  'for-direction': 'error',
+  'no-async-promise-executor': 'error',
+  'no-compare-neg-zero': 'error',
+  'no-cond-assign': 'error',
+  'no-constant-binary-expression': 'error',
+  'no-debugger': 'error',
+  'no-dupe-else-if': 'error',
+  'no-duplicate-case': 'error',
+  'no-empty-pattern': 'error',
+  'no-fallthrough': 'error',
+  'no-invalid-regexp': 'error',
+  'no-loss-of-precision': 'error',
+  'no-self-assign': 'error',
+  'no-self-compare': 'error',
+  'no-sparse-arrays': 'error',
+  'no-unreachable': 'error',
+  'no-unsafe-finally': 'error',
+  'no-unsafe-negation': 'error',
+  'no-unsafe-optional-chaining': 'error',
+  'no-unused-private-class-members': 'error',
+  'no-useless-backreference': 'error',
+  'require-yield': 'error',
+  'use-isnan': 'error',
+  'valid-typeof': 'error',
+};
+
+/** Unused variables and imports; `_name` marks a deliberately unused one. */
+const UNUSED = {
+  args: 'after-used',
+  argsIgnorePattern: '^_',
+  varsIgnorePattern: '^_',
+  caughtErrors: 'all',
+  caughtErrorsIgnorePattern: '^_',
+  destructuredArrayIgnorePattern: '^_',
+  ignoreRestSiblings: true,
+};
+
+export default [
+  {
+    ignores: ['node_modules/', '.next/', '.loopscope/', '.loopscope-e2e/', '.loopscope-test/', 'traces/', 'test-results/', 'playwright-report/', 'bench/results/', 'next-env.d.ts'],
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: { ...globals.node } },
+    rules: { ...CORRECTNESS, 'no-undef': 'error', 'no-unused-vars': ['error', UNUSED] },
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    // TypeScript itself reports undefined names (and knows type-only globals, which no-undef does not).
+    rules: { ...CORRECTNESS, '@typescript-eslint/no-unused-vars': ['error', UNUSED] },
+  },
+  {
+    files: ['lib/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
+    // Tests, their helpers (testing/) and fixture generators may drive a layer through a higher
+    // one (the runner through the server's supervisor): no module imports them, so they add no
+    // dependency between layers. A module importing a testing/ helper upward is still caught.
+    ignores: ['**/*.test.{ts,tsx}', '**/testing/**', '**/__fixtures__/**'],
+    plugins: { loopscope: { rules: { 'layer-boundaries': layerBoundaries } } },
+    rules: { 'loopscope/layer-boundaries': 'error' },
+  },
+  {
+    files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+];

@@ -1,0 +1,116 @@
+/**
+ * The ESLint layer rule (scripts/eslint/layer-boundaries.js, wired in eslint.config.js), run
+ * through ESLint's own Node API with the project's real config. Here rather than beside the
+ * rule because vitest collects tests under lib/ and tools/.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const PROJECT_DIR = path.resolve(import.meta.dirname, '..');
+const TABLE = 'scripts/eslint/layer-boundaries.js';
+
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: PROJECT_DIR });
+});
+
+/** The messages ESLint reports for `code` as if it were the file `file` (project-relative). */
+async function lint(file: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath: path.join(PROJECT_DIR, file) });
+  return result.messages.map((message) => ({ ruleId: message.ruleId, message: message.message, line: message.line }));
+}
+
+const layerErrors = async (file: string, code: string) => (await lint(file, code)).filter((message) => message.ruleId === 'loopscope/layer-boundaries');
+
+describe('loopscope/layer-boundaries', () => {
+  it('fails lib/trace importing lib/graph, naming both layers and the rule', async () => {
+    const code = "import { buildRunGraph } from '../graph/build-run-graph';\nexport const graph = buildRunGraph;\n";
+    expect(await lint('lib/trace/upward-import.ts', code)).toEqual([
+      {
+        ruleId: 'loopscope/layer-boundaries',
+        line: 1,
+        message: `lib/trace must not import lib/graph ('../graph/build-run-graph'): layers import only downward, and lib/trace may import only lib/errors (layer table: ${TABLE}).`,
+      },
+    ]);
+    // The same line one layer up the stack is fine: the CLI sits above the graph.
+    expect(await lint('lib/cli/upward-import.ts', code)).toEqual([]);
+  });
+
+  it('fails lib/graph importing lib/runtime, and passes the same import from lib/server', async () => {
+    const code = "import type { StepKind } from '../runtime/step-protocol';\nexport type Kind = StepKind;\n";
+    expect(await layerErrors('lib/graph/upward-import.ts', code)).toEqual([
+      {
+        ruleId: 'loopscope/layer-boundaries',
+        line: 1,
+        message: `lib/graph must not import lib/runtime ('../runtime/step-protocol'): layers import only downward, and lib/graph may import only lib/errors, lib/trace, lib/contract, lib/dialects (layer table: ${TABLE}).`,
+      },
+    ]);
+    expect(await lint('lib/server/upward-import.ts', code)).toEqual([]);
+  });
+
+  it('fails components importing lib/server, and passes the same import from app/', async () => {
+    const code = "import { RunRegistry } from '@/lib/server/run-registry';\nexport const registry = RunRegistry;\n";
+    expect(await lint('components/upward-import.tsx', code)).toEqual([
+      {
+        ruleId: 'loopscope/layer-boundaries',
+        line: 1,
+        message: `components must not import lib/server ('@/lib/server/run-registry'): components/ run in the browser and may import only lib/errors, lib/trace, lib/contract, lib/dialects, lib/graph (layer table: ${TABLE}).`,
+      },
+    ]);
+    expect(await lint('app/upward-import.tsx', code)).toEqual([]);
+    expect(await lint('components/allowed-import.tsx', "import { buildRunGraph } from '@/lib/graph/build-run-graph';\nexport const build = buildRunGraph;\n")).toEqual([]);
+  });
+
+  it('sees every form of import: export-from, import(), require(), import types, deep and aliased paths', async () => {
+    const forms = [
+      "export { buildRunGraph } from '../graph/build-run-graph';",
+      "export * from '../graph/run-graph';",
+      "export const later = () => import('../graph/build-run-graph');",
+      "export type Graph = import('../graph/run-graph').RunGraph;",
+      "export const graph = require('../graph/build-run-graph');",
+      "export { buildRunGraph } from '@/lib/graph/build-run-graph';",
+      "export { buildRunGraph } from '../../lib/graph/build-run-graph';",
+      "export * from '../graph';",
+    ];
+    for (const code of forms) {
+      const errors = await layerErrors('lib/trace/every-form.ts', code);
+      expect(errors.map((error) => error.message.split(':')[0]), code).toEqual([expect.stringMatching(/^lib\/trace must not import lib\/graph \(/)]);
+    }
+    // Two folders down, `../../graph` is lib/graph again; `../graph` would be lib/trace/graph.
+    expect(await layerErrors('lib/trace/nested/deep.ts', "export * from '../../graph/run-graph';")).toHaveLength(1);
+    expect(await layerErrors('lib/trace/nested/deep.ts', "export * from '../span';")).toEqual([]);
+  });
+
+  it('keeps lib/ away from components/ and app/, and asks for an unknown lib/ folder to be placed', async () => {
+    expect((await layerErrors('lib/graph/uses-ui.ts', "export * from '../../components/status-pill';"))[0]?.message).toContain('lib/ is framework-free and never imports components/');
+    expect((await layerErrors('lib/newthing/module.ts', 'export const value = 1;\n'))[0]?.message).toBe(
+      `lib/newthing is in no layer: add it to LIB_LAYERS in ${TABLE} so its imports can be checked.`,
+    );
+  });
+
+  it('lets tests and testing/ helpers drive a layer through a higher one, but not the modules they test', async () => {
+    const code = "import { RunnerSupervisor } from '../server/runner-supervisor';\nexport const supervisor = RunnerSupervisor;\n";
+    expect(await layerErrors('lib/runtime/capture.test.ts', code)).toEqual([]);
+    expect(await layerErrors('lib/runtime/testing/harness.ts', code)).toEqual([]);
+    expect(await layerErrors('lib/runtime/capture.ts', code)).toHaveLength(1);
+    // A module importing a testing/ helper from a higher layer is still upward.
+    expect(await layerErrors('lib/trace/uses-harness.ts', "export * from '../server/testing/capture-harness';")).toHaveLength(1);
+  });
+
+  it('keeps the existing react-hooks disable comments meaningful (the rule exists and still fires there)', async () => {
+    const results = await eslint.lintFiles(['components/resume-workbench.tsx', 'components/run-graph-view.tsx', 'components/use-live-events.ts']);
+    const problems = results.flatMap((result) => result.messages).filter((message) => message.ruleId === null || /Definition for rule|Unused eslint-disable/.test(message.message));
+    expect(problems).toEqual([]);
+    expect(results.every((result) => result.suppressedMessages.some((message) => message.ruleId === 'react-hooks/exhaustive-deps'))).toBe(true);
+  });
+
+  it('parses with TypeScript 6 while `tsc` stays TypeScript 7', async () => {
+    // typescript-eslint needs TypeScript's JS compiler API, which 7 does not ship.
+    const [result] = await eslint.lintText('const value: number = 1 satisfies number;\nexport { value };\n', { filePath: path.join(PROJECT_DIR, 'lib/trace/parse.ts') });
+    expect(result.messages).toEqual([]);
+    const tsc = execFileSync(path.join(PROJECT_DIR, 'node_modules/.bin/tsc'), ['--version'], { encoding: 'utf8' });
+    expect(tsc).toMatch(/^Version 7\./);
+  });
+});

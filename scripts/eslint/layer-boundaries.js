@@ -1,0 +1,141 @@
+/**
+ * ESLint rule `loopscope/layer-boundaries`: the layers of lib/ import only downward.
+ *
+ * One table (LIB_LAYERS) holds the order, bottom first: a layer may import itself and the
+ * layers before it, never one after it. components/ may import only the pure layers, never
+ * lib/server or lib/runtime; lib/ never imports app/ or components/. app/ is a thin shell
+ * over lib/server and may import anything.
+ *
+ * Why a rule of our own rather than `no-restricted-imports` patterns: it resolves every
+ * specifier (relative at any depth, the `@/` alias of tsconfig.json) to the folder it lands
+ * in, so a message names both layers, and it also sees `import()`, `require()`, `export …
+ * from` and `import('…').Type`, which `no-restricted-imports` does not.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project folder (this file is scripts/eslint/layer-boundaries.js). */
+const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * lib's layers, bottom first: `lib/<x>` is the folder lib/x/ (or the file lib/x.ts). Any other
+ * file directly in lib/ (lib/index.ts) is the library entry, above every layer; a lib/ folder
+ * missing here is an error until it is placed.
+ */
+export const LIB_LAYERS = [
+  'lib/errors',
+  'lib/trace',
+  'lib/contract',
+  'lib/dialects',
+  'lib/graph',
+  'lib/resume',
+  'lib/replay',
+  'lib/runtime',
+  'lib/server',
+  'lib/cli',
+  'lib (entry)',
+];
+
+/** What components/ may import from lib/: view models and pure helpers, nothing server-side. */
+export const COMPONENT_IMPORTS = ['lib/errors', 'lib/trace', 'lib/contract', 'lib/dialects', 'lib/graph'];
+
+const RULE_SOURCE = 'scripts/eslint/layer-boundaries.js';
+const UNPLACED = 'in no layer';
+
+/** `a/b/c` is `a/b` itself or inside it. */
+function isWithin(relative, folder) {
+  return relative === folder || relative.startsWith(`${folder}/`);
+}
+
+const layerIndex = (name) => LIB_LAYERS.indexOf(name);
+
+/**
+ * The area of a project-relative path (a file, or an import target without its extension):
+ * a lib layer's name, `components`, `app`, `lib/<x> (in no layer)`, or undefined outside
+ * them (scripts, e2e, bench, tools: no layer rule).
+ */
+export function areaOf(relative) {
+  if (isWithin(relative, 'components')) return 'components';
+  if (isWithin(relative, 'app')) return 'app';
+  const segments = relative.split('/');
+  if (segments[0] !== 'lib' || segments.length < 2) return undefined;
+  if (segments.length === 2) {
+    // lib/errors.ts, lib/errors (an import), lib/trace (a folder's index), lib/index.ts
+    const named = `lib/${segments[1].split('.')[0]}`;
+    return layerIndex(named) >= 0 ? named : 'lib (entry)';
+  }
+  const folder = `lib/${segments[1]}`;
+  return layerIndex(folder) >= 0 ? folder : `${folder} (${UNPLACED})`;
+}
+
+/** The project-relative path an import specifier lands on, or undefined for a package. */
+function targetOf(specifier, filename) {
+  let absolute;
+  if (specifier.startsWith('@/')) absolute = path.join(PROJECT_DIR, specifier.slice(2));
+  else if (specifier === '.' || specifier === '..' || specifier.startsWith('./') || specifier.startsWith('../')) absolute = path.resolve(path.dirname(filename), specifier);
+  else return undefined;
+  const relative = path.relative(PROJECT_DIR, absolute).split(path.sep).join('/');
+  return relative.startsWith('..') ? undefined : relative;
+}
+
+/** Why `from` may not import `to` (a clause for the message), or undefined when it may. */
+function refusal(from, to) {
+  if (from === to || from === 'app' || to === undefined) return undefined;
+  if (from === 'components') {
+    if (to === 'components' || COMPONENT_IMPORTS.includes(to)) return undefined;
+    if (to === 'app') return 'components/ never import app/';
+    return `components/ run in the browser and may import only ${COMPONENT_IMPORTS.join(', ')}`;
+  }
+  if (to === 'components' || to === 'app') return `lib/ is framework-free and never imports ${to}/`;
+  if (to.endsWith(`(${UNPLACED})`)) return `${to.split(' ')[0]} is ${UNPLACED} yet`;
+  const fromIndex = layerIndex(from);
+  if (layerIndex(to) <= fromIndex) return undefined;
+  const below = LIB_LAYERS.slice(0, fromIndex);
+  return `layers import only downward, and ${from} may import only ${below.length ? below.join(', ') : 'itself'}`;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const layerBoundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'lib/ layers import only downward; components/ never import server-side lib/ code' },
+    schema: [],
+    messages: {
+      upward: "{{from}} must not import {{to}} ('{{specifier}}'): {{why}} (layer table: {{source}}).",
+      unplaced: '{{folder}} is in no layer: add it to LIB_LAYERS in {{source}} so its imports can be checked.',
+    },
+  },
+  create(context) {
+    const filename = context.filename;
+    const relative = path.relative(PROJECT_DIR, filename).split(path.sep).join('/');
+    const from = areaOf(relative);
+    if (from === undefined || from === 'app') return {};
+    if (from.endsWith(`(${UNPLACED})`)) {
+      return {
+        Program: (node) => context.report({ node, messageId: 'unplaced', data: { folder: from.split(' ')[0], source: RULE_SOURCE } }),
+      };
+    }
+
+    function check(source) {
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      const target = targetOf(source.value, filename);
+      if (target === undefined) return;
+      const to = areaOf(target);
+      const why = refusal(from, to);
+      if (why) context.report({ node: source, messageId: 'upward', data: { from, specifier: source.value, to, why, source: RULE_SOURCE } });
+    }
+
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      // `import('…').Type`: typescript-eslint 8.x names the specifier `source` (`argument` before).
+      TSImportType: (node) => check(node.source ?? (node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument)),
+      TSExternalModuleReference: (node) => check(node.expression),
+      CallExpression(node) {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1) check(node.arguments[0]);
+      },
+    };
+  },
+};
