@@ -20,8 +20,8 @@ const tracesChanged: LiveEvent = { type: 'traces-changed', traceIds: [TRACE_A1] 
 
 function setUp() {
   const runs = new RunRegistry(() => undefined);
-  const runA = runs.create('a');
-  const runB = runs.create('b');
+  const runA = runs.create({ scenario: 'a' });
+  const runB = runs.create({ scenario: 'b' });
   runs.addTrace(runA.runId, TRACE_A1);
   runs.addTrace(runB.runId, TRACE_B);
   const runEvent = (runId: string): LiveEvent => ({ type: 'run', run: runs.get(runId)! });
