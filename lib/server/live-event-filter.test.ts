@@ -43,6 +43,15 @@ describe('liveEventFilter', () => {
     expect(wants(tracesChanged)).toBe(true);
   });
 
+  it('a run’s graph goes only to the pages of that run (not the home page, not a trace page)', () => {
+    const { runs, a, b } = setUp();
+    const graph = (runId: string): LiveEvent => ({ type: 'graph', runId, version: 1, graph: { summary: {} as never, generates: [], nodes: [], edges: [] } });
+    expect(liveEventFilter(runs, { runId: a, traceIds: [] })(graph(a))).toBe(true);
+    expect(liveEventFilter(runs, { runId: a, traceIds: [] })(graph(b))).toBe(false);
+    expect(liveEventFilter(runs, { traceIds: [] })(graph(a))).toBe(false);
+    expect(liveEventFilter(runs, { traceIds: [TRACE_A1] })(graph(a))).toBe(false);
+  });
+
   it('a run page gets a span-start of its run in a brand-new trace (before addTrace)', () => {
     const { runs, a } = setUp();
     const wants = liveEventFilter(runs, { runId: a, traceIds: [] });
