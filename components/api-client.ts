@@ -1,5 +1,8 @@
 'use client';
 
+import { ApiErrorBodySchema } from '@/lib/contract/api-error';
+import type { TraceSource } from '@/lib/contract/trace-source';
+
 /**
  * The page authenticates with its HttpOnly session cookie (session-gate.tsx gets it once in
  * exchange for the token): the browser sends it on every same-origin request, and no script
@@ -43,7 +46,8 @@ export async function apiJson<T>(path: string, init: { method?: string; body?: u
     throw new ApiError(response.status, `The server answered ${response.status} with a body that is not JSON.`);
   }
   if (!response.ok) {
-    const message = (payload as { error?: { message?: string } }).error?.message ?? `Request failed with status ${response.status}.`;
+    const body = ApiErrorBodySchema.safeParse(payload);
+    const message = body.success ? body.data.error.message : `Request failed with status ${response.status}.`;
     throw new ApiError(response.status, message);
   }
   return payload as T;
@@ -57,10 +61,14 @@ export function eventStreamUrl(filter: { runId?: string; traceIds?: string[] } =
   return `/api/events?${params.toString()}`;
 }
 
-/** Where recorded spans come from: captured traces (a session) or a saved file in traces/. */
-export type TraceSource = { traceIds: string[] } | { file: string };
-
-/** The API addresses that serve a source's spans as OTLP JSON. */
+/** The API addresses that serve a source's spans as OTLP JSON (for the span tree; graphs come built). */
 export function sourceSpanUrls(source: TraceSource): string[] {
   return 'file' in source ? [`/api/saved/${encodeURIComponent(source.file)}`] : source.traceIds.map((traceId) => `/api/traces/${traceId}`);
+}
+
+/** Where the detail view of one span is served: a saved file's own route, else the captured trace's (live runs included). */
+export function spanViewUrl(options: { traceId: string; spanId: string; savedFile?: string }): string {
+  return options.savedFile
+    ? `/api/saved/${encodeURIComponent(options.savedFile)}/spans/${options.traceId}/${options.spanId}`
+    : `/api/traces/${options.traceId}/spans/${options.spanId}`;
 }

@@ -1,14 +1,14 @@
 'use client';
 
 import { useState } from 'react';
-import type { ResumeSource } from './resume-workbench';
+import type { TraceSource } from '@/lib/contract/trace-source';
 import { useStartReplay } from './use-start-replay';
 
 /**
  * Fork: edit what a finished tool call returned or what a model turn answered, and replay
  * the recording from there (leniently: what follows shows what the edit changes).
  */
-export function ForkEditor(props: { source: ResumeSource; kind: 'tool' | 'model'; traceId: string; spanId: string; initial: unknown }) {
+export function ForkEditor(props: { source: TraceSource; kind: 'tool' | 'model'; traceId: string; spanId: string; initial: unknown }) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState(() => JSON.stringify(props.initial ?? null, null, 2));
   const [liveTools, setLiveTools] = useState(true);

@@ -3,23 +3,14 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Scenario } from '@/lib/runtime/scenario';
-import type { ToolInfo } from '@/lib/runtime/runner-protocol';
-import type { RunnerStatus } from '@/lib/server/runner-supervisor';
-import type { TraceSummary } from '@/lib/trace/summarize-trace';
-import type { SavedTraceFile } from '@/lib/trace/trace-store';
-import type { Breakpoints, RunMode } from '@/lib/runtime/step-protocol';
+import type { Breakpoints, RunMode } from '@/lib/contract/run-mode';
+import type { RunnerResponse, RunnerStatus, ScenarioListResponse } from '@/lib/contract/runner-status';
+import type { RunResponse } from '@/lib/contract/run-session';
+import type { SavedFileRow, SavedListResponse, TraceListResponse, TraceListRow } from '@/lib/contract/trace-list';
 import { apiJson } from './api-client';
 import { ImportTraceButton } from './import-trace-button';
 import { StatusPill } from './status-pill';
 import { useLiveEvents } from './use-live-events';
-
-interface ScenarioList {
-  scenarios: Scenario[];
-  tools: ToolInfo[];
-  problems: { file: string; message: string }[];
-  runner: RunnerStatus['state'];
-}
 
 /** "2 of 4 runners busy, 1 idle · 1 run waiting": the pool at a glance. */
 function runnerPoolSummary(status: RunnerStatus): string {
@@ -66,9 +57,9 @@ function BreakpointPicker(props: { tools: string[]; disabled: boolean; onRun: (b
 /** Home: scenarios to run, captured traces and saved trace files, kept fresh over the event stream. */
 export function HomePage() {
   const router = useRouter();
-  const [scenarios, setScenarios] = useState<ScenarioList | undefined>();
-  const [traces, setTraces] = useState<TraceSummary[] | undefined>();
-  const [saved, setSaved] = useState<SavedTraceFile[] | undefined>();
+  const [scenarios, setScenarios] = useState<ScenarioListResponse | undefined>();
+  const [traces, setTraces] = useState<TraceListRow[] | undefined>();
+  const [saved, setSaved] = useState<SavedFileRow[] | undefined>();
   const [runner, setRunner] = useState<RunnerStatus | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [starting, setStarting] = useState<string | undefined>();
@@ -76,8 +67,8 @@ export function HomePage() {
   const loadTraces = useCallback(async () => {
     try {
       const [captured, files] = await Promise.all([
-        apiJson<{ traces: TraceSummary[] }>('/api/traces'),
-        apiJson<{ files: SavedTraceFile[] }>('/api/saved'),
+        apiJson<TraceListResponse>('/api/traces'),
+        apiJson<SavedListResponse>('/api/saved'),
       ]);
       setTraces(captured.traces);
       setSaved(files.files);
@@ -87,7 +78,7 @@ export function HomePage() {
   }, []);
   const loadScenarios = useCallback(async () => {
     try {
-      setScenarios(await apiJson<ScenarioList>('/api/scenarios'));
+      setScenarios(await apiJson<ScenarioListResponse>('/api/scenarios'));
     } catch (loadError) {
       setError((loadError as Error).message);
     }
@@ -96,7 +87,7 @@ export function HomePage() {
   useEffect(() => {
     void loadScenarios();
     void loadTraces();
-    apiJson<{ runner: RunnerStatus }>('/api/runner')
+    apiJson<RunnerResponse>('/api/runner')
       .then(({ runner: status }) => setRunner((current) => current ?? status))
       .catch(() => undefined);
   }, [loadScenarios, loadTraces]);
@@ -118,7 +109,7 @@ export function HomePage() {
     setStarting(name);
     setError(undefined);
     try {
-      const { run: started } = await apiJson<{ run: { runId: string } }>('/api/runs', { method: 'POST', body: { scenario: name, mode } });
+      const { run: started } = await apiJson<RunResponse>('/api/runs', { method: 'POST', body: { scenario: name, mode } });
       router.push(`/runs/${started.runId}`);
     } catch (runError) {
       setError((runError as Error).message);

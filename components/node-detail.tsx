@@ -1,32 +1,14 @@
 'use client';
 
+import type { SpanView } from '@/lib/contract/span-view';
+import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
-import type { GenerateCall, Resolution, RunGraph, ToolCall } from '@/lib/graph/run-graph';
-import type { Span } from '@/lib/trace/span';
+import type { Resolution, RunGraph } from '@/lib/graph/run-graph';
 import { useState } from 'react';
 import { ForkEditor } from './fork-editor';
-import { ResumeWorkbench, type ResumeSource } from './resume-workbench';
+import { findResolution, graphNodeData } from './graph-node-data';
+import { ResumeWorkbench } from './resume-workbench';
 import { SpanDetail } from './span-detail';
-
-function findToolCall(graph: RunGraph, nodeId: string): ToolCall | undefined {
-  for (const generate of graph.generates) {
-    for (const call of [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)]) if (call.id === nodeId) return call;
-  }
-  return undefined;
-}
-
-function findResolution(graph: RunGraph, nodeId: string): { generate: GenerateCall; resolution: Resolution } | undefined {
-  for (const generate of graph.generates) {
-    const resolution = generate.resume?.resolutions.find((candidate) => candidate.id === nodeId);
-    if (resolution) return { generate, resolution };
-  }
-  return undefined;
-}
-
-function findModelCall(graph: RunGraph, nodeId: string) {
-  for (const generate of graph.generates) for (const turn of generate.turns) if (turn.model?.id === nodeId) return turn.model;
-  return undefined;
-}
 
 function Json(props: { title: string; value: unknown; testId?: string }) {
   if (props.value === undefined) return null;
@@ -56,21 +38,21 @@ const RESOLUTION_TITLE: Record<Resolution['kind'], string> = {
 export function NodeDetail(props: {
   graph: RunGraph;
   node?: ViewNode;
-  span?: Span;
+  /** The server's view of the node's span, when it has one. */
+  spanView?: SpanView;
+  spanError?: string;
   onSelectNode: (nodeId: string) => void;
-  /** All loaded spans and where they came from: the workbench resumes from them. */
-  spans?: Span[];
-  resumeSource?: ResumeSource;
-  /** Asks for all spans (a saved file's are loaded on demand). */
-  onSpansNeeded?: () => void;
+  /** Where the graph's spans were recorded: the workbench resumes from there, a fork replays it. */
+  resumeSource?: TraceSource;
 }) {
-  const { graph, node, span, onSelectNode } = props;
+  const { graph, node, onSelectNode } = props;
   const [workbenchFor, setWorkbenchFor] = useState<string | undefined>();
   if (!node) return <aside className="detail empty">Select a node to see what happened there.</aside>;
-  const call = findToolCall(graph, node.id);
-  const found = findResolution(graph, node.id);
-  const generate = graph.generates.find((candidate) => candidate.id === node.id);
-  const modelCall = findModelCall(graph, node.id);
+  const data = graphNodeData(graph, node.id);
+  const call = data.toolCall;
+  const found = data.resolution;
+  const generate = data.generate;
+  const modelCall = data.modelCall;
   return (
     <aside className="detail" data-testid="node-detail" aria-label="Node detail">
       <header>
@@ -139,22 +121,14 @@ export function NodeDetail(props: {
           </ul>
         </section>
       ) : null}
-      {(node.kind === 'tool-interrupt' || (generate && generate.status === 'interrupted')) && props.resumeSource && props.spans ? (
+      {(node.kind === 'tool-interrupt' || (generate && generate.status === 'interrupted')) && props.resumeSource ? (
         (() => {
           const owner = graph.generates.find((candidate) => candidate.id === node.generateId);
           if (!owner || owner.status !== 'interrupted') return null;
-          if (workbenchFor === owner.id && props.spans?.length === 0) return <p className="empty">Loading the trace's spans…</p>;
           return workbenchFor === owner.id ? (
-            <ResumeWorkbench spans={props.spans} traceId={owner.traceId} generateSpanId={owner.spanId} source={props.resumeSource} />
+            <ResumeWorkbench generateSpanId={owner.spanId} source={props.resumeSource} />
           ) : (
-            <button
-              type="button"
-              onClick={() => {
-                setWorkbenchFor(owner.id);
-                if (props.spans?.length === 0) props.onSpansNeeded?.();
-              }}
-              data-testid="open-workbench"
-            >
+            <button type="button" onClick={() => setWorkbenchFor(owner.id)} data-testid="open-workbench">
               Answer this interrupt…
             </button>
           );
@@ -189,7 +163,7 @@ export function NodeDetail(props: {
           initial={{ role: 'model', content: [...(modelCall.text ? [{ text: modelCall.text }] : []), ...modelCall.toolRequests.map((toolRequest) => ({ toolRequest }))] }}
         />
       ) : null}
-      {span ? <SpanDetail span={span} embedded /> : null}
+      <SpanDetail view={props.spanView} error={props.spanError} embedded />
     </aside>
   );
 }

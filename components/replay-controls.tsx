@@ -2,11 +2,11 @@
 
 import { useState } from 'react';
 import { reportSessionLost } from './api-client';
-import type { ResumeSource } from './resume-workbench';
+import type { TraceSource } from '@/lib/contract/trace-source';
 import { useStartReplay } from './use-start-replay';
 
 /** "Replay" for a saved file or captured traces: options, then the replay's own page. */
-export function ReplayControls(props: { source: ResumeSource }) {
+export function ReplayControls(props: { source: TraceSource }) {
   const [liveTools, setLiveTools] = useState(false);
   const [lenient, setLenient] = useState(false);
   const { start, busy, error } = useStartReplay();

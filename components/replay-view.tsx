@@ -2,13 +2,11 @@
 
 import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
-import { buildRunGraph } from '@/lib/graph/build-run-graph';
+import type { Divergence } from '@/lib/contract/replay';
+import type { RunSession } from '@/lib/contract/run-session';
 import type { RunGraph } from '@/lib/graph/run-graph';
-import { describeOutcome, type Divergence } from '@/lib/replay/replay-report';
-import type { RunSession } from '@/lib/server/run-registry';
-import { decodeOtlpJson } from '@/lib/trace/otlp-json';
-import type { Span } from '@/lib/trace/span';
-import { apiJson, sourceSpanUrls } from './api-client';
+import { apiJson } from './api-client';
+import { EMPTY_GRAPH } from './empty-graph';
 import { RunGraphView } from './run-graph-view';
 
 function show(value: unknown): string {
@@ -22,26 +20,19 @@ function nodeFor(graph: RunGraph | undefined, span: { traceId: string; spanId: s
   return graph.nodes.find((node) => node.traceId === span.traceId && node.spanId === span.spanId)?.id;
 }
 
-/** The recording a replay ran from, as a graph (a saved file's graph comes from the server). */
-function useRecordedGraph(source: NonNullable<RunSession['replay']>['source']): { graph?: RunGraph; error?: string } {
+/** The recording a replay ran from, as the server draws it. */
+function useRecordedGraph(runId: string): { graph?: RunGraph; error?: string } {
   const [state, setState] = useState<{ graph?: RunGraph; error?: string }>({});
-  const key = JSON.stringify(source);
   useEffect(() => {
     let cancelled = false;
-    const load = async (): Promise<RunGraph> => {
-      if ('file' in source) return apiJson<RunGraph>(`/api/saved/${encodeURIComponent(source.file)}/graph`);
-      const bodies = await Promise.all(sourceSpanUrls(source).map((url) => apiJson<unknown>(url)));
-      return buildRunGraph(bodies.flatMap((body) => decodeOtlpJson(body)));
-    };
-    load().then(
+    apiJson<RunGraph>(`/api/runs/${runId}/recorded-graph`).then(
       (graph) => !cancelled && setState({ graph }),
       (error: Error) => !cancelled && setState({ error: error.message }),
     );
     return () => {
       cancelled = true;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [runId]);
   return state;
 }
 
@@ -50,12 +41,13 @@ function useRecordedGraph(source: NonNullable<RunSession['replay']>['source']): 
  * replayed), every step's outcome, and the recorded and replayed graphs side by side with the
  * divergence marked in both.
  */
-export function ReplayView(props: { run: RunSession; replayedSpans: Span[] }) {
+export function ReplayView(props: { run: RunSession; replayedGraph?: RunGraph }) {
   const { run } = props;
   const replay = run.replay!;
   const report = replay.report;
-  const recorded = useRecordedGraph(replay.source);
-  const replayedGraph = useMemo(() => buildRunGraph(props.replayedSpans), [props.replayedSpans]);
+  const recorded = useRecordedGraph(run.runId);
+  // The replayed graph is the run's own, as the server rebuilds it while the replay goes on.
+  const replayedGraph = props.replayedGraph ?? EMPTY_GRAPH;
   const [chosen, setChosen] = useState(0);
   const divergence: Divergence | undefined = report?.divergences[chosen];
   const recordedNode = nodeFor(recorded.graph, divergence?.recordedSpan);
@@ -122,14 +114,14 @@ export function ReplayView(props: { run: RunSession; replayedSpans: Span[] }) {
             </tr>
           </thead>
           <tbody>
-            {report.steps.map((step) => (
+            {report.steps.map((step, position) => (
               <tr key={step.index} data-matched={step.matched ? 'true' : 'false'}>
                 <td>
                   {step.replayed === undefined ? '·' : step.matched ? '✓' : '✗'} {step.label}
                   {step.history === 'replayed-retry' ? ' (a retry: same messages)' : ''}
                 </td>
-                <td>{describeOutcome(step.recorded)}</td>
-                <td>{describeOutcome(step.replayed)}</td>
+                <td>{replay.stepOutcomes?.[position]?.recorded ?? step.recorded.kind}</td>
+                <td>{replay.stepOutcomes?.[position]?.replayed ?? step.replayed?.kind ?? 'not replayed'}</td>
                 <td>
                   model {step.modelCalls.replayed}/{step.modelCalls.recorded} · tool {step.toolCalls.replayed}/{step.toolCalls.recorded}
                 </td>

@@ -1,14 +1,10 @@
 'use client';
 
 import { useEffect, useMemo, useState } from 'react';
-import { exampleFromSchema } from '@/lib/resume/example-from-schema';
-import { resumeContextFrom, type ResumeContext } from '@/lib/resume/resume-context';
-import type { RespondAnswer, RestartAnswer, ResumeIssue, ResumeValidation } from '@/lib/resume/validate-resume';
-import type { Span } from '@/lib/trace/span';
+import type { ResumeContextResponse, ResumeContextView } from '@/lib/contract/resume-context';
+import type { RespondAnswer, RestartAnswer, ResumeCheckResponse, ResumePayload } from '@/lib/contract/resume-answers';
+import type { TraceSource } from '@/lib/contract/trace-source';
 import { apiJson } from './api-client';
-
-export type { TraceSource as ResumeSource } from './api-client';
-import type { TraceSource as ResumeSource } from './api-client';
 
 interface AnswerDraft {
   mode: 'respond' | 'restart';
@@ -28,7 +24,7 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false; error:
   }
 }
 
-function typescriptSnippet(context: ResumeContext, payload: { messages: unknown[]; resume: unknown }): string {
+function typescriptSnippet(context: ResumeContextView, payload: { messages: unknown[]; resume: unknown }): string {
   return [
     'const response = await ai.generate({',
     `  model: ${JSON.stringify(context.model ?? 'your/model')},`,
@@ -43,14 +39,21 @@ function typescriptSnippet(context: ResumeContext, payload: { messages: unknown[
  * The resume workbench: every request of the interrupted generate, an answer per interrupt
  * (respond or restart), checked live against genkit's rules, the exact payload, and Resume.
  */
-export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generateSpanId: string; source: ResumeSource }) {
-  const contextResult = useMemo(() => {
-    try {
-      return { context: resumeContextFrom(props.spans.filter((span) => span.traceId === props.traceId), props.generateSpanId) };
-    } catch (error) {
-      return { error: (error as Error).message };
-    }
-  }, [props.spans, props.traceId, props.generateSpanId]);
+export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSource }) {
+  // What the interrupted generate asked, read from its spans on the server (the page holds none).
+  const [contextResult, setContextResult] = useState<{ context?: ResumeContextView; error?: string }>({});
+  const sourceKey = JSON.stringify(props.source);
+  useEffect(() => {
+    let cancelled = false;
+    setContextResult({});
+    apiJson<ResumeContextResponse>('/api/resume/context', { method: 'POST', body: { source: JSON.parse(sourceKey) as unknown, generateSpanId: props.generateSpanId } }).then(
+      (answer) => !cancelled && setContextResult({ context: answer.context }),
+      (error: Error) => !cancelled && setContextResult({ error: error.message }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [sourceKey, props.generateSpanId]);
   const context = contextResult.context;
   const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
   const [confirmed, setConfirmed] = useState(false);
@@ -61,10 +64,9 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
     const existing = drafts[key];
     if (existing) return existing;
     const request = context?.requests.find((candidate) => label(candidate) === key);
-    const tool = context?.tools.find((candidate) => candidate.name === request?.name);
     return {
       mode: 'respond',
-      output: JSON.stringify(exampleFromSchema(tool?.outputSchema) ?? {}, null, 2),
+      output: JSON.stringify(request?.outputExample ?? {}, null, 2),
       resumed: 'true',
       replace: false,
       replaceInput: JSON.stringify(request?.input ?? {}, null, 2),
@@ -98,10 +100,10 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
   // Every edit is checked by the server (POST /api/resume/check): genkit's rules, what this runner
   // can run, and the payload. Tool schemas come from the trace, and their validators are compiled
   // code, so they are compiled there, never in the page (its CSP allows no eval).
-  const [validation, setValidation] = useState<{ errors: ResumeIssue[]; warnings: ResumeIssue[]; payload: ResumeValidation['payload'] } | undefined>();
+  const [validation, setValidation] = useState<ResumeCheckResponse | undefined>();
   const [checkError, setCheckError] = useState<string | undefined>();
   // The last checked payload stays in view while an edit is being checked.
-  const [shownPayload, setShownPayload] = useState<ResumeValidation['payload'] | undefined>();
+  const [shownPayload, setShownPayload] = useState<ResumePayload | undefined>();
   const checkBody = useMemo(() => JSON.stringify({ source: props.source, generateSpanId: props.generateSpanId, ...answers }), [props.source, props.generateSpanId, answers]);
   useEffect(() => {
     setValidation(undefined);
@@ -109,7 +111,7 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
     if (!context || parseErrors.length > 0) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      apiJson<{ errors: ResumeIssue[]; warnings: ResumeIssue[]; payload: ResumeValidation['payload'] }>('/api/resume/check', {
+      apiJson<ResumeCheckResponse>('/api/resume/check', {
         method: 'POST',
         body: JSON.parse(checkBody) as unknown,
         signal: controller.signal,
@@ -128,7 +130,17 @@ export function ResumeWorkbench(props: { spans: Span[]; traceId: string; generat
     };
   }, [checkBody, context, parseErrors.length]);
 
-  if (!context) return <p className="error-text" data-testid="workbench-unavailable">{contextResult.error}</p>;
+  if (!context) {
+    return contextResult.error ? (
+      <p className="error-text" data-testid="workbench-unavailable">
+        {contextResult.error}
+      </p>
+    ) : (
+      <p className="empty" data-testid="workbench-loading">
+        Reading the interrupted generate…
+      </p>
+    );
+  }
   // Text that is not JSON is named as such; the rules are checked once every answer parses.
   const errors = parseErrors.length > 0 ? parseErrors : [...(checkError ? [checkError] : []), ...(validation?.errors.map((issue) => issue.message) ?? [])];
   const warnings = validation?.warnings.map((issue) => issue.message) ?? [];

@@ -7,7 +7,7 @@ import { collapseRounds } from '@/lib/graph/collapse-rounds';
 import { layoutRunGraph, NODE_HEIGHT, NODE_WIDTH } from '@/lib/graph/layout-run-graph';
 import { ghostNodes } from '@/lib/graph/ghost-nodes';
 import type { RunGraph } from '@/lib/graph/run-graph';
-import type { PauseInfo } from '@/lib/runtime/step-protocol';
+import type { PauseInfo } from '@/lib/contract/pause';
 import { nodeTypes, type RunFlowNode } from './graph-nodes';
 
 const TONE_COLOURS: Record<string, string> = {

@@ -2,11 +2,14 @@
 
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
-import type { RunSession } from '@/lib/server/run-registry';
+import type { ScenarioListResponse } from '@/lib/contract/runner-status';
+import type { RunResponse, RunSession } from '@/lib/contract/run-session';
+import type { ListedTool } from '@/lib/contract/tool-info';
+import type { RunGraph } from '@/lib/graph/run-graph';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { openSpanFromStart } from '@/lib/trace/open-span';
-import { apiJson, sourceSpanUrls } from './api-client';
-import type { ToolInfo } from '@/lib/runtime/runner-protocol';
+import { apiJson, sourceSpanUrls, spanViewUrl } from './api-client';
+import { EMPTY_GRAPH } from './empty-graph';
 import { SaveTraceForm } from './save-trace-form';
 import { ReplayView } from './replay-view';
 import { StepPanel } from './step-panel';
@@ -15,13 +18,18 @@ import { TraceWorkspace } from './trace-workspace';
 import { useLiveEvents } from './use-live-events';
 import { useSpanCollection } from './use-span-collection';
 
-/** A scenario run as it happens: status, the spans of every generate call (first run and resumes), live. */
+/**
+ * A run as it happens: status, and the graph of every generate call (first run and resumes)
+ * as the server rebuilds it from the spans that arrive (a `graph` event per version). The
+ * spans themselves come too, for the span tree.
+ */
 export function RunPage(props: { runId: string; initialNodeId?: string; initialTab?: 'graph' | 'spans' }) {
   const { runId } = props;
   const [run, setRun] = useState<RunSession | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [hasScriptedAnswer, setHasScriptedAnswer] = useState(false);
-  const [tools, setTools] = useState<ToolInfo[]>([]);
+  const [tools, setTools] = useState<ListedTool[]>([]);
+  const [graph, setGraph] = useState<{ version: number; graph: RunGraph } | undefined>();
   const [scenarioTools, setScenarioTools] = useState<string[]>([]);
   const [resuming, setResuming] = useState(false);
   const collection = useSpanCollection();
@@ -29,10 +37,10 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
 
   const refresh = useCallback(async () => {
     try {
-      const { run: loaded } = await apiJson<{ run: RunSession }>(`/api/runs/${runId}`);
+      const { run: loaded } = await apiJson<RunResponse>(`/api/runs/${runId}`);
       // A fetch can answer after a newer live update arrived: keep the newest.
       setRun((current) => (current && current.version > loaded.version ? current : loaded));
-      // A resume of a recorded interrupt is drawn with the recording it answers (the answer edge shows).
+      // The span tree shows a resume of a recorded interrupt with the recording it answers, as the graph does.
       const sources = [...sourceSpanUrls({ traceIds: loaded.traceIds }), ...(loaded.resumeOf ? sourceSpanUrls(loaded.resumeOf) : [])];
       const bodies = await Promise.all(sources.map((url) => apiJson<unknown>(url).catch(() => undefined)));
       for (const body of bodies) if (body) addSpans(decodeOtlpJson(body));
@@ -47,7 +55,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
 
   useEffect(() => {
     if (!run) return;
-    apiJson<{ scenarios: { name: string; tools: string[]; resumes?: unknown[] }[]; tools: ToolInfo[] }>('/api/scenarios')
+    apiJson<ScenarioListResponse>('/api/scenarios')
       .then(({ scenarios, tools: registered }) => {
         const scenario = scenarios.find((candidate) => candidate.name === run.scenario);
         setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > run.resumes);
@@ -65,7 +73,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       if (event.type === 'run') {
         setRun((current) => (current && current.version > event.run.version ? current : event.run));
         if (event.run.status !== 'running') void refresh();
-      } else if (event.type === 'span-start') collection.add([openSpanFromStart(event.span)]);
+      } else if (event.type === 'graph') setGraph((current) => (current && current.version >= event.version ? current : { version: event.version, graph: event.graph }));
+      else if (event.type === 'span-start') collection.add([openSpanFromStart(event.span)]);
       else if (event.type === 'spans') collection.add(event.spans);
     },
     () => void refresh(),
@@ -75,7 +84,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
     setResuming(true);
     setError(undefined);
     try {
-      const { run: updated } = await apiJson<{ run: RunSession }>(`/api/runs/${runId}/resume`, { method: 'POST', body: {} });
+      const { run: updated } = await apiJson<RunResponse>(`/api/runs/${runId}/resume`, { method: 'POST', body: {} });
       setRun((current) => (current && current.version > updated.version ? current : updated));
     } catch (resumeError) {
       setError((resumeError as Error).message);
@@ -100,7 +109,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
         <div>
           <h1>
             {run?.replay ? (run.replay.fork ? 'Fork' : 'Replay') : run?.resumeOf ? 'Resume' : 'Run of'}{' '}
-            <code>{run?.replay ? run.scenario.replace(/^(replay|fork) of /, '') : run?.resumeOf ? ('file' in run.resumeOf ? `traces/${run.resumeOf.file}` : `trace ${run.resumeOf.traceIds.at(-1)?.slice(0, 8)}…`) : (run?.scenario ?? '…')}</code>
+            <code>{run?.replay ? run.label.replace(/^(replay|fork) of /, '') : run?.resumeOf ? ('file' in run.resumeOf ? `traces/${run.resumeOf.file}` : `trace ${run.resumeOf.traceIds.at(-1)?.slice(0, 8)}…`) : (run?.label ?? '…')}</code>
           </h1>
           <p className="detail-meta">
             {run ? <StatusPill status={run.status} testId="run-status" /> : null}
@@ -117,7 +126,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
             </button>
           ) : null}
           {run && run.traceIds.length > 0 && run.status !== 'running' ? (
-            <SaveTraceForm traceIds={run.traceIds} suggestedName={`${run.scenario}-${new Date(run.startedAt).toISOString().slice(0, 19).replace(/[:T]/g, '-')}`} />
+            <SaveTraceForm traceIds={run.traceIds} suggestedName={`${run.label}-${new Date(run.startedAt).toISOString().slice(0, 19).replace(/[:T]/g, '-')}`} />
           ) : null}
         </div>
       </header>
@@ -187,8 +196,18 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           ))}
         </p>
       ) : null}
-      {run?.replay ? <ReplayView run={run} replayedSpans={collection.spans} /> : null}
-      {run?.replay ? null : <TraceWorkspace spans={collection.spans} initialNodeId={props.initialNodeId} initialTab={props.initialTab} pauses={run?.pauses} resumeSource={run ? { traceIds: run.traceIds } : undefined} />}
+      {run?.replay ? <ReplayView run={run} replayedGraph={graph?.graph} /> : null}
+      {run?.replay ? null : (
+        <TraceWorkspace
+          graph={graph?.graph ?? EMPTY_GRAPH}
+          spans={collection.spans}
+          spanViewUrl={spanViewUrl}
+          initialNodeId={props.initialNodeId}
+          initialTab={props.initialTab}
+          pauses={run?.pauses}
+          resumeSource={run ? { traceIds: run.traceIds } : undefined}
+        />
+      )}
     </main>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { tokenFromFragment } from '@/lib/server/parse-token-input';
+import { tokenFromFragment } from '@/lib/contract/parse-token-input';
 import { SESSION_LOST_EVENT } from './api-client';
 import { TokenPrompt } from './token-prompt';
 

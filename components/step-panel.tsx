@@ -1,10 +1,10 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { ToolInfo } from '@/lib/runtime/runner-protocol';
-import type { Breakpoints, PauseDecision, PauseInfo } from '@/lib/runtime/step-protocol';
-import type { RunSession } from '@/lib/server/run-registry';
-import { exampleFromSchema } from '@/lib/resume/example-from-schema';
+import type { PauseDecision, PauseInfo } from '@/lib/contract/pause';
+import type { Breakpoints } from '@/lib/contract/run-mode';
+import type { RunSession } from '@/lib/contract/run-session';
+import type { ListedTool } from '@/lib/contract/tool-info';
 import { apiJson } from './api-client';
 
 function isTyping(target: EventTarget | null): boolean {
@@ -20,7 +20,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
 }
 
 /** One pause and what can be done there. */
-function PauseCard(props: { runId: string; pause: PauseInfo; tools: ToolInfo[] }) {
+function PauseCard(props: { runId: string; pause: PauseInfo; tools: ListedTool[] }) {
   const { runId, pause, tools } = props;
   const [error, setError] = useState<{ message: string; decision?: PauseDecision } | undefined>();
   const [busy, setBusy] = useState(false);
@@ -28,16 +28,16 @@ function PauseCard(props: { runId: string; pause: PauseInfo; tools: ToolInfo[] }
   const [picked, setPicked] = useState(tools[0]?.name ?? '');
   const pausedTool = tools.find((tool) => tool.name === pause.tool?.name);
   const [input, setInput] = useState(JSON.stringify(pause.tool?.input ?? {}, null, 2));
-  // Pre-filled from the tool's output schema.
-  const [output, setOutput] = useState(JSON.stringify(exampleFromSchema(pausedTool?.outputSchema) ?? {}, null, 2));
-  /** Adds a request for a registered tool, its input pre-filled from the tool's input schema. */
+  // Pre-filled from the tool's output schema (the server built the example).
+  const [output, setOutput] = useState(JSON.stringify(pausedTool?.outputExample ?? {}, null, 2));
+  /** Adds a request for a registered tool, its input pre-filled from the tool's input schema (built on the server). */
   const addRequest = () => {
     const tool = tools.find((candidate) => candidate.name === picked);
     if (!tool) return;
     const parsed = parseJson(parts);
     const current = parsed.ok && Array.isArray(parsed.value) ? parsed.value : [];
     const ref = `hand-${current.filter((part) => typeof part === 'object' && part !== null && 'toolRequest' in part).length + 1}`;
-    setParts(JSON.stringify([...current, { toolRequest: { name: tool.name, ref, input: exampleFromSchema(tool.inputSchema) ?? {} } }], null, 2));
+    setParts(JSON.stringify([...current, { toolRequest: { name: tool.name, ref, input: tool.inputExample ?? {} } }], null, 2));
   };
   const [metadata, setMetadata] = useState('{ "reason": "paused in Loopscope" }');
   const [failMessage, setFailMessage] = useState('Failed here by hand.');
@@ -140,7 +140,7 @@ function PauseCard(props: { runId: string; pause: PauseInfo; tools: ToolInfo[] }
 }
 
 /** Step controls of a run: where it is paused, Step / Continue / Stop, and its breakpoints. */
-export function StepPanel(props: { run: RunSession; tools: ToolInfo[]; scenarioTools: string[] }) {
+export function StepPanel(props: { run: RunSession; tools: ListedTool[]; scenarioTools: string[] }) {
   const { run } = props;
   const [error, setError] = useState<string | undefined>();
   const running = run.status === 'running';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { parseTokenInput } from '@/lib/server/parse-token-input';
+import { parseTokenInput } from '@/lib/contract/parse-token-input';
 
 /**
  * Asks for the per-launch token when the page has no session: where to find it (the start

@@ -1,19 +1,18 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { buildRunGraph } from '@/lib/graph/build-run-graph';
+import type { PauseInfo } from '@/lib/contract/pause';
+import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
-import type { ResumeMatch } from '@/lib/graph/match-resumes';
 import type { RunGraph } from '@/lib/graph/run-graph';
-import type { PauseInfo } from '@/lib/runtime/step-protocol';
 import { classifySpan } from '@/lib/dialects/classify-span';
 import { buildSpanTree, flattenSpanTree } from '@/lib/trace/span-tree';
 import type { Span } from '@/lib/trace/span';
 import { NodeDetail } from './node-detail';
-import type { ResumeSource } from './resume-workbench';
 import { RunGraphView } from './run-graph-view';
 import { SpanDetail } from './span-detail';
 import { SpanTreeView, spanKey } from './span-tree-view';
+import { useSpanView } from './use-span-view';
 
 type Tab = 'graph' | 'spans';
 
@@ -25,18 +24,22 @@ function writeUrl(patch: { node?: string; tab?: Tab }) {
   window.history.replaceState(window.history.state, '', url);
 }
 
+function parseSpanKey(key: string | undefined): { traceId: string; spanId: string } | undefined {
+  const [traceId, spanId] = key?.split(':') ?? [];
+  return traceId && spanId ? { traceId, spanId } : undefined;
+}
+
 /**
- * The trace viewer: the run graph (default) and the span tree, with the selected node's or
- * span's detail beside them. Both views read the same spans and grow as spans arrive.
+ * The trace viewer: the run graph (default; Graph JSON the server built) and the span tree
+ * (from the spans, loaded when the tab is opened), with the selected node's or span's detail
+ * beside them — the detail is the server's view of the span, fetched when selected.
  */
 export function TraceWorkspace(props: {
+  graph: RunGraph;
+  /** The spans, for the span tree (empty until loaded). */
   spans: Span[];
-  /** A graph the server built (large saved files): drawn without having every span here. */
-  graph?: RunGraph;
-  /** Which resume answers which interrupt, decided by the server with every trace in view (a session). */
-  matches?: readonly ResumeMatch[];
-  /** Fetches one span when the selected node's span is not among `spans`. */
-  loadSpan?: (traceId: string, spanId: string) => Promise<Span | undefined>;
+  /** Where one span's detail view is served. */
+  spanViewUrl: (span: { traceId: string; spanId: string }) => string;
   /** Asked when the span tree is opened and `spans` is still empty. */
   onSpansNeeded?: () => void;
   initialNodeId?: string;
@@ -44,11 +47,9 @@ export function TraceWorkspace(props: {
   /** Where a step-by-step run is paused (ghost nodes in the graph). */
   pauses?: PauseInfo[];
   /** Where these spans came from, so an interrupt can be answered from the workbench. */
-  resumeSource?: ResumeSource;
+  resumeSource?: TraceSource;
 }) {
-  const { spans, loadSpan, onSpansNeeded } = props;
-  const builtGraph = useMemo(() => (props.graph ? undefined : buildRunGraph(spans, { matches: props.matches })), [spans, props.graph, props.matches]);
-  const graph = props.graph ?? (builtGraph as RunGraph);
+  const { graph, spans, onSpansNeeded, spanViewUrl } = props;
   const tree = useMemo(() => buildSpanTree(spans, classifySpan), [spans]);
   const [tab, setTab] = useState<Tab>(props.initialTab ?? 'graph');
   const [selectedNodeId, setSelectedNodeId] = useState<string | undefined>(props.initialNodeId);
@@ -86,23 +87,14 @@ export function TraceWorkspace(props: {
     }
   }, [graph, selectedNodeId, selectedSpanKey, props.initialNodeId]);
 
-  const selectedSpan = useMemo(() => spans.find((span) => spanKey(span) === selectedSpanKey), [spans, selectedSpanKey]);
   const selectedNode = graph.nodes.find((node) => node.id === selectedNodeId) as ViewNode | undefined;
-  const localSpan = selectedNode?.spanId ? spans.find((span) => span.traceId === selectedNode.traceId && span.spanId === selectedNode.spanId) : undefined;
-  // Spans not held here (a server-built graph) are fetched one at a time, when selected.
-  const [fetchedSpan, setFetchedSpan] = useState<Span | undefined>();
-  useEffect(() => {
-    setFetchedSpan(undefined);
-    if (localSpan || !selectedNode?.spanId || !loadSpan) return;
-    let cancelled = false;
-    void loadSpan(selectedNode.traceId, selectedNode.spanId).then((span) => {
-      if (!cancelled) setFetchedSpan(span);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [localSpan, selectedNode?.traceId, selectedNode?.spanId, loadSpan]);
-  const nodeSpan = localSpan ?? fetchedSpan;
+  // The span shown: the selected node's (graph tab) or the selected row's (span tree).
+  const shown = tab === 'graph' ? (selectedNode?.spanId ? { traceId: selectedNode.traceId, spanId: selectedNode.spanId } : undefined) : parseSpanKey(selectedSpanKey);
+  // A live span changes: fetched again when its end arrives or its node's status moves on.
+  const local = shown ? spans.find((span) => span.traceId === shown.traceId && span.spanId === shown.spanId) : undefined;
+  const shownNode = shown ? graph.nodes.find((node) => node.traceId === shown.traceId && node.spanId === shown.spanId) : undefined;
+  const version = `${local?.endTimeUnixNano ?? ''}|${shownNode?.status ?? ''}|${shownNode?.tone ?? ''}`;
+  const detail = useSpanView(shown ? spanViewUrl(shown) : undefined, version);
 
   return (
     <div className="workspace">
@@ -130,7 +122,11 @@ export function TraceWorkspace(props: {
           )}
         </div>
       </div>
-      {tab === 'graph' ? <NodeDetail graph={graph} node={selectedNode} span={nodeSpan} onSelectNode={selectNode} spans={spans} resumeSource={props.resumeSource} onSpansNeeded={onSpansNeeded} /> : <SpanDetail span={selectedSpan} />}
+      {tab === 'graph' ? (
+        <NodeDetail graph={graph} node={selectedNode} spanView={detail.view} spanError={detail.error} onSelectNode={selectNode} resumeSource={props.resumeSource} />
+      ) : (
+        <SpanDetail view={detail.view} error={detail.error} />
+      )}
     </div>
   );
 }

@@ -1,11 +1,13 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { LiveEvent } from '@/lib/server/event-bus';
+import { LIVE_EVENT_TYPES, type LiveEvent as WireLiveEvent } from '@/lib/contract/live-events';
+import type { RunGraph } from '@/lib/graph/run-graph';
 import { apiJson, eventStreamUrl } from './api-client';
 import { useSessionEpoch } from './session-gate';
 
-const EVENT_TYPES: LiveEvent['type'][] = ['spans', 'span-start', 'run', 'traces-changed', 'runner'];
+/** An event as the page receives it: a `graph` event carries Graph JSON. */
+export type LiveEvent = WireLiveEvent<RunGraph>;
 
 /**
  * Subscribes to the server's event stream for the page's lifetime. Returns whether the
@@ -39,7 +41,7 @@ export function useLiveEvents(
       // brings the token prompt back. A dropped connection (CONNECTING) retries by itself.
       if (source.readyState === EventSource.CLOSED) apiJson('/api/session').catch(() => {});
     };
-    for (const type of EVENT_TYPES) {
+    for (const type of LIVE_EVENT_TYPES) {
       source.addEventListener(type, (message) => {
         handler.current(JSON.parse((message as MessageEvent<string>).data) as LiveEvent);
       });

@@ -2,20 +2,21 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import type { RunSession } from '@/lib/server/run-registry';
+import type { ReplayRequest } from '@/lib/contract/replay';
+import type { RunResponse } from '@/lib/contract/run-session';
+import type { TraceSource } from '@/lib/contract/trace-source';
 import { apiJson } from './api-client';
-import type { ResumeSource } from './resume-workbench';
 
 /** Starts a replay (or fork) of a recording and opens its page; `error` is the server's sentence. */
 export function useStartReplay() {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
-  const start = async (body: { source: ResumeSource; liveTools: boolean; mode?: 'strict' | 'lenient'; fork?: unknown }) => {
+  const start = async (body: { source: TraceSource; liveTools: boolean; mode?: ReplayRequest['mode']; fork?: unknown }) => {
     setBusy(true);
     setError(undefined);
     try {
-      const { run } = await apiJson<{ run: RunSession }>('/api/replay', { method: 'POST', body });
+      const { run } = await apiJson<RunResponse>('/api/replay', { method: 'POST', body });
       router.push(`/runs/${run.runId}`);
     } catch (startError) {
       setError((startError as Error).message);

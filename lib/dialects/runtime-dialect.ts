@@ -6,7 +6,7 @@
  * and is registered with one line in registry.ts. Graph elements, linking, collapsing, layout
  * and components never name a runtime. docs/architecture.md says how to add one.
  */
-import type { Span } from '../trace/span';
+import type { AttributeValue, Span } from '../trace/span';
 import type { InterruptedGenerateKey, ResumeGenerateKey } from '../trace/trace-link-keys';
 import type { GenerateCall, ToolCall } from './loop-model';
 import type { ResumeRules } from './resume-model';
@@ -20,6 +20,18 @@ export interface ReadCall {
   interrupted?: InterruptedGenerateKey;
   /** Present when the call answers an earlier one (genkit: it was called with `resume`). */
   resume?: ResumeGenerateKey;
+}
+
+/** What went in and came out of a span, as the runtime recorded it (raw attribute values; the reader parses). */
+export interface SpanValues {
+  input?: AttributeValue;
+  output?: AttributeValue;
+  /** An interrupted tool's interrupt metadata. */
+  interruptMetadata?: AttributeValue;
+  /** A restarted tool's resumed metadata. */
+  resumedMetadata?: AttributeValue;
+  /** The attributes these were read from (a detail view shows them apart). */
+  attributeKeys: string[];
 }
 
 export interface RuntimeDialect {
@@ -43,6 +55,8 @@ export interface RuntimeDialect {
   readStandaloneTool(index: SpanIndex, span: Span): ToolCall;
   /** Adds what this runtime's known bugs show once every resume is tied to its interrupt (genkit 1.42 bug 3 shows only then). */
   notesAfterLinking?(generates: readonly GenerateCall[]): void;
+  /** What went in and came out of a claimed span (`interrupted`: it ended in an interrupt). */
+  spanValues(span: Span, interrupted: boolean): SpanValues;
   /** How a paused call of this runtime is answered: its context and the rules answers must keep. */
   resume?: ResumeRules;
 }

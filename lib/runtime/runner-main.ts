@@ -100,12 +100,13 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   let result: { report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } };
   try {
-    const { decodeOtlpJson } = await import('../trace/otlp-json');
+    const { loadRecording } = await import('./load-recording');
     const { readRecording } = await import('../replay/read-recording');
     const { replayRecording } = await import('../replay/run-replay');
     const { loadToolModules } = await import('./load-tools');
     const { traceGenerate } = await import('./answer-link');
-    const recording = readRecording(decodeOtlpJson(command.otlp));
+    // The server sends where the recording is, not the recording: it is read here.
+    const recording = readRecording(await loadRecording(command.recording));
     const overrides = {
       modelResponses: new Map(command.overrides?.modelResponses ?? []),
       toolOutcomes: new Map(command.overrides?.toolOutcomes ?? []),

@@ -2,26 +2,23 @@
  * Messages between the server and the runner child process (Node IPC, JSON-serialised).
  * Shared by both sides; the runner validates what it receives.
  */
+import path from 'node:path';
 import { z } from 'zod';
-import type { ReplayReport } from '../replay/replay-report';
-import type { Scenario } from './scenario';
-import { PauseDecisionSchema, RunModeSchema, type PauseInfo } from './step-protocol';
+import { SpanRefSchema, TraceIdSchema } from '../contract/ids';
+import { PauseDecisionSchema, type PauseInfo } from '../contract/pause';
+import type { ReplayReport } from '../contract/replay';
+import { ResumeAnswersSchema, type ResumeAnswers } from '../contract/resume-answers';
+import { RunModeSchema } from '../contract/run-mode';
+import type { GenerateFailure } from '../contract/run-session';
+import type { Scenario } from '../contract/scenario';
+import type { SpanStartEvent } from '../contract/span-start';
+import type { ToolInfo } from '../contract/tool-info';
 
+// Wire types that the page sees too live in lib/contract; runner code keeps these names.
+export type { GenerateFailure, SpanStartEvent, ToolInfo };
 /** What the caller asks to be done with the interrupts of the last model message. */
-export const ResumeRequestSchema = z.object({
-  respond: z.array(z.object({ name: z.string(), ref: z.string().optional(), output: z.unknown() })).optional(),
-  restart: z
-    .array(
-      z.object({
-        name: z.string(),
-        ref: z.string().optional(),
-        resumed: z.unknown().optional(),
-        replaceInput: z.unknown().optional(),
-      }),
-    )
-    .optional(),
-});
-export type ResumeRequest = z.infer<typeof ResumeRequestSchema>;
+export const ResumeRequestSchema = ResumeAnswersSchema;
+export type ResumeRequest = ResumeAnswers;
 
 export const GenerateCommandSchema = z.object({
   type: z.literal('generate'),
@@ -38,16 +35,32 @@ export const GenerateCommandSchema = z.object({
   /** Step-by-step mode; without it no step hooks are installed. */
   mode: RunModeSchema.optional(),
   /** For a resume: the interrupted generate's span, recorded as an OTel link on the resume's root span. */
-  answers: z.object({ traceId: z.string().regex(/^[0-9a-f]{32}$/), spanId: z.string().regex(/^[0-9a-f]{16}$/) }).optional(),
+  answers: SpanRefSchema.optional(),
 });
 
-/** Replays a recording (spans as OTLP JSON) with models and tools from the recording. */
+/** An absolute path: the server resolves every name before it reaches the runner. */
+const AbsolutePathSchema = z.string().refine((value) => path.isAbsolute(value), 'expected an absolute path');
+
+/**
+ * Where the runner reads a recording from: a saved file (its absolute path inside the saved
+ * folder), or captured traces in causal order, each with the file that holds it (the
+ * store's trace file in its data folder, or a saved file holding that trace). The runner
+ * reads the files itself with lib/trace — only trace files, never the store's indexes — so
+ * a recording never travels over IPC.
+ */
+export const RecordingSourceSchema = z.union([
+  z.object({ savedFile: AbsolutePathSchema }),
+  z.object({ traces: z.array(z.object({ traceId: TraceIdSchema, file: AbsolutePathSchema })).min(1).max(50) }),
+]);
+export type RecordingSource = z.infer<typeof RecordingSourceSchema>;
+
+/** Replays a recording with models and tools from the recording. */
 export const ReplayCommandSchema = z.object({
   type: z.literal('replay'),
   requestId: z.string(),
   runId: z.string(),
-  /** The recording, as an OTLP JSON export request. */
-  otlp: z.unknown(),
+  /** Where the recording is; the runner loads it with lib/trace. */
+  recording: RecordingSourceSchema,
   liveTools: z.boolean(),
   mode: z.enum(['strict', 'lenient']),
   /** Fork: recorded answers replaced, by recorded span (`traceId:spanId`). */
@@ -83,31 +96,6 @@ export const RunnerCommandSchema = z.discriminatedUnion('type', [
 export type RunnerCommand = z.infer<typeof RunnerCommandSchema>;
 export type GenerateCommand = z.infer<typeof GenerateCommandSchema>;
 
-/** A registered tool as the UI and the validator see it. */
-export interface ToolInfo {
-  name: string;
-  description: string;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  /** `false` for `defineInterrupt` tools: meant to be answered by respond. */
-  restartable?: boolean;
-  /** The file in `tools/` that defined it. */
-  file: string;
-}
-
-/** A span that started in the runner; the full span arrives over OTLP when it ends. */
-export interface SpanStartEvent {
-  runId: string;
-  /** The runner request (one generate or replay call of the run) the span belongs to. */
-  requestId?: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes: Record<string, string>;
-  startTimeUnixNano: string;
-}
-
 /** [seconds, nanoseconds] since the epoch, as the OpenTelemetry SDK keeps times. */
 export type HrTime = [number, number];
 
@@ -141,13 +129,6 @@ export interface GenerateOutcome {
   interrupts: unknown[];
   /** The full history after the call, to resume from. */
   messages: unknown[];
-}
-
-export interface GenerateFailure {
-  message: string;
-  /** genkit's status (NOT_FOUND, ABORTED, INVALID_ARGUMENT, …) when the error carried one. */
-  status?: string;
-  name?: string;
 }
 
 export type RunnerEvent =

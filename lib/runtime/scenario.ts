@@ -1,69 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import { ScenarioSchema, type Scenario } from '../contract/scenario';
 import { errorMessage } from '../errors';
 
-/** A JSON value as it travels in a script (inputs, outputs, metadata). */
-const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
-);
-
-/** A tool request the scripted model makes. `ref` is required: without it genkit cannot tell two calls of one tool apart. */
-export const ScriptedToolRequestSchema = z.object({
-  name: z.string().min(1),
-  ref: z.string().min(1),
-  input: JsonValueSchema.optional(),
-});
-
-/** One model turn of a script: text, tool requests, or both. */
-export const ScriptedTurnSchema = z
-  .object({
-    text: z.string().optional(),
-    toolRequests: z.array(ScriptedToolRequestSchema).optional(),
-  })
-  .refine((turn) => turn.text !== undefined || (turn.toolRequests?.length ?? 0) > 0, {
-    message: 'a turn needs text or at least one tool request',
-  });
-
-/** The scripted answer a scenario gives to its own interrupts, so a run can be resumed in one click. */
-export const ScriptedResumeSchema = z
-  .object({
-    respond: z.array(z.object({ name: z.string().min(1), ref: z.string().min(1), output: JsonValueSchema })).optional(),
-    restart: z
-      .array(
-        z.object({
-          name: z.string().min(1),
-          ref: z.string().min(1),
-          resumed: JsonValueSchema.optional(),
-          replaceInput: JsonValueSchema.optional(),
-        }),
-      )
-      .optional(),
-  })
-  .refine((resume) => (resume.respond?.length ?? 0) + (resume.restart?.length ?? 0) > 0, {
-    message: 'a resume needs at least one respond or restart part',
-  });
-
-export const ScenarioSchema = z.object({
-  /** Identifier: kebab-case, also the file name. */
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and dashes'),
-  title: z.string().min(1),
-  description: z.string().min(1),
-  prompt: z.string().min(1),
-  /** Names of the tools offered to the model (they need not all exist: see the unknown-tool scenario). */
-  tools: z.array(z.string().min(1)),
-  /** The scripted model's turns, in order, across the first generate and every resume. */
-  script: z.array(ScriptedTurnSchema).min(1),
-  /** Answers to the interrupts of the first generate, one entry per resume. */
-  resumes: z.array(ScriptedResumeSchema).optional(),
-  maxTurns: z.number().int().positive().optional(),
-  /** Position in the list on the home page (teaching order); scenarios without one come last. */
-  order: z.number().optional(),
-});
-
-export type Scenario = z.infer<typeof ScenarioSchema>;
-export type ScriptedTurn = z.infer<typeof ScriptedTurnSchema>;
-export type ScriptedResume = z.infer<typeof ScriptedResumeSchema>;
+// The file format is part of the wire contract (GET /api/scenarios lists it); loading stays here.
+export { ScenarioSchema, ScriptedResumeSchema, ScriptedToolRequestSchema, ScriptedTurnSchema, type Scenario, type ScriptedResume, type ScriptedTurn } from '../contract/scenario';
 
 export interface ScenarioLoadResult {
   scenarios: Scenario[];

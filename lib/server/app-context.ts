@@ -1,9 +1,12 @@
 import path from 'node:path';
+import { buildRunGraph } from '../graph/build-run-graph';
 import { summarizeCapturedTrace } from '../graph/trace-sessions';
 import { TraceStore } from '../trace/trace-store';
 import { RunWatchers } from './run-watchers';
 import { SavedGraphCache } from './saved-graph-cache';
 import { EventBus } from './event-bus';
+import { LiveRunGraphs } from './live-run-graphs';
+import { liveRunSpans } from './live-run-spans';
 import { RunRegistry } from './run-registry';
 import { ingestSpans } from './run-service';
 import { RunnerSupervisor } from './runner-supervisor';
@@ -18,6 +21,8 @@ export interface AppContext {
   supervisor: RunnerSupervisor;
   savedGraphs: SavedGraphCache;
   watchers: RunWatchers;
+  /** Each watched run's Graph JSON, rebuilt as its spans arrive and published on the bus. */
+  liveGraphs: LiveRunGraphs;
 }
 
 const KEY = Symbol.for('loopscope.app-context');
@@ -68,7 +73,15 @@ function createAppContext(): AppContext {
     },
   });
   const savedGraphs = new SavedGraphCache({ store, savedDir: config.savedDir, cacheDir: path.join(config.dataDir, 'graph-cache') });
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers };
+  const liveGraphs = new LiveRunGraphs({
+    bus,
+    run: (runId) => runs.get(runId),
+    loadSpans: (run) => liveRunSpans({ store, runs }, run),
+    build: (spans) => buildRunGraph(spans),
+    isWatched: (runId) => watchers.watching(runId) > 0,
+    onError: (runId, error) => console.error(`loopscope: the graph of run ${runId} could not be built`, error),
+  });
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs };
   return context;
 }
 

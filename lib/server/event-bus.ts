@@ -1,15 +1,8 @@
-import type { SpanStartEvent } from '../runtime/runner-protocol';
-import type { Span } from '../trace/span';
-import type { RunnerStatus } from './runner-supervisor';
-import type { RunSession } from './run-registry';
+import type { LiveEvent as WireLiveEvent } from '../contract/live-events';
+import type { RunGraph } from '../graph/run-graph';
 
-/** Everything the page can watch live, over one event stream. */
-export type LiveEvent =
-  | { type: 'spans'; traceId: string; spans: Span[] }
-  | { type: 'span-start'; span: SpanStartEvent }
-  | { type: 'run'; run: RunSession }
-  | { type: 'traces-changed'; traceIds: string[] }
-  | { type: 'runner'; status: RunnerStatus };
+/** Everything the page can watch live, over one event stream (the wire type, with Graph JSON as lib/graph builds it). */
+export type LiveEvent = WireLiveEvent<RunGraph>;
 
 type Listener = (event: LiveEvent) => void;
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ApiErrorBody } from '../contract/api-error';
 import { LoopscopeError } from '../errors';
 import { parseJsonLimited } from '../trace/parse-json-limited';
 import { API_MAX_BODY_BYTES } from './body-limits';
@@ -9,10 +10,12 @@ export { API_MAX_BODY_BYTES };
 /** Maps any thrown value to a JSON error response; unknown errors are 500 without internals. */
 export function errorResponse(error: unknown): Response {
   if (LoopscopeError.isInstance(error)) {
-    return Response.json({ error: { code: error.code, message: error.message } }, { status: error.httpStatus });
+    const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
+    return Response.json(body, { status: error.httpStatus });
   }
   console.error('loopscope: unexpected error', error);
-  return Response.json({ error: { code: 'INTERNAL', message: 'Internal error; see the server log.' } }, { status: 500 });
+  const body: ApiErrorBody = { error: { code: 'INTERNAL', message: 'Internal error; see the server log.' } };
+  return Response.json(body, { status: 500 });
 }
 
 /** Reads a request body, refusing it once it passes `maxBytes` (declared or streamed). */

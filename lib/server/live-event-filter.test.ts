@@ -20,8 +20,8 @@ const tracesChanged: LiveEvent = { type: 'traces-changed', traceIds: [TRACE_A1] 
 
 function setUp() {
   const runs = new RunRegistry(() => undefined);
-  const runA = runs.create('a');
-  const runB = runs.create('b');
+  const runA = runs.create({ scenario: 'a' });
+  const runB = runs.create({ scenario: 'b' });
   runs.addTrace(runA.runId, TRACE_A1);
   runs.addTrace(runB.runId, TRACE_B);
   const runEvent = (runId: string): LiveEvent => ({ type: 'run', run: runs.get(runId)! });
@@ -41,6 +41,15 @@ describe('liveEventFilter', () => {
     expect(wants(spans(TRACE_LOOSE))).toBe(false);
     expect(wants(runner)).toBe(true);
     expect(wants(tracesChanged)).toBe(true);
+  });
+
+  it('a run’s graph goes only to the pages of that run (not the home page, not a trace page)', () => {
+    const { runs, a, b } = setUp();
+    const graph = (runId: string): LiveEvent => ({ type: 'graph', runId, version: 1, graph: { summary: {} as never, generates: [], nodes: [], edges: [] } });
+    expect(liveEventFilter(runs, { runId: a, traceIds: [] })(graph(a))).toBe(true);
+    expect(liveEventFilter(runs, { runId: a, traceIds: [] })(graph(b))).toBe(false);
+    expect(liveEventFilter(runs, { traceIds: [] })(graph(a))).toBe(false);
+    expect(liveEventFilter(runs, { traceIds: [TRACE_A1] })(graph(a))).toBe(false);
   });
 
   it('a run page gets a span-start of its run in a brand-new trace (before addTrace)', () => {

@@ -1,28 +1,13 @@
-import { z } from 'zod';
+import type { ReplayRequest } from '../contract/replay';
 import { LoopscopeError } from '../errors';
 import { readRecording } from '../replay/read-recording';
-import { encodeOtlpJson } from '../trace/otlp-json';
 import type { AppContext } from './app-context';
+import { recordingSourceOf } from './recording-source';
 import type { RunSession } from './run-registry';
-import { loadTraceSource, TraceSourceSchema } from './trace-source';
+import { loadTraceSource } from './trace-source';
 
-const SpanKey = z.string().regex(/^[0-9a-f]{32}:[0-9a-f]{16}$/, 'a recorded call is named traceId:spanId');
-
-export const ReplayRequestSchema = z.object({
-  /** What to replay: captured traces (a session) or a saved file. */
-  source: TraceSourceSchema,
-  liveTools: z.boolean().default(false),
-  mode: z.enum(['strict', 'lenient']).default('strict'),
-  /** Fork: replace one recorded answer (a model call's response or a tool call's output) and go on from there. */
-  fork: z
-    .discriminatedUnion('kind', [
-      z.object({ kind: z.literal('tool'), span: SpanKey, output: z.unknown() }),
-      z.object({ kind: z.literal('model'), span: SpanKey, message: z.object({ role: z.literal('model'), content: z.array(z.record(z.string(), z.unknown())).min(1) }).passthrough() }),
-    ])
-    .optional(),
-});
-export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
-
+// The request is part of the wire contract; the route imports it from here.
+export { ReplayRequestSchema, type ReplayRequest } from '../contract/replay';
 
 /**
  * Starts a replay of a saved file or captured traces as a run of its own: the runner replays
@@ -31,11 +16,13 @@ export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
  * is a lenient replay with one recorded answer replaced: what follows shows what changes.
  */
 export async function startReplay(context: AppContext, request: ReplayRequest): Promise<RunSession> {
-  const spans = await loadTraceSource(context, request.source);
-  const recording = readRecording(spans);
+  // The runner reads the recording from where it is; missing traces or files are refused here.
+  const source = await recordingSourceOf(context.store, request.source);
   const overrides: { modelResponses?: [string, Record<string, unknown>][]; toolOutcomes?: [string, { kind: 'output'; output: unknown }][] } = {};
   let fork: string | undefined;
   if (request.fork) {
+    // A fork names a recorded call: read the recording here to check that it has one.
+    const recording = readRecording(await loadTraceSource(context, request.source));
     const { kind, span } = request.fork;
     if (kind === 'tool') {
       const execution = recording.steps.flatMap((step) => step.toolExecutions).find((candidate) => `${candidate.traceId}:${candidate.spanId}` === span);
@@ -53,9 +40,9 @@ export async function startReplay(context: AppContext, request: ReplayRequest): 
   }
   const mode = request.fork ? 'lenient' : request.mode;
   const label = 'file' in request.source ? request.source.file : `${request.source.traceIds.length} trace(s)`;
-  const run = context.runs.create(`${fork ? 'fork' : 'replay'} of ${label}`, { kind: 'run' }, { source: request.source, liveTools: request.liveTools, mode, ...(fork ? { fork } : {}) });
+  const run = context.runs.create({ label: `${fork ? 'fork' : 'replay'} of ${label}`, replay: { source: request.source, liveTools: request.liveTools, mode, ...(fork ? { fork } : {}) } });
   void context.supervisor
-    .replay({ runId: run.runId, otlp: encodeOtlpJson(spans), liveTools: request.liveTools, mode, overrides })
+    .replay({ runId: run.runId, recording: source, liveTools: request.liveTools, mode, overrides })
     .then((result) => context.runs.completeReplay(run.runId, result));
   return run;
 }

@@ -1,27 +1,14 @@
-import { z } from 'zod';
+import type { ResumeFromTrace } from '../contract/resume-answers';
 import { LoopscopeError } from '../errors';
 import { unavailableModelMessage } from '../resume/model-availability';
 import { resumeContextFrom } from '../resume/resume-context';
 import { validateResume, type ResumeIssue } from '../resume/validate-resume';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
-import { loadTraceSource, TraceSourceSchema } from './trace-source';
+import { loadTraceSource } from './trace-source';
 
-export const ResumeFromTraceSchema = z.object({
-  /** Where the interrupted generate was recorded: captured traces, or a saved file. */
-  source: TraceSourceSchema,
-  /** The interrupted generate's span; the last interrupted one when absent. */
-  generateSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
-  respond: z.array(z.object({ name: z.string().min(1), ref: z.string().optional(), output: z.unknown() })).max(100).default([]),
-  restart: z
-    .array(z.object({ name: z.string().min(1), ref: z.string().optional(), resumed: z.unknown().optional(), replaceInput: z.unknown().optional() }))
-    .max(100)
-    .default([]),
-  /** Warnings (genkit 1.42 pitfalls) were shown and accepted. */
-  confirmWarnings: z.boolean().optional(),
-});
-export type ResumeFromTrace = z.infer<typeof ResumeFromTraceSchema>;
-
+// The request is part of the wire contract; the routes import it from here.
+export { ResumeFromTraceSchema, type ResumeFromTrace } from '../contract/resume-answers';
 
 const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.message).join(' ');
 
@@ -62,7 +49,7 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
     throw new LoopscopeError('FAILED_PRECONDITION', `Confirm these warnings first: ${describeIssues(validation.warnings)}`);
   }
   const model = resumeContext.model as string;
-  const run = context.runs.create(`resume of ${model}`, { kind: 'run' }, undefined, request.source);
+  const run = context.runs.create({ label: `resume of ${model}`, resumeOf: request.source });
   if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
   void context.supervisor
     .generate({

@@ -27,7 +27,7 @@ const finished: GenerateResult = {
 describe('RunRegistry', () => {
   it('creates a running run and reports it', () => {
     const { runs, changes } = registry();
-    const run = runs.create('respond-to-question');
+    const run = runs.create({ scenario: 'respond-to-question' });
     expect(run).toMatchObject({ scenario: 'respond-to-question', status: 'running', traceIds: [], interrupts: [], resumes: 0 });
     expect(run.runId).toMatch(/^[0-9a-f-]{36}$/);
     expect(runs.get(run.runId)).toEqual(run);
@@ -36,15 +36,15 @@ describe('RunRegistry', () => {
 
   it('gives every run its own id and lists the newest first', () => {
     const { runs } = registry();
-    const a = runs.create('a');
-    const b = runs.create('b');
+    const a = runs.create({ scenario: 'a' });
+    const b = runs.create({ scenario: 'b' });
     expect(a.runId).not.toBe(b.runId);
     expect(runs.list().map((run) => run.scenario)).toEqual(['b', 'a']);
   });
 
   it('an interrupted outcome makes the run interrupted with its interrupts (a pause, not a failure)', () => {
     const { runs, changes } = registry();
-    const { runId } = runs.create('respond-to-question');
+    const { runId } = runs.create({ scenario: 'respond-to-question' });
     const session = runs.complete(runId, interrupted);
     expect(session).toMatchObject({ status: 'interrupted', finishReason: 'interrupted', interrupts: [INTERRUPT], traceIds: ['trace-1'] });
     expect(session?.failure).toBeUndefined();
@@ -55,7 +55,7 @@ describe('RunRegistry', () => {
 
   it('resumeInput on an interrupted run returns its history and sets it running with one more resume', () => {
     const { runs, changes } = registry();
-    const { runId } = runs.create('respond-to-question');
+    const { runId } = runs.create({ scenario: 'respond-to-question' });
     runs.complete(runId, interrupted);
     const resume = { respond: [{ name: 'askUser', ref: 'seat-1', output: { answer: 'Window' } }] };
     const input = runs.resumeInput(runId, resume);
@@ -72,7 +72,7 @@ describe('RunRegistry', () => {
 
   it('a second resumeInput while the resume runs is refused (no double resume)', () => {
     const { runs } = registry();
-    const { runId } = runs.create('s');
+    const { runId } = runs.create({ scenario: 's' });
     runs.complete(runId, interrupted);
     runs.resumeInput(runId, {});
     expect(thrownLoopscopeError(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
@@ -81,7 +81,7 @@ describe('RunRegistry', () => {
 
   it('resumeInput on a finished run is FAILED_PRECONDITION (409) naming the status', () => {
     const { runs } = registry();
-    const { runId } = runs.create('plain-tool-round');
+    const { runId } = runs.create({ scenario: 'plain-tool-round' });
     runs.complete(runId, finished);
     const error = thrownLoopscopeError(() => runs.resumeInput(runId, {}));
     expect(error.code).toBe('FAILED_PRECONDITION');
@@ -92,7 +92,7 @@ describe('RunRegistry', () => {
 
   it('resumeInput on a running run is FAILED_PRECONDITION', () => {
     const { runs } = registry();
-    const { runId } = runs.create('s');
+    const { runId } = runs.create({ scenario: 's' });
     expect(thrownLoopscopeError(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
   });
 
@@ -106,7 +106,7 @@ describe('RunRegistry', () => {
 
   it('a failure result makes the run failed with the message', () => {
     const { runs, changes } = registry();
-    const { runId } = runs.create('tool-throws');
+    const { runId } = runs.create({ scenario: 'tool-throws' });
     const session = runs.complete(runId, { traceIds: ['trace-9'], failure: { message: 'Tool lookupOrder failed: boom', status: 'INTERNAL' } });
     expect(session).toMatchObject({ status: 'failed', finishReason: 'error', traceIds: ['trace-9'] });
     expect(session?.failure?.message).toBe('Tool lookupOrder failed: boom');
@@ -122,7 +122,7 @@ describe('RunRegistry', () => {
 
   it('addTrace adds each trace once, in order, and reports each change', () => {
     const { runs, changes } = registry();
-    const { runId } = runs.create('s');
+    const { runId } = runs.create({ scenario: 's' });
     runs.addTrace(runId, 't1');
     runs.addTrace(runId, 't1');
     runs.addTrace(runId, 't2');
@@ -135,7 +135,7 @@ describe('RunRegistry', () => {
 
   it('calls onChange on every change with the current session, never a stale one', () => {
     const { runs, changes } = registry();
-    const { runId } = runs.create('s');
+    const { runId } = runs.create({ scenario: 's' });
     runs.addTrace(runId, 'trace-1');
     runs.complete(runId, interrupted);
     runs.resumeInput(runId, {});
@@ -148,8 +148,8 @@ describe('RunRegistry', () => {
 
   it('keeps at most 200 runs, forgetting the oldest', () => {
     const { runs } = registry();
-    const first = runs.create('first');
-    for (let index = 0; index < 200; index += 1) runs.create(`run-${index}`);
+    const first = runs.create({ scenario: 'first' });
+    for (let index = 0; index < 200; index += 1) runs.create({ scenario: `run-${index}` });
     expect(runs.list()).toHaveLength(200);
     expect(runs.get(first.runId)).toBeUndefined();
     expect(thrownLoopscopeError(() => runs.resumeInput(first.runId, {})).code).toBe('NOT_FOUND');

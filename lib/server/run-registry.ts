@@ -1,54 +1,26 @@
 import { randomUUID } from 'node:crypto';
+import type { PauseInfo } from '../contract/pause';
+import type { ReplayInfo } from '../contract/replay';
+import type { RunMode } from '../contract/run-mode';
+import type { RunRunnerInfo } from '../contract/runner-status';
+import type { RunSession } from '../contract/run-session';
+import type { SpanStartEvent } from '../contract/span-start';
+import type { TraceSource } from '../contract/trace-source';
 import { LoopscopeError } from '../errors';
-import type { GenerateFailure, ResumeRequest, SpanStartEvent } from '../runtime/runner-protocol';
-import type { PauseInfo, RunMode } from '../runtime/step-protocol';
-import type { ReplayMode, ReplayReport } from '../replay/replay-report';
-import type { GenerateResult, RunRunnerInfo } from './runner-supervisor';
+import { describeOutcome } from '../replay/replay-report';
+import type { ResumeRequest } from '../runtime/runner-protocol';
+import type { GenerateResult } from './runner-supervisor';
 
-/** A replay run: what it replays, how, and (when done) how it compared with the recording. */
-export interface ReplayInfo {
-  source: { file: string } | { traceIds: string[] };
-  liveTools: boolean;
-  mode: ReplayMode;
-  /** A fork: which recorded answer was replaced (in words). */
-  fork?: string;
-  report?: ReplayReport;
-}
+// The run session is a wire type (lib/contract); server code keeps importing it from here.
+export type { ReplayInfo, RunSession };
 
 /**
- * A run: one scenario's first generate and the resumes that followed it. `interrupted` is
- * a pause, waiting for an answer — never a failure.
+ * A new run: a scenario's (its name is the label), or a resume of a recording or a replay,
+ * which carry a label of their own and no scenario.
  */
-export interface RunSession {
-  runId: string;
-  scenario: string;
-  status: 'running' | 'interrupted' | 'finished' | 'failed';
-  /** Trace ids in causal order (each generate call is its own trace). */
-  traceIds: string[];
-  startedAt: number;
-  endedAt?: number;
-  finishReason?: string;
-  text?: string;
-  failure?: GenerateFailure;
-  /** The interrupted tool requests awaiting an answer. */
-  interrupts: unknown[];
-  /** How many resumes ran. */
-  resumes: number;
-  /** Run, step or breakpoints (changeable while the run goes on). */
-  mode: RunMode;
-  /** Where the run is paused now (parallel tool calls pause together). */
-  pauses: PauseInfo[];
-  /** Grows with every change: a page keeps the newest state whichever way it arrived. */
-  version: number;
-  /** Present on a replay (or fork) of a recording. */
-  replay?: ReplayInfo;
-  /** Present on a resume of a recorded interrupt: where the interrupted generate was recorded. */
-  resumeOf?: { file: string } | { traceIds: string[] };
-  /** Runs (resumes started from the workbench) that answered this run's interrupt. */
-  answeredBy?: string[];
-  /** The runner process of its latest generate (or why it waits for one; whether it had to share). */
-  runner?: RunRunnerInfo;
-}
+export type NewRun =
+  | { scenario: string; mode?: RunMode }
+  | { label: string; mode?: RunMode; replay?: ReplayInfo; resumeOf?: TraceSource };
 
 interface RunState {
   session: RunSession;
@@ -69,20 +41,20 @@ export class RunRegistry {
 
   constructor(private readonly onChange: (session: RunSession) => void) {}
 
-  create(scenario: string, mode: RunMode = { kind: 'run' }, replay?: ReplayInfo, resumeOf?: RunSession['resumeOf']): RunSession {
+  create(run: NewRun): RunSession {
     const session: RunSession = {
       runId: randomUUID(),
-      scenario,
+      ...('scenario' in run ? { label: run.scenario, scenario: run.scenario } : { label: run.label }),
       status: 'running',
       traceIds: [],
       startedAt: Date.now(),
       interrupts: [],
       resumes: 0,
-      mode,
+      mode: run.mode ?? { kind: 'run' },
       pauses: [],
       version: 0,
-      ...(replay ? { replay } : {}),
-      ...(resumeOf ? { resumeOf } : {}),
+      ...('replay' in run && run.replay ? { replay: run.replay } : {}),
+      ...('resumeOf' in run && run.resumeOf ? { resumeOf: run.resumeOf } : {}),
     };
     this.runs.set(session.runId, { session, spanStarts: [] });
     // Forget the oldest runs; their traces stay in the store.
@@ -103,6 +75,15 @@ export class RunRegistry {
   recordSpanStart(event: SpanStartEvent): void {
     const state = this.runs.get(event.runId);
     if (state && state.spanStarts.length < MAX_SPAN_STARTS_PER_RUN) state.spanStarts.push(event);
+  }
+
+  /** A span that started in a run and may not have ended: the newest run that saw it start. */
+  spanStart(traceId: string, spanId: string): SpanStartEvent | undefined {
+    for (const state of [...this.runs.values()].reverse()) {
+      const found = state.spanStarts.find((start) => start.traceId === traceId && start.spanId === spanId);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** What a page needs when it connects: the run and the span starts it may have missed. */
@@ -139,7 +120,7 @@ export class RunRegistry {
   }
 
   /** The history and scenario to resume a paused run with. */
-  resumeInput(runId: string, resume: ResumeRequest): { scenario: string; messages: unknown[]; resume: ResumeRequest; answers?: { traceId: string; spanId: string } } {
+  resumeInput(runId: string, resume: ResumeRequest): { scenario?: string; messages: unknown[]; resume: ResumeRequest; answers?: { traceId: string; spanId: string } } {
     const state = this.runs.get(runId);
     if (!state) throw new LoopscopeError('NOT_FOUND', `No run ${runId} (runs are kept in memory until the server restarts).`);
     if (state.session.status !== 'interrupted' || !state.messages) {
@@ -189,7 +170,9 @@ export class RunRegistry {
     if (!state?.session.replay) return undefined;
     const traceIds = [...state.session.traceIds];
     for (const traceId of result.traceIds) if (!traceIds.includes(traceId)) traceIds.push(traceId);
-    const replay = { ...state.session.replay, report: result.report };
+    // The outcome words are the CLI's (lib/replay): the page shows them as they are.
+    const stepOutcomes = result.report?.steps.map((step) => ({ recorded: describeOutcome(step.recorded), replayed: describeOutcome(step.replayed) }));
+    const replay = { ...state.session.replay, report: result.report, ...(stepOutcomes ? { stepOutcomes } : {}) };
     if (result.failure || !result.report) {
       this.update(state, { status: 'failed', failure: result.failure ?? { message: 'The replay ended without a report.' }, traceIds, endedAt: Date.now(), replay });
     } else {

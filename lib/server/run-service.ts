@@ -10,7 +10,7 @@ export async function startRun(context: AppContext, scenarioName: string, mode: 
   await context.supervisor.whenReady(15_000);
   const known = context.supervisor.status.scenarios.some((scenario) => scenario.name === scenarioName);
   if (!known) throw new LoopscopeError('NOT_FOUND', `No scenario named "${scenarioName}" in tools/scenarios/.`);
-  const run = context.runs.create(scenarioName, mode);
+  const run = context.runs.create({ scenario: scenarioName, mode });
   void context.supervisor.generate({ runId: run.runId, scenario: scenarioName, mode }).then((result) => context.runs.complete(run.runId, result));
   return run;
 }
@@ -22,6 +22,11 @@ export async function startRun(context: AppContext, scenarioName: string, mode: 
 export function resumeRun(context: AppContext, runId: string, resume?: ResumeRequest): RunSession {
   const run = context.runs.get(runId);
   if (!run) throw new LoopscopeError('NOT_FOUND', `No run ${runId}.`);
+  // Only a scenario's run is resumed in place (its scripted model goes on); a resume of a
+  // recording or a replay is answered from the workbench, as a new run.
+  if (run.scenario === undefined) {
+    throw new LoopscopeError('FAILED_PRECONDITION', `Run ${runId} (${run.label}) is not a scenario's run: answer its interrupt from the resume workbench.`);
+  }
   let answer = resume;
   if (!answer) {
     const scenario = context.supervisor.status.scenarios.find((candidate) => candidate.name === run.scenario);
@@ -33,7 +38,7 @@ export function resumeRun(context: AppContext, runId: string, resume?: ResumeReq
   const input = context.runs.resumeInput(runId, answer);
   // The resume keeps the run's mode: restarted tools pause too.
   void context.supervisor
-    .generate({ runId, scenario: input.scenario, messages: input.messages, resume: input.resume, mode: run.mode, answers: input.answers })
+    .generate({ runId, scenario: run.scenario, messages: input.messages, resume: input.resume, mode: run.mode, answers: input.answers })
     .then((result) => context.runs.complete(runId, result));
   return context.runs.get(runId) as RunSession;
 }

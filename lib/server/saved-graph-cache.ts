@@ -4,6 +4,7 @@ import path from 'node:path';
 import { LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { writeFileAtomic } from '../trace/atomic-write';
+import { GRAPH_BUILDER_VERSION } from './graph-builder-version';
 import type { Span } from '../trace/span';
 import { savedTraceFileName, type TraceStore } from '../trace/trace-store';
 
@@ -21,14 +22,22 @@ export class SavedGraphCache {
   private readonly spans = new Map<string, Map<string, Span>>();
   private warming: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: { store: TraceStore; savedDir: string; cacheDir: string }) {}
+  private readonly builderVersion: number;
 
+  constructor(private readonly options: { store: TraceStore; savedDir: string; cacheDir: string; builderVersion?: number }) {
+    this.builderVersion = options.builderVersion ?? GRAPH_BUILDER_VERSION;
+  }
+
+  /**
+   * The cache key of a file version: its name, size and modification time, and the version of
+   * the graph builder (a graph an older builder computed is never served).
+   */
   private async versionKey(file: string): Promise<{ name: string; key: string }> {
     const name = savedTraceFileName(file, { allowJsonl: true });
     const stats = await stat(path.join(this.options.savedDir, name)).catch((error: unknown) => {
       throw new LoopscopeError('NOT_FOUND', `No saved trace file named ${name}.`, { cause: error });
     });
-    return { name, key: createHash('sha256').update(`${name}\0${stats.size}\0${stats.mtimeMs}`).digest('hex').slice(0, 32) };
+    return { name, key: createHash('sha256').update(`${name}\0${stats.size}\0${stats.mtimeMs}\0${this.builderVersion}`).digest('hex').slice(0, 32) };
   }
 
   private remember<T>(map: Map<string, T>, key: string, value: T, limit: number): void {

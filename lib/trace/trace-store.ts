@@ -6,7 +6,7 @@
  * trace files. Every write is atomic (temp file + rename). The saved folder is handled by
  * `SavedTraces` (saved-traces.ts), which this store delegates to.
  */
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
@@ -70,6 +70,13 @@ function assertValidSpans(spans: readonly Span[]): void {
   });
 }
 
+/** A trace id from a caller, lowercased. @throws LoopscopeError INVALID_ARGUMENT when it is not 32 hex characters. */
+function checkedTraceId(traceId: string): string {
+  const id = typeof traceId === 'string' ? traceId.toLowerCase() : '';
+  if (!TRACE_ID.test(id)) throw new LoopscopeError('INVALID_ARGUMENT', `Invalid trace id ${JSON.stringify(traceId)}: expected 32 hex characters.`);
+  return id;
+}
+
 function encodeTrace(traceId: string, spans: readonly Span[]): string {
   try {
     return JSON.stringify(encodeOtlpJson(spans));
@@ -82,6 +89,7 @@ export class TraceStore {
   /** Problems met while rebuilding the index (corrupt trace files are skipped, never deleted). */
   readonly warnings: string[] = [];
   private readonly tracesDir: string;
+  private readonly savedDir: string;
   private readonly indexPath: string;
   private readonly saved: SavedTraces;
   // Appends (trace files + index) run one at a time. Saved listing has its own queue in
@@ -93,6 +101,7 @@ export class TraceStore {
 
   constructor(options: TraceStoreOptions) {
     this.tracesDir = path.join(options.dataDir, 'traces');
+    this.savedDir = options.savedDir;
     this.indexPath = path.join(options.dataDir, 'index.json');
     this.summarize = options.summarize ?? summarizeTrace;
     this.saved = new SavedTraces({ savedDir: options.savedDir, savedIndexPath: path.join(options.dataDir, 'saved-index.json'), summarize: this.summarize });
@@ -137,8 +146,7 @@ export class TraceStore {
    * @throws LoopscopeError INVALID_ARGUMENT for a malformed id.
    */
   async get(traceId: string): Promise<Span[] | undefined> {
-    const id = typeof traceId === 'string' ? traceId.toLowerCase() : '';
-    if (!TRACE_ID.test(id)) throw new LoopscopeError('INVALID_ARGUMENT', `Invalid trace id ${JSON.stringify(traceId)}: expected 32 hex characters.`);
+    const id = checkedTraceId(traceId);
     const captured = await this.readCaptured(id);
     if (captured) return captured;
     for (const saved of await this.listSaved()) {
@@ -147,6 +155,41 @@ export class TraceStore {
       if (spans.length > 0) return spans;
     }
     return undefined;
+  }
+
+  /**
+   * The file that holds a trace — its captured copy, else the first saved file holding it —
+   * for another process that reads it itself (the runner, for a replay). Reading such a file
+   * is safe beside this store: every write replaces it whole (temp file + rename), and the
+   * reader never touches the store's index files.
+   * @throws LoopscopeError INVALID_ARGUMENT for a malformed id.
+   */
+  async traceFile(traceId: string): Promise<{ path: string; captured: boolean } | undefined> {
+    const id = checkedTraceId(traceId);
+    if (await this.hasCaptured(id)) return { path: this.tracePath(id), captured: true };
+    const saved = (await this.listSaved()).find((file) => !file.error && file.traceIds.includes(id));
+    return saved ? { path: this.savedFilePath(saved.file), captured: false } : undefined;
+  }
+
+  /**
+   * The absolute path of a saved file, its name checked as `loadSaved` checks it.
+   * @throws LoopscopeError INVALID_ARGUMENT (bad name), NOT_FOUND (no such file).
+   */
+  async savedFile(file: string): Promise<string> {
+    const target = this.savedFilePath(savedTraceFileName(file, { allowJsonl: true }));
+    const stats = await stat(target).catch(() => undefined);
+    if (!stats?.isFile()) throw new LoopscopeError('NOT_FOUND', `No saved trace file named ${path.basename(target)}.`);
+    return target;
+  }
+
+  /**
+   * The spans of one captured trace only (never a saved copy), undefined when it is not
+   * captured: for readers that must not list the saved folder (a live graph, rebuilt often).
+   * @throws LoopscopeError INVALID_ARGUMENT for a malformed id.
+   */
+  async getCaptured(traceId: string): Promise<Span[] | undefined> {
+    const id = checkedTraceId(traceId);
+    return this.readCaptured(id);
   }
 
   /**
@@ -195,6 +238,14 @@ export class TraceStore {
 
   private tracePath(traceId: string): string {
     return path.join(this.tracesDir, `${traceId}.json`);
+  }
+
+  private savedFilePath(file: string): string {
+    return path.join(this.savedDir, file);
+  }
+
+  private async hasCaptured(traceId: string): Promise<boolean> {
+    return (await stat(this.tracePath(traceId)).catch(() => undefined))?.isFile() ?? false;
   }
 
   /** The stored spans of a captured trace, undefined when there is none. */

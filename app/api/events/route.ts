@@ -5,7 +5,8 @@ import { liveEventFilter } from '@/lib/server/live-event-filter';
 export const dynamic = 'force-dynamic';
 
 /**
- * Server-sent events: spans as they arrive, span starts, run and runner changes.
+ * Server-sent events: spans as they arrive, span starts, run and runner changes, a watched
+ * run's Graph JSON each time the server rebuilt it.
  * `?runId=` and `?traceId=` narrow the stream, `?all=1` widens it to every span; the token comes as `?token=` because
  * EventSource cannot send headers (checked by the proxy).
  */
@@ -24,7 +25,7 @@ export async function GET(request: Request): Promise<Response> {
   const unwatch = runId ? context.watchers.watch(runId) : () => {};
   let keepAlive: NodeJS.Timeout | undefined;
   const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
+    async start(controller) {
       const write = (text: string) => {
         try {
           controller.enqueue(encoder.encode(text));
@@ -33,18 +34,7 @@ export async function GET(request: Request): Promise<Response> {
         }
       };
       const send = (event: LiveEvent) => write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      // Subscribe before the snapshot: an event in between may come twice, never not at all.
-      unsubscribe = context.bus.subscribe((event) => {
-        if (accepts(event)) send(event);
-      });
-      const snapshot = runId ? context.runs.snapshot(runId) : undefined;
-      if (snapshot) {
-        send({ type: 'run', run: snapshot.run });
-        for (const span of snapshot.spanStarts) send({ type: 'span-start', span });
-      }
-      // After the snapshot: the page fetches stored spans once it sees this.
-      write(`event: ready\ndata: {}\n\n`);
-      keepAlive = setInterval(() => write(': keep-alive\n\n'), 15_000);
+      // Listened to first: the page may leave while the snapshot's graph is being built.
       request.signal.addEventListener('abort', () => {
         unsubscribe();
         unwatch();
@@ -55,6 +45,25 @@ export async function GET(request: Request): Promise<Response> {
           // already closed
         }
       });
+      // Subscribe before the snapshot: an event in between may come twice, never not at all.
+      unsubscribe = context.bus.subscribe((event) => {
+        if (accepts(event)) send(event);
+      });
+      const snapshot = runId ? context.runs.snapshot(runId) : undefined;
+      if (snapshot && runId) {
+        send({ type: 'run', run: snapshot.run });
+        for (const span of snapshot.spanStarts) send({ type: 'span-start', span });
+        // A page that connects late draws the run's graph as it stands (built now if stale).
+        const graph = await context.liveGraphs.current(runId).catch((error: unknown) => {
+          console.error(`loopscope: the graph of run ${runId} could not be built`, error);
+          return undefined;
+        });
+        if (graph) send(graph);
+      }
+      // After the snapshot: the page fetches stored spans once it sees this.
+      write(`event: ready\ndata: {}\n\n`);
+      if (request.signal.aborted) return;
+      keepAlive = setInterval(() => write(': keep-alive\n\n'), 15_000);
     },
     cancel() {
       unsubscribe();

@@ -1,6 +1,7 @@
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { ReplayRequestSchema, startReplay } from '@/lib/server/replay-service';
+import { ReplayRequestSchema } from '@/lib/contract/replay';
+import { startReplay } from '@/lib/server/replay-service';
 
 export const dynamic = 'force-dynamic';
 

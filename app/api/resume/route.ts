@@ -1,6 +1,8 @@
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { ResumeFromTraceSchema, resumeFromTrace } from '@/lib/server/resume-service';
+import { ResumeFromTraceSchema } from '@/lib/contract/resume-answers';
+import type { ResumeResponse } from '@/lib/contract/run-session';
+import { resumeFromTrace } from '@/lib/server/resume-service';
 
 export const dynamic = 'force-dynamic';
 
@@ -8,7 +10,8 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request): Promise<Response> {
   try {
     const body = await readJsonBody(request, ResumeFromTraceSchema);
-    return Response.json(await resumeFromTrace(getAppContext(), body), { status: 202 });
+    const answer: ResumeResponse = await resumeFromTrace(getAppContext(), body);
+    return Response.json(answer, { status: 202 });
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { RunModeSchema } from '@/lib/runtime/step-protocol';
+import { StartRunRequestSchema } from '@/lib/contract/run-session';
 import { startRun } from '@/lib/server/run-service';
 
 export const dynamic = 'force-dynamic';
-
-const StartRunSchema = z.object({ scenario: z.string().min(1).max(200), mode: RunModeSchema.optional() });
 
 export async function GET(): Promise<Response> {
   return Response.json({ runs: getAppContext().runs.list() });
@@ -15,7 +12,7 @@ export async function GET(): Promise<Response> {
 /** Starts a scenario run; answers at once, progress arrives on the event stream. */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const { scenario, mode } = await readJsonBody(request, StartRunSchema);
+    const { scenario, mode } = await readJsonBody(request, StartRunRequestSchema);
     return Response.json({ run: await startRun(getAppContext(), scenario, mode) }, { status: 202 });
   } catch (error) {
     return errorResponse(error);

@@ -17,6 +17,7 @@ import { GENKIT_BUGS } from './known-bugs';
 import { readGenerateCall } from './read-generate';
 import { buildToolCall } from './read-tool-call';
 import { genkitResumeContextOf } from './resume-context';
+import { genkitSpanValues } from './span-values';
 import { validateGenkitResume } from './resume-rules';
 
 /** A tool run directly as an action: genkit gives its caller an error for an interrupt there (bug 5). */
@@ -53,5 +54,6 @@ export const genkitJs: RuntimeDialect = {
   readCall: readGenerateCall,
   readStandaloneTool,
   notesAfterLinking,
+  spanValues: genkitSpanValues,
   resume: { contextOf: genkitResumeContextOf, validate: validateGenkitResume },
 };

@@ -24,7 +24,12 @@ export interface CaptureHarness {
   close(): Promise<void>;
 }
 
-export async function startCaptureHarness(options: Partial<RunnerSupervisorOptions> = {}): Promise<CaptureHarness> {
+/**
+ * `onStored` is told of every batch the receiver stored (the server publishes it on the bus
+ * then); the other options go to the supervisor.
+ */
+export async function startCaptureHarness(options: Partial<RunnerSupervisorOptions> & { onStored?: (spans: Span[]) => void } = {}): Promise<CaptureHarness> {
+  const { onStored, ...supervisorOptions } = options;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-capture-'));
   const store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved') });
   const token = 'test-token';
@@ -43,6 +48,7 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
         harness.requests += 1;
         harness.received.push(...spans);
         await store.append(spans);
+        onStored?.(spans);
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       } catch (error) {
         const status = LoopscopeError.isInstance(error) ? error.httpStatus : 500;
@@ -65,7 +71,7 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
       harness.recovered.push(...spans);
       await store.append(spans);
     },
-    ...options,
+    ...supervisorOptions,
   });
   supervisor.start();
   return Object.assign(harness, {

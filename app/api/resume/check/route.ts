@@ -1,6 +1,7 @@
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { checkResumeFromTrace, ResumeFromTraceSchema } from '@/lib/server/resume-service';
+import { ResumeFromTraceSchema, type ResumeCheckResponse } from '@/lib/contract/resume-answers';
+import { checkResumeFromTrace } from '@/lib/server/resume-service';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,7 +14,8 @@ export async function POST(request: Request): Promise<Response> {
   try {
     const body = await readJsonBody(request, ResumeFromTraceSchema);
     const { validation, blockers } = await checkResumeFromTrace(getAppContext(), body);
-    return Response.json({ errors: [...validation.errors, ...blockers], warnings: validation.warnings, payload: validation.payload });
+    const answer: ResumeCheckResponse = { errors: [...validation.errors, ...blockers], warnings: validation.warnings, payload: validation.payload };
+    return Response.json(answer);
   } catch (error) {
     return errorResponse(error);
   }

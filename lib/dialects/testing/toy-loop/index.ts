@@ -94,4 +94,5 @@ export const toyLoop: RuntimeDialect = {
   enclosedByCall: (index, span) => enclosingCall(index, span).call !== undefined,
   readCall,
   readStandaloneTool: toolCall,
+  spanValues: (span) => ({ input: span.attributes['toy.input'], output: span.attributes['toy.output'], attributeKeys: ['toy.input', 'toy.output'] }),
 };

@@ -1,4 +1,4 @@
-import { BreakpointsSchema } from '@/lib/runtime/step-protocol';
+import { BreakpointsSchema } from '@/lib/contract/run-mode';
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse, readJsonBody } from '@/lib/server/http';
 import { setBreakpoints } from '@/lib/server/run-service';

@@ -1,18 +1,15 @@
-import { z } from 'zod';
-import { PauseDecisionSchema } from '@/lib/runtime/step-protocol';
+import { PauseDecisionRequestSchema } from '@/lib/contract/pause';
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse, readJsonBody } from '@/lib/server/http';
 import { decidePause } from '@/lib/server/run-service';
 
 export const dynamic = 'force-dynamic';
 
-const DecisionBodySchema = z.object({ decision: PauseDecisionSchema });
-
 /** Ends one pause with a decision: continue, replace the model's answer, edit / answer / interrupt / fail a tool. */
 export async function POST(request: Request, context: { params: Promise<{ runId: string; pauseId: string }> }): Promise<Response> {
   try {
     const { runId, pauseId } = await context.params;
-    const { decision } = await readJsonBody(request, DecisionBodySchema);
+    const { decision } = await readJsonBody(request, PauseDecisionRequestSchema);
     return Response.json(await decidePause(getAppContext(), runId, pauseId, decision));
   } catch (error) {
     return errorResponse(error);

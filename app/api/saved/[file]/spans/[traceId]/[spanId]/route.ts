@@ -1,17 +1,16 @@
-import { LoopscopeError } from '@/lib/errors';
+import type { SpanView } from '@/lib/contract/span-view';
 import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse } from '@/lib/server/http';
-import { encodeOtlpJson } from '@/lib/trace/otlp-json';
+import { loadSavedSpanView } from '@/lib/server/load-span-view';
 
 export const dynamic = 'force-dynamic';
 
-/** One span of a saved file, as OTLP JSON: what the detail panel needs for a selected node. */
+/** One span of a saved file, as the detail panel shows it (the page holds the graph, not the spans). */
 export async function GET(_request: Request, context: { params: Promise<{ file: string; traceId: string; spanId: string }> }): Promise<Response> {
   try {
     const { file, traceId, spanId } = await context.params;
-    const span = await getAppContext().savedGraphs.span(decodeURIComponent(file), traceId, spanId);
-    if (!span) throw new LoopscopeError('NOT_FOUND', `No span ${spanId} of trace ${traceId} in ${file}.`);
-    return Response.json(encodeOtlpJson([span]));
+    const view: SpanView = await loadSavedSpanView(getAppContext(), { file: decodeURIComponent(file), traceId, spanId });
+    return Response.json(view);
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,0 +1,71 @@
+/**
+ * Answers to interrupted tool requests (genkit's `resume: {respond, restart}`) and what the
+ * resume routes say back. One shape for the workbench, the runs' scripted answers, the CLI
+ * and the runner command.
+ */
+import { z } from 'zod';
+import { SpanIdSchema } from './ids';
+import { TraceSourceSchema } from './trace-source';
+
+/** Respond: a hand-written output for an interrupted request; the tool does not run again. */
+export const RespondAnswerSchema = z.object({ name: z.string().min(1, 'name the tool'), ref: z.string().optional(), output: z.unknown() });
+export type RespondAnswer = z.infer<typeof RespondAnswerSchema>;
+
+/** Restart: the tool runs again with `ctx.resumed` set (and, optionally, a replaced input). */
+export const RestartAnswerSchema = z.object({
+  name: z.string().min(1, 'name the tool'),
+  ref: z.string().optional(),
+  resumed: z.unknown().optional(),
+  replaceInput: z.unknown().optional(),
+});
+export type RestartAnswer = z.infer<typeof RestartAnswerSchema>;
+
+const MAX_ANSWERS = 100;
+
+/** What the caller asks to be done with the interrupts of the last model message. */
+export const ResumeAnswersSchema = z.object({
+  respond: z.array(RespondAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).optional(),
+  restart: z.array(RestartAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).optional(),
+});
+export type ResumeAnswers = z.infer<typeof ResumeAnswersSchema>;
+
+/** `POST /api/runs/{runId}/resume`: without `resume`, the scenario's scripted answer is used. */
+export const RunResumeRequestSchema = z.object({ resume: ResumeAnswersSchema.optional() });
+export type RunResumeRequest = z.infer<typeof RunResumeRequestSchema>;
+
+/** `POST /api/resume` and `POST /api/resume/check`: answers to an interrupted generate of any recorded trace. */
+export const ResumeFromTraceSchema = z.object({
+  /** Where the interrupted generate was recorded: captured traces, or a saved file. */
+  source: TraceSourceSchema,
+  /** The interrupted generate's span; the last interrupted one when absent. */
+  generateSpanId: SpanIdSchema.optional(),
+  respond: z.array(RespondAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).default([]),
+  restart: z.array(RestartAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).default([]),
+  /** Warnings (genkit 1.42 pitfalls) were shown and accepted. */
+  confirmWarnings: z.boolean().optional(),
+});
+export type ResumeFromTrace = z.infer<typeof ResumeFromTraceSchema>;
+
+/** One broken rule (error) or known genkit pitfall (warning), with genkit's own code. */
+export const ResumeIssueSchema = z.object({
+  code: z.enum(['FAILED_PRECONDITION', 'INVALID_ARGUMENT', 'NOT_FOUND', 'WARNING']),
+  /** `name#ref` the issue is about, when it is about one request. */
+  request: z.string().optional(),
+  message: z.string(),
+});
+export type ResumeIssue = z.infer<typeof ResumeIssueSchema>;
+
+/** The exact payload genkit would get: `ai.generate({ messages, resume })`. */
+export const ResumePayloadSchema = z.object({
+  messages: z.array(z.unknown()),
+  resume: z.object({ respond: z.array(z.unknown()), restart: z.array(z.unknown()) }),
+});
+export type ResumePayload = z.infer<typeof ResumePayloadSchema>;
+
+/** `POST /api/resume/check` → what genkit would refuse, what it would get wrong, and the payload (nothing runs). */
+export const ResumeCheckResponseSchema = z.object({
+  errors: z.array(ResumeIssueSchema),
+  warnings: z.array(ResumeIssueSchema),
+  payload: ResumePayloadSchema,
+});
+export type ResumeCheckResponse = z.infer<typeof ResumeCheckResponseSchema>;

@@ -1,0 +1,41 @@
+/**
+ * What the resume workbench shows of an interrupted generate (`POST /api/resume/context`),
+ * read from its spans on the server: the requests of its last model message and where each
+ * stands, the tools it offered, and an example answer per request.
+ */
+import { z } from 'zod';
+import { SpanIdSchema } from './ids';
+import { TraceSourceSchema } from './trace-source';
+
+export const ResumeContextRequestSchema = z.object({
+  source: TraceSourceSchema,
+  /** The interrupted generate's span; the last interrupted one when absent. */
+  generateSpanId: SpanIdSchema.optional(),
+});
+export type ResumeContextRequest = z.infer<typeof ResumeContextRequestSchema>;
+
+export const ResumeContextViewSchema = z.object({
+  traceId: z.string(),
+  spanId: z.string(),
+  /** The model the generate called, to resume with the same one. */
+  model: z.string().optional(),
+  /** The tools the recorded request offered. */
+  tools: z.array(z.object({ name: z.string(), description: z.string().optional(), inputSchema: z.unknown().optional(), outputSchema: z.unknown().optional() })),
+  requests: z.array(
+    z.object({
+      name: z.string(),
+      ref: z.string().optional(),
+      input: z.unknown().optional(),
+      /** `interrupted`: needs an answer; `pending`: finished, its output parked; `done`: neither. */
+      state: z.enum(['interrupted', 'pending', 'done']),
+      interruptMetadata: z.unknown().optional(),
+      pendingOutput: z.unknown().optional(),
+      /** A respond output to start from, built from the tool's output schema. */
+      outputExample: z.unknown().optional(),
+    }),
+  ),
+});
+export type ResumeContextView = z.infer<typeof ResumeContextViewSchema>;
+
+export const ResumeContextResponseSchema = z.object({ context: ResumeContextViewSchema });
+export type ResumeContextResponse = z.infer<typeof ResumeContextResponseSchema>;

@@ -1,0 +1,64 @@
+/** The runner pool as the page sees it (`GET /api/runner`, the `runner` live event, `GET /api/scenarios`). */
+import { z } from 'zod';
+import { ScenarioSchema } from './scenario';
+import { ListedToolSchema, ToolInfoSchema } from './tool-info';
+
+/** A problem met while loading `tools/` or a scenario file; the rest still loads. */
+export const LoadProblemSchema = z.object({ file: z.string(), message: z.string() });
+export type LoadProblem = z.infer<typeof LoadProblemSchema>;
+
+/** One runner process of the pool. */
+export const RunnerProcessStatusSchema = z.object({
+  pid: z.number().optional(),
+  state: z.enum(['starting', 'idle', 'busy', 'retiring']),
+  /** Runs whose requests it is executing. */
+  runIds: z.array(z.string()),
+});
+export type RunnerProcessStatus = z.infer<typeof RunnerProcessStatusSchema>;
+
+export const RunnerStateSchema = z.enum(['starting', 'ready', 'restarting', 'stopped']);
+
+export const RunnerStatusSchema = z.object({
+  /** `ready` while at least one runner takes runs. */
+  state: RunnerStateSchema,
+  /** The runner the next run takes (the warm spare), else any live one. */
+  pid: z.number().optional(),
+  tools: z.array(ToolInfoSchema),
+  /** Models defined in the runner: a resume of a recording can only call one of these. */
+  models: z.array(z.string()),
+  scenarios: z.array(ScenarioSchema),
+  problems: z.array(LoadProblemSchema),
+  /** Why runners were last replaced (tools changed, crashed, hung, restarted by the user). */
+  lastRestartReason: z.string().optional(),
+  restarts: z.number(),
+  /** The pool, one entry per runner process. */
+  runners: z.array(RunnerProcessStatusSchema).optional(),
+  /** At most this many runners run at once (LOOPSCOPE_MAX_RUNNERS). */
+  capacity: z.number().optional(),
+  /** Runs waiting for a free runner. */
+  waiting: z.number().optional(),
+});
+export type RunnerStatus = z.infer<typeof RunnerStatusSchema>;
+
+/** `GET /api/runner`. */
+export const RunnerResponseSchema = z.object({ runner: RunnerStatusSchema });
+export type RunnerResponse = z.infer<typeof RunnerResponseSchema>;
+
+/** Which runner a run was given (or why it waits): shown with the run. */
+export const RunRunnerInfoSchema = z.object({
+  pid: z.number().optional(),
+  /** Set while the run waits for a runner. */
+  waiting: z.string().optional(),
+  /** Isolation degraded: the paused runs this run shares its runner with (all runners were busy). */
+  sharedWith: z.array(z.string()).optional(),
+});
+export type RunRunnerInfo = z.infer<typeof RunRunnerInfoSchema>;
+
+/** `GET /api/scenarios`: scenarios and tools as the runner loaded them, with any load problems. */
+export const ScenarioListResponseSchema = z.object({
+  scenarios: z.array(ScenarioSchema),
+  tools: z.array(ListedToolSchema),
+  problems: z.array(LoadProblemSchema),
+  runner: RunnerStateSchema,
+});
+export type ScenarioListResponse = z.infer<typeof ScenarioListResponseSchema>;

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/**
+ * A span that started in the runner (over IPC to the server, then on the event stream to
+ * the page); the full span arrives over OTLP when it ends.
+ */
+export const SpanStartEventSchema = z.object({
+  runId: z.string(),
+  /** The runner request (one generate or replay call of the run) the span belongs to. */
+  requestId: z.string().optional(),
+  traceId: z.string(),
+  spanId: z.string(),
+  parentSpanId: z.string().optional(),
+  name: z.string(),
+  attributes: z.record(z.string(), z.string()),
+  startTimeUnixNano: z.string(),
+});
+export type SpanStartEvent = z.infer<typeof SpanStartEventSchema>;

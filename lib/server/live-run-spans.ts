@@ -1,0 +1,21 @@
+import type { RunSession } from '../contract/run-session';
+import { mergeSpans } from '../trace/merge-spans';
+import { openSpanFromStart } from '../trace/open-span';
+import type { Span } from '../trace/span';
+import type { AppContext } from './app-context';
+import { loadTraceSource } from './trace-source';
+
+/**
+ * What a run's live graph is drawn from: the spans that started and have not ended yet (as
+ * running), the stored spans of its traces, and — for a resume of a recorded interrupt — the
+ * recording it answers (so the answer edge shows). Ended spans replace their open versions.
+ */
+export async function liveRunSpans(context: Pick<AppContext, 'store' | 'runs'>, run: RunSession): Promise<Span[]> {
+  const stored: Span[] = [];
+  // Captured copies only: a run's traces are captured, and this is read every few tens of ms.
+  for (const traceId of run.traceIds) stored.push(...((await context.store.getCaptured(traceId)) ?? []));
+  // A recording that went away since the resume started is simply not drawn.
+  if (run.resumeOf) stored.push(...(await loadTraceSource(context, run.resumeOf).catch(() => [])));
+  const open = (context.runs.snapshot(run.runId)?.spanStarts ?? []).map(openSpanFromStart);
+  return mergeSpans(open, stored);
+}

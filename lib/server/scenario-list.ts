@@ -1,0 +1,20 @@
+import type { ScenarioListResponse } from '../contract/runner-status';
+import { exampleFromSchema } from '../resume/example-from-schema';
+import type { AppContext } from './app-context';
+
+/**
+ * `GET /api/scenarios`: the scenarios and tools the runner loaded, with load problems; each
+ * tool with example values from its schemas, which the step panel's editors start from.
+ */
+export async function scenarioList(context: Pick<AppContext, 'supervisor'>): Promise<ScenarioListResponse> {
+  const { supervisor } = context;
+  supervisor.start();
+  await supervisor.whenReady(15_000);
+  const { scenarios, tools, problems, state } = supervisor.status;
+  return {
+    scenarios,
+    tools: tools.map((tool) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) })),
+    problems,
+    runner: state,
+  };
+}

@@ -1,0 +1,48 @@
+import type { RecordedValue, SpanView } from '../contract/span-view';
+import { classifySpan } from '../dialects/classify-span';
+import { dialectOf } from '../dialects/registry';
+import { parseJsonAttribute } from '../trace/parse-json-attribute';
+import { nanosToMillis, spanDurationMillis, type AttributeValue, type Span } from '../trace/span';
+
+function recorded(value: AttributeValue | undefined): RecordedValue | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseJsonAttribute(value);
+  return parsed.ok ? { parsed: true, value: parsed.value } : { parsed: false, raw: String(parsed.raw), reason: parsed.error };
+}
+
+/**
+ * The detail panel's view of one span: classified, its input, output and interrupt/resume
+ * metadata parsed (or kept as raw text with the reason), the other attributes, events and
+ * links as recorded. Built on the server, with the recording runtime's dialect reading its
+ * attributes, so no page reads runtime attributes.
+ */
+export function spanView(span: Span): SpanView {
+  const classification = classifySpan(span);
+  const interrupted = classification.outcome === 'interrupted';
+  // The runtime that recorded the span knows which attributes hold its values.
+  const values = dialectOf(span)?.spanValues(span, interrupted) ?? { attributeKeys: [] };
+  const shownApart = new Set(values.attributeKeys);
+  // Keys come from the trace: a null-prototype map keeps `__proto__` an ordinary key.
+  const attributes: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(span.attributes)) if (!shownApart.has(key)) attributes[key] = value;
+  // Absent values stay undefined: JSON leaves them out.
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    name: span.name,
+    role: classification.role,
+    label: classification.label,
+    outcome: classification.outcome,
+    startTime: nanosToMillis(span.startTimeUnixNano),
+    durationMs: spanDurationMillis(span),
+    errorMessage: classification.errorMessage,
+    input: recorded(values.input),
+    output: recorded(values.output),
+    interruptMetadata: recorded(values.interruptMetadata),
+    resumedMetadata: recorded(values.resumedMetadata),
+    attributes,
+    events: span.events.map((event) => ({ name: event.name, timeUnixNano: event.timeUnixNano, attributes: { ...event.attributes } })),
+    links: span.links.map((link) => ({ traceId: link.traceId, spanId: link.spanId, attributes: { ...link.attributes } })),
+  };
+}
