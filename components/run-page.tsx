@@ -7,7 +7,7 @@ import type { RunResponse, RunSession } from '@/lib/contract/run-session';
 import type { ListedTool } from '@/lib/contract/tool-info';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
-import { openSpanFromStart } from '@/lib/trace/open-span';
+import { openSpanFromStart } from '@/lib/contract/open-span';
 import { apiJson, sourceSpanUrls, spanViewUrl } from './api-client';
 import { EMPTY_GRAPH } from './empty-graph';
 import { SaveTraceForm } from './save-trace-form';
@@ -53,17 +53,21 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
     void refresh();
   }, [refresh]);
 
+  // Refetched when the run's scenario or its number of resumes changes, not on every update of the run.
+  const scenarioName = run?.scenario;
+  const resumes = run?.resumes;
+  const hasRun = run !== undefined;
   useEffect(() => {
-    if (!run) return;
+    if (!hasRun) return;
     apiJson<ScenarioListResponse>('/api/scenarios')
       .then(({ scenarios, tools: registered }) => {
-        const scenario = scenarios.find((candidate) => candidate.name === run.scenario);
-        setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > run.resumes);
+        const scenario = scenarios.find((candidate) => candidate.name === scenarioName);
+        setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > (resumes ?? 0));
         setTools(registered);
         setScenarioTools(scenario?.tools ?? []);
       })
       .catch(() => setHasScriptedAnswer(false));
-  }, [run?.scenario, run?.resumes]);
+  }, [hasRun, scenarioName, resumes]);
 
   // On every (re)connect the stream first replays the run and its span starts, then says
   // ready: stored spans are fetched then, so nothing published before we listened is lost.

@@ -5,8 +5,8 @@ import type { PauseInfo } from '@/lib/contract/pause';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
 import type { RunGraph } from '@/lib/graph/run-graph';
-import { classifySpan } from '@/lib/dialects/classify-span';
-import { buildSpanTree, flattenSpanTree } from '@/lib/trace/span-tree';
+import { spanTreeOf } from '@/lib/graph/span-tree-view';
+import { flattenSpanTree } from '@/lib/trace/span-tree';
 import type { Span } from '@/lib/trace/span';
 import { NodeDetail } from './node-detail';
 import { RunGraphView } from './run-graph-view';
@@ -50,7 +50,7 @@ export function TraceWorkspace(props: {
   resumeSource?: TraceSource;
 }) {
   const { graph, spans, onSpansNeeded, spanViewUrl } = props;
-  const tree = useMemo(() => buildSpanTree(spans, classifySpan), [spans]);
+  const tree = useMemo(() => spanTreeOf(spans), [spans]);
   const [tab, setTab] = useState<Tab>(props.initialTab ?? 'graph');
   const [selectedNodeId, setSelectedNodeId] = useState<string | undefined>(props.initialNodeId);
   const [selectedSpanKey, setSelectedSpanKey] = useState<string | undefined>();

@@ -1,4 +1,4 @@
-import type { PauseInfo } from '../runtime/step-protocol';
+import type { PauseInfo } from '../contract/pause';
 import type { ViewNode } from './collapse-rounds';
 import type { GraphEdge, RunGraph } from './run-graph';
 

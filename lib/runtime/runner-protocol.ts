@@ -96,31 +96,9 @@ export const RunnerCommandSchema = z.discriminatedUnion('type', [
 export type RunnerCommand = z.infer<typeof RunnerCommandSchema>;
 export type GenerateCommand = z.infer<typeof GenerateCommandSchema>;
 
-/** [seconds, nanoseconds] since the epoch, as the OpenTelemetry SDK keeps times. */
-export type HrTime = [number, number];
-
-/**
- * A span that ended in the runner, as the OpenTelemetry SDK holds it (plain data, JSON over
- * IPC), with the run and request it belongs to. The server reads it only if the OTLP export
- * of the span never arrives (lib/trace/span-from-ended-record.ts).
- */
-export interface EndedSpanRecord {
-  runId: string;
-  requestId: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  startTime: HrTime;
-  endTime: HrTime;
-  attributes: Record<string, unknown>;
-  events: { name: string; time: HrTime; attributes?: Record<string, unknown> }[];
-  links: { traceId: string; spanId: string; attributes?: Record<string, unknown> }[];
-  status: { code: number; message?: string };
-  resource: Record<string, unknown>;
-  scope: { name: string; version?: string };
-}
+// A span that ended in the runner, as it travels over IPC: a wire record of the contract.
+export type { EndedSpanRecord, HrTime } from '../contract/ended-span';
+import type { EndedSpanRecord } from '../contract/ended-span';
 
 export interface GenerateOutcome {
   finishReason?: string;

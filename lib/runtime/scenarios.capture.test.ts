@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { classifySpan } from '../dialects/classify-span';
-import { CLOSED_BY_ATTRIBUTE } from './loopscope-span-attributes';
+import { CLOSED_BY_ATTRIBUTE } from '../trace/loopscope-attributes';
 import type { Span } from '../trace/span';
 import { startCaptureHarness, type CaptureHarness } from '../server/testing/capture-harness';
 import type { GenerateResult } from '../server/runner-supervisor';

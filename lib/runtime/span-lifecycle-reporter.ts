@@ -1,7 +1,7 @@
 import { SpanStatusCode, type Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { runContext } from './run-context';
-import { CLOSED_BY_ATTRIBUTE, TOOL_REF_ATTRIBUTE } from './loopscope-span-attributes';
+import { CLOSED_BY_ATTRIBUTE, TOOL_REF_ATTRIBUTE } from '../trace/loopscope-attributes';
 import type { SpanStartEvent } from './runner-protocol';
 import type { SpanOwner } from './runner-span-outbox';
 import { claimToolRequest } from './tool-request-context';

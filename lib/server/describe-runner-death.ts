@@ -1,4 +1,4 @@
-import { TOOL_REF_ATTRIBUTE } from '../runtime/loopscope-span-attributes';
+import { TOOL_REF_ATTRIBUTE } from '../trace/loopscope-attributes';
 import type { SpanStartEvent } from '../runtime/runner-protocol';
 
 function toolWords(tool: SpanStartEvent): string {

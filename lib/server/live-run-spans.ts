@@ -1,6 +1,6 @@
 import type { RunSession } from '../contract/run-session';
 import { mergeSpans } from '../trace/merge-spans';
-import { openSpanFromStart } from '../trace/open-span';
+import { openSpanFromStart } from '../contract/open-span';
 import type { Span } from '../trace/span';
 import type { AppContext } from './app-context';
 import { loadTraceSource } from './trace-source';

@@ -1,7 +1,7 @@
 import { spanIdFrom, traceIdFrom } from '../contract/ids';
 import type { SpanView } from '../contract/span-view';
 import { LoopscopeError } from '../errors';
-import { openSpanFromStart } from '../trace/open-span';
+import { openSpanFromStart } from '../contract/open-span';
 import type { AppContext } from './app-context';
 import { spanView } from './span-view';
 

@@ -4,7 +4,6 @@ import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otl
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { LoopscopeError } from '../errors';
 import { decodeOtlpRequest, OTLP_MAX_BODY_BYTES } from './otlp-receiver';
 import { MAX_JSON_DEPTH } from '../trace/parse-json-limited';
 import { deepArrayText, deepArrayValueText, deepKvlistValueText, deepObjectText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from '../trace/testing/deep-json';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { LoopscopeError } from '../errors';
 import { RunRegistry, type RunSession } from './run-registry';
 import type { GenerateResult } from './runner-supervisor';
 import { thrownLoopscopeError } from '../trace/testing/thrown-error';

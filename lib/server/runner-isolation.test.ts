@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../graph/build-run-graph';
-import { CLOSED_BY_ATTRIBUTE } from '../runtime/loopscope-span-attributes';
+import { CLOSED_BY_ATTRIBUTE } from '../trace/loopscope-attributes';
 import { classifySpan } from '../dialects/classify-span';
 import type { Span } from '../trace/span';
 import type { PauseInfo } from '../runtime/step-protocol';

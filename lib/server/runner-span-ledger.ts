@@ -1,8 +1,8 @@
 import { errorMessage } from '../errors';
 import type { EndedSpanRecord, SpanStartEvent } from '../runtime/runner-protocol';
-import { closedSpanFromStart } from '../trace/open-span';
+import { closedSpanFromStart } from '../contract/open-span';
 import type { Span } from '../trace/span';
-import { spanFromEndedRecord } from '../trace/span-from-ended-record';
+import { spanFromEndedRecord } from '../contract/ended-span';
 
 interface EndedSpan {
   record: EndedSpanRecord;

@@ -3,6 +3,7 @@ import type { SessionGraphResponse, SessionResponse } from '../contract/session'
 import { LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import type { RunGraph } from '../graph/run-graph';
+import { classifySpan } from '../dialects/classify-span';
 import { linkTraces } from '../graph/trace-sessions';
 import type { Span } from '../trace/span';
 import { summarizeTrace } from '../trace/summarize-trace';
@@ -38,6 +39,6 @@ export async function traceSessionGraph(context: Pick<AppContext, 'store'>, trac
     if (id === traceId) own = trace;
     spans.push(...trace);
   }
-  const { name, status } = summarizeTrace(traceId, own);
+  const { name, status } = summarizeTrace(traceId, own, classifySpan);
   return { traceIds, spanCount: spans.length, trace: { traceId, name, status }, graph: buildRunGraph(spans, { matches }) };
 }

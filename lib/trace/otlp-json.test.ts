@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { LoopscopeError } from '../errors';
 import { decodeOtlpJson, encodeOtlpJson, OtlpExportRequestSchema } from './otlp-json';
 import type { Span } from './span';
 import { attributesOf, buildSpan, type SpanOverrides } from './testing/build-span';

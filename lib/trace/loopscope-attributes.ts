@@ -1,6 +1,6 @@
 /**
- * Attributes Loopscope itself adds to genkit's spans (shared by the runner, the server and
- * the page; no dependencies).
+ * Attributes Loopscope itself adds to genkit's spans (shared by the runner, the server, the
+ * dialects and the page; no dependencies).
  */
 
 /**

@@ -1,5 +1,31 @@
-import type { EndedSpanRecord, HrTime } from '../runtime/runner-protocol';
-import { createAttributes, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from './span';
+import { createAttributes, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from '../trace/span';
+
+/** [seconds, nanoseconds] since the epoch, as the OpenTelemetry SDK keeps times. */
+export type HrTime = [number, number];
+
+/**
+ * A span that ended in the runner, as the OpenTelemetry SDK holds it (plain data, JSON over
+ * IPC), with the run and request it belongs to. The server reads it only if the OTLP export
+ * of the span never arrives (`spanFromEndedRecord` below).
+ */
+export interface EndedSpanRecord {
+  runId: string;
+  requestId: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startTime: HrTime;
+  endTime: HrTime;
+  attributes: Record<string, unknown>;
+  events: { name: string; time: HrTime; attributes?: Record<string, unknown> }[];
+  links: { traceId: string; spanId: string; attributes?: Record<string, unknown> }[];
+  status: { code: number; message?: string };
+  resource: Record<string, unknown>;
+  scope: { name: string; version?: string };
+}
+
 
 function nanosOf(time: HrTime, what: string): string {
   const [seconds, nanos] = Array.isArray(time) ? time : [Number.NaN, Number.NaN];

@@ -1,6 +1,6 @@
-import { CLOSED_BY_ATTRIBUTE } from '../runtime/loopscope-span-attributes';
-import type { SpanStartEvent } from '../runtime/runner-protocol';
-import { createAttributes, type Span } from './span';
+import { CLOSED_BY_ATTRIBUTE } from '../trace/loopscope-attributes';
+import { createAttributes, type Span } from '../trace/span';
+import type { SpanStartEvent } from './span-start';
 
 /**
  * A span that has started but not ended, from the runner's start notice. It shows as

@@ -5,8 +5,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { describe, expect, it } from 'vitest';
 import type { EndedSpanRecord, RunnerEvent } from '../runtime/runner-protocol';
 import { RunnerSpanOutbox } from '../runtime/runner-span-outbox';
-import { decodeOtlpJson } from './otlp-json';
-import { spanFromEndedRecord } from './span-from-ended-record';
+import { decodeOtlpJson } from '../trace/otlp-json';
+import { spanFromEndedRecord } from './ended-span';
 
 /** Real SDK spans, ended; what the runner's outbox sends for them; what the OTLP exporter would. */
 function endedSpans() {

@@ -1,0 +1,10 @@
+import { classifySpan } from '../dialects/classify-span';
+import type { Span } from '../trace/span';
+import { buildSpanTree, type SpanTreeNode } from '../trace/span-tree';
+
+export type { SpanTreeNode };
+
+/** The span tree a page draws: every span classified by the dialect that recorded it (roles, labels, pauses). Pure. */
+export function spanTreeOf(spans: readonly Span[]): SpanTreeNode[] {
+  return buildSpanTree(spans, classifySpan);
+}
