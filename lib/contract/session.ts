@@ -9,8 +9,15 @@ import { TraceListStatusSchema } from './trace-list';
 export const ResumeMatchSchema = z.object({
   resumeId: z.string(),
   interruptedId: z.string(),
+  /**
+   * `link`: the resume's OTel span link names the interrupted generate; `history`: its whole
+   * recorded history equals the interrupted generate's history + output; `requests`: only the
+   * interrupted tool requests (name, ref, input) are the same.
+   */
   evidence: z.enum(['link', 'history', 'requests']),
+  /** Other interrupted generates the same content could answer (the nearest few): the match is a guess among them. Empty when the content decided. */
   couldAlsoAnswer: z.array(z.string()),
+  /** How many other interrupted generates it could answer in all (`couldAlsoAnswer` names at most three). */
   alternatives: z.number(),
 });
 export type ResumeMatch = z.infer<typeof ResumeMatchSchema>;

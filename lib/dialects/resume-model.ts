@@ -4,6 +4,7 @@
  * answers, and the checks a dialect's resume rules make before anything runs. genkit answers
  * by respond / restart; other runtimes (AI SDK approvals) add their own kinds of answer.
  */
+import type { RespondAnswer, RestartAnswer, ResumeIssue, ResumePayload } from '../contract/resume-answers';
 import type { Span } from '../trace/span';
 
 /** A tool definition as the model saw it (recorded in the call's request), its runtime metadata kept. */
@@ -41,32 +42,14 @@ export interface ResumeContext {
   requests: PendingRequest[];
 }
 
-export interface RespondAnswer {
-  name: string;
-  ref?: string;
-  output: unknown;
-}
-
-export interface RestartAnswer {
-  name: string;
-  ref?: string;
-  resumed?: unknown;
-  replaceInput?: unknown;
-}
-
-/** One broken rule (error) or known runtime pitfall (warning), with the runtime's own code. */
-export interface ResumeIssue {
-  code: 'FAILED_PRECONDITION' | 'INVALID_ARGUMENT' | 'NOT_FOUND' | 'WARNING';
-  /** `name#ref` the issue is about, when it is about one request. */
-  request?: string;
-  message: string;
-}
+// The answers, issues and payload travel over the wire: their one definition is the contract's.
+export type { RespondAnswer, RestartAnswer, ResumeIssue } from '../contract/resume-answers';
 
 export interface ResumeValidation {
   errors: ResumeIssue[];
   warnings: ResumeIssue[];
   /** The exact payload the runtime would get (genkit: `ai.generate({ messages, resume })`). */
-  payload: { messages: unknown[]; resume: { respond: unknown[]; restart: unknown[] } };
+  payload: ResumePayload;
 }
 
 export interface ResumeCheck {

@@ -1,25 +1,10 @@
+import type { ResumeMatch } from '../contract/session';
 import { sameResource, type InterruptedGenerateKey, type ResumeGenerateKey, type TraceLinkKeys } from '../trace/trace-link-keys';
 
+// A match travels to the page (the session route): its one definition is the contract's.
+export type { ResumeMatch } from '../contract/session';
 /** How a resume was tied to the interrupted generate it answers. */
-export type LinkEvidence = 'link' | 'history' | 'requests';
-
-export interface ResumeMatch {
-  resumeId: string;
-  interruptedId: string;
-  /**
-   * `link`: the resume's OTel span link names the interrupted generate; `history`: its whole
-   * recorded history equals the interrupted generate's history + output; `requests`: only the
-   * interrupted tool requests (name, ref, input) are the same.
-   */
-  evidence: LinkEvidence;
-  /**
-   * Other interrupted generates the same content could answer (the nearest few): the match is
-   * a guess among them. Empty when the content decided.
-   */
-  couldAlsoAnswer: string[];
-  /** How many other interrupted generates it could answer in all (`couldAlsoAnswer` names at most MAX_NAMED_ALTERNATIVES). */
-  alternatives: number;
-}
+export type LinkEvidence = ResumeMatch['evidence'];
 
 /** A guess names this many of its alternatives: a thousand identical runs must not make every answer list all the others. */
 export const MAX_NAMED_ALTERNATIVES = 3;

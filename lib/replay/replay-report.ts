@@ -1,67 +1,9 @@
 import { printableText } from '../trace/printable-text';
-import type { SpanRef, StepOutcome } from '../dialects/genkit-js/recording';
+import type { Divergence, ReplayReport, StepOutcome } from '../contract/replay';
 
-export type ReplayMode = 'strict' | 'lenient';
-
-export type DivergenceKind =
-  | 'model-request'
-  | 'model-extra-call'
-  | 'model-missing-call'
-  | 'tool-input'
-  | 'tool-extra-call'
-  | 'tool-missing-call'
-  | 'tool-outcome'
-  | 'outcome';
-
-/** One place where the replay did not do what the recording did. */
-export interface Divergence {
-  /** The chain step (0-based) and its label ("generate 2 (resume)"). */
-  step: number;
-  stepLabel: string;
-  kind: DivergenceKind;
-  /** Which call: "model call 2", "tool getWeather", "outcome". */
-  call: string;
-  /** Which field differs: a JSON path into the request, the tool input/output, or the outcome. */
-  field: string;
-  recorded: unknown;
-  replayed: unknown;
-  /** The recorded span of the call, when there is one (to highlight it in the recorded graph). */
-  recordedSpan?: SpanRef;
-  /** The replayed span of the call, when spans were captured (to highlight it in the replayed graph). */
-  replayedSpan?: SpanRef;
-  /** One sentence a person can read. */
-  message: string;
-}
-
-export interface ReplayStepResult {
-  index: number;
-  label: string;
-  kind: 'generate' | 'tool';
-  recorded: StepOutcome;
-  /** Absent when the chain stopped before this step (strict mode). */
-  replayed?: StepOutcome;
-  matched: boolean;
-  modelCalls: { recorded: number; replayed: number };
-  toolCalls: { recorded: number; replayed: number };
-  /** How the history sent by a resume was obtained. */
-  history?: 'replayed' | 'replayed-retry' | 'recorded';
-}
-
-export interface ReplayReport {
-  /** True when every step ended as recorded and no call diverged. */
-  matched: boolean;
-  mode: ReplayMode;
-  liveTools: boolean;
-  steps: ReplayStepResult[];
-  divergences: Divergence[];
-  /** Strict mode: the step the replay stopped at (its first divergence). */
-  stoppedAtStep?: number;
-  durationMs: number;
-  /** Spans in the recording. */
-  spanCount: number;
-  /** Filled by the runner: the traces the replay recorded. */
-  replayedTraceIds?: string[];
-}
+// The report travels to the page and the CLI's --json: its one definition is the contract's.
+export type { Divergence, ReplayMode, ReplayReport, ReplayStepResult } from '../contract/replay';
+export type DivergenceKind = Divergence['kind'];
 
 function brief(value: unknown): string {
   if (value === '(missing)') return 'nothing';

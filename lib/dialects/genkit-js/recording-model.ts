@@ -3,6 +3,7 @@
  * and tools run on their own) in causal order, each with what it was called with, its model
  * calls and tool executions as recorded, and how it ended. Read by recording.ts.
  */
+import type { StepOutcome } from '../../contract/replay';
 import type { RecordedToolDefinition } from '../resume-model';
 
 export type { RecordedToolDefinition };
@@ -39,11 +40,8 @@ export interface RecordedToolExecution extends SpanRef {
 }
 
 /** How a step ended in the recording (and, after a replay, in the replay; `stopped`: a strict replay stopped at its first divergence). */
-export type StepOutcome =
-  | { kind: 'finished'; finishReason: string; message?: unknown }
-  | { kind: 'interrupted'; message?: unknown }
-  | { kind: 'error'; message: string }
-  | { kind: 'stopped' };
+/** How a step ended in the recording (and, after a replay, in the replay): the contract's definition. */
+export type { StepOutcome } from '../../contract/replay';
 
 interface StepBase extends SpanRef {
   /** 0-based position in the chain. */
