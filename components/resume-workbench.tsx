@@ -2,38 +2,11 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import type { ResumeContextResponse, ResumeContextView } from '@/lib/contract/resume-context';
-import type { RespondAnswer, RestartAnswer, ResumeCheckResponse, ResumePayload } from '@/lib/contract/resume-answers';
+
 import type { TraceSource } from '@/lib/contract/trace-source';
 import { apiJson } from './api-client';
-
-interface AnswerDraft {
-  mode: 'respond' | 'restart';
-  output: string;
-  resumed: string;
-  replace: boolean;
-  replaceInput: string;
-}
-
-const label = (request: { name: string; ref?: string }) => (request.ref ? `${request.name}#${request.ref}` : request.name);
-
-function parse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, error: (error as Error).message };
-  }
-}
-
-function typescriptSnippet(context: ResumeContextView, payload: { messages: unknown[]; resume: unknown }): string {
-  return [
-    'const response = await ai.generate({',
-    `  model: ${JSON.stringify(context.model ?? 'your/model')},`,
-    `  tools: ${JSON.stringify(context.tools.map((tool) => tool.name))},`,
-    `  messages: ${JSON.stringify(payload.messages, null, 2).replace(/\n/g, '\n  ')},`,
-    `  resume: ${JSON.stringify(payload.resume, null, 2).replace(/\n/g, '\n  ')},`,
-    '});',
-  ].join('\n');
-}
+import { answersFromDrafts, defaultDraft, label, typescriptSnippet, type AnswerDraft } from './resume-answer-drafts';
+import { useResumeCheck } from './use-resume-check';
 
 /**
  * The resume workbench: every request of the interrupted generate, an answer per interrupt
@@ -60,75 +33,16 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
   const [result, setResult] = useState<{ runId?: string; error?: string } | undefined>();
   const [busy, setBusy] = useState(false);
 
-  const draftOf = (key: string): AnswerDraft => {
-    const existing = drafts[key];
-    if (existing) return existing;
-    const request = context?.requests.find((candidate) => label(candidate) === key);
-    return {
-      mode: 'respond',
-      output: JSON.stringify(request?.outputExample ?? {}, null, 2),
-      resumed: 'true',
-      replace: false,
-      replaceInput: JSON.stringify(request?.input ?? {}, null, 2),
-    };
-  };
+  const draftOf = (key: string): AnswerDraft => drafts[key] ?? defaultDraft(context?.requests.find((candidate) => label(candidate) === key));
   const update = (key: string, patch: Partial<AnswerDraft>) => setDrafts((current) => ({ ...current, [key]: { ...draftOf(key), ...patch } }));
 
-  const { answers, parseErrors } = useMemo(() => {
-    const respond: RespondAnswer[] = [];
-    const restart: RestartAnswer[] = [];
-    const errors: string[] = [];
-    for (const request of context?.requests.filter((candidate) => candidate.state === 'interrupted') ?? []) {
-      const key = label(request);
-      const draft = draftOf(key);
-      if (draft.mode === 'respond') {
-        const output = parse(draft.output);
-        if (output.ok) respond.push({ name: request.name, ref: request.ref, output: output.value });
-        else errors.push(`${key}: the output is not valid JSON (${output.error}).`);
-      } else {
-        const resumed = parse(draft.resumed);
-        const replaceInput = draft.replace ? parse(draft.replaceInput) : undefined;
-        if (!resumed.ok) errors.push(`${key}: the resumed metadata is not valid JSON (${resumed.error}).`);
-        else if (replaceInput && !replaceInput.ok) errors.push(`${key}: the replacement input is not valid JSON (${replaceInput.error}).`);
-        else restart.push({ name: request.name, ref: request.ref, resumed: resumed.value, replaceInput: replaceInput?.ok ? replaceInput.value : undefined });
-      }
-    }
-    return { answers: { respond, restart }, parseErrors: errors };
+  const { answers, parseErrors } = useMemo(
+    () => answersFromDrafts({ requests: context?.requests ?? [], draftOf }),
     // draftOf reads drafts and context.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [drafts, context]);
-  // Every edit is checked by the server (POST /api/resume/check): genkit's rules, what this runner
-  // can run, and the payload. Tool schemas come from the trace, and their validators are compiled
-  // code, so they are compiled there, never in the page (its CSP allows no eval).
-  const [validation, setValidation] = useState<ResumeCheckResponse | undefined>();
-  const [checkError, setCheckError] = useState<string | undefined>();
-  // The last checked payload stays in view while an edit is being checked.
-  const [shownPayload, setShownPayload] = useState<ResumePayload | undefined>();
-  const checkBody = useMemo(() => JSON.stringify({ source: props.source, generateSpanId: props.generateSpanId, ...answers }), [props.source, props.generateSpanId, answers]);
-  useEffect(() => {
-    setValidation(undefined);
-    setCheckError(undefined);
-    if (!context || parseErrors.length > 0) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      apiJson<ResumeCheckResponse>('/api/resume/check', {
-        method: 'POST',
-        body: JSON.parse(checkBody) as unknown,
-        signal: controller.signal,
-      })
-        .then((checked) => {
-          setValidation(checked);
-          setShownPayload(checked.payload);
-        })
-        .catch((error: Error) => {
-          if (!controller.signal.aborted) setCheckError(error.message);
-        });
-    }, 120);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [checkBody, context, parseErrors.length]);
+    [drafts, context],
+  );
+  const { validation, checkError, shownPayload } = useResumeCheck({ source: props.source, generateSpanId: props.generateSpanId, answers, ready: context !== undefined && parseErrors.length === 0 });
 
   if (!context) {
     return contextResult.error ? (

@@ -1,6 +1,6 @@
 'use client';
 
-import { Background, Controls, MarkerType, MiniMap, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
+import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { collapseRounds } from '@/lib/graph/collapse-rounds';
@@ -8,48 +8,12 @@ import { layoutRunGraph, NODE_HEIGHT, NODE_WIDTH } from '@/lib/graph/layout-run-
 import { ghostNodes } from '@/lib/graph/ghost-nodes';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import type { PauseInfo } from '@/lib/contract/pause';
+import { GraphLegend } from './graph-legend';
 import { nodeTypes, type RunFlowNode } from './graph-nodes';
-
-const TONE_COLOURS: Record<string, string> = {
-  ok: '#3fb98a',
-  error: '#ff6b6b',
-  interrupted: '#f5b942',
-  running: '#7aa2ff',
-  answered: '#c792ea',
-  neutral: '#9aa1b5',
-};
-
-const HANDLE_SIZE = 6;
-const STATIC_HANDLES = [
-  { type: 'target' as const, position: Position.Left, x: -HANDLE_SIZE / 2, y: NODE_HEIGHT / 2 - HANDLE_SIZE / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
-  { type: 'source' as const, position: Position.Right, x: NODE_WIDTH - HANDLE_SIZE / 2, y: NODE_HEIGHT / 2 - HANDLE_SIZE / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
-];
+import { answerLayoutEdges, flowEdges, flowNodes, TONE_COLOURS } from './run-flow-elements';
 
 /** Fit the whole graph, but never so small that labels cannot be read; the user can zoom out. */
 const FIT_VIEW = { padding: 0.12, maxZoom: 1, minZoom: 0.55 };
-
-function Legend() {
-  const items: [string, string][] = [
-    ['ok', 'ran and finished'],
-    ['interrupted', 'paused — waiting for an answer'],
-    ['answered', 'resume: respond / restart / pendingOutput'],
-    ['error', 'failed'],
-    ['running', 'running'],
-  ];
-  return (
-    <div className="graph-legend" aria-label="Legend" data-testid="graph-legend">
-      {items.map(([tone, words]) => (
-        <span key={tone}>
-          <i style={{ background: TONE_COLOURS[tone] }} /> {words}
-        </span>
-      ))}
-      <span>
-        <i className="dashed" /> interrupt → the resume that answered it
-      </span>
-      <span className="keys">←/→ move between nodes · Enter expands collapsed rounds</span>
-    </div>
-  );
-}
 
 interface GraphViewProps {
   graph: RunGraph;
@@ -59,13 +23,6 @@ interface GraphViewProps {
   pauses?: PauseInfo[];
   /** Nodes to mark (a replay's divergence), drawn with a red ring. */
   markedNodeIds?: ReadonlySet<string>;
-}
-
-/** "could also answer generate 2, a generate of trace 1f2e… and 4 more": what else a guessed answer could answer. */
-function alternativesText(edge: { couldAlsoAnswer?: string[]; alternatives?: number }, generateLabels: ReadonlyMap<string, string>): string {
-  const named = (edge.couldAlsoAnswer ?? []).map((id) => generateLabels.get(id) ?? `a generate of trace ${id.slice(0, 8)}`);
-  const more = (edge.alternatives ?? named.length) - named.length;
-  return `could also answer ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 function GraphCanvas(props: GraphViewProps) {
@@ -82,66 +39,9 @@ function GraphCanvas(props: GraphViewProps) {
       edges: [...collapsed.edges.filter((edge) => !ghosts.hidden.has(edge.source) && !ghosts.hidden.has(edge.target)), ...ghosts.edges],
     };
   }, [graph, expanded, pauses]);
-  // A resume generate is drawn after the interrupts it answers, even across traces.
-  const layoutOnly = useMemo(
-    () =>
-      graph.generates.flatMap((generate) =>
-        (generate.resume?.resolutions ?? []).flatMap((resolution) => (resolution.answersToolCallId ? [{ source: resolution.answersToolCallId, target: generate.id }] : [])),
-      ),
-    [graph],
-  );
-  const positions = useMemo(() => layoutRunGraph(view.nodes, view.edges, layoutOnly), [view, layoutOnly]);
-
-  const nodes: RunFlowNode[] = useMemo(
-    () =>
-      view.nodes.map((node) => ({
-        id: node.id,
-        type: node.kind,
-        position: positions.get(node.id) ?? { x: 0, y: 0 },
-        data: { view: node, marked: markedNodeIds?.has(node.id) ?? false },
-        selected: node.id === selectedNodeId,
-        draggable: false,
-        connectable: false,
-        width: NODE_WIDTH,
-        height: NODE_HEIGHT,
-        // Known sizes and handle places: React Flow fits and connects nodes without waiting to
-        // measure the DOM. Each live update passes new node objects, and React Flow resets what
-        // it measured for them — nodes of unchanged size are not measured again, so without
-        // these the fit ignored them and their edges went undrawn.
-        measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
-        handles: STATIC_HANDLES,
-      })),
-    [view, positions, selectedNodeId, markedNodeIds],
-  );
-  const generateLabels = useMemo(() => new Map(graph.nodes.filter((node) => node.kind === 'generate').map((node) => [node.id, node.label])), [graph]);
-  const edges: Edge[] = useMemo(
-    () =>
-      view.edges.map((edge) =>
-        edge.kind === 'answer'
-          ? {
-              id: edge.id,
-              source: edge.source,
-              target: edge.target,
-              animated: true,
-              // Content could not decide: say which other interrupts this resume could answer.
-              label: edge.ambiguous ? `answered by? ${alternativesText(edge, generateLabels)}` : 'answered by',
-              style: { stroke: TONE_COLOURS.interrupted, strokeDasharray: edge.ambiguous ? '2 4' : '6 4', strokeWidth: 2 },
-              labelStyle: { fill: TONE_COLOURS.interrupted, fontSize: 11 },
-              labelBgStyle: { fill: '#171a23' },
-              markerEnd: { type: MarkerType.ArrowClosed, color: TONE_COLOURS.interrupted },
-              data: { kind: 'answer', ambiguous: edge.ambiguous ?? false },
-            }
-          : {
-              id: edge.id,
-              source: edge.source,
-              target: edge.target,
-              style: { stroke: '#4a5168', strokeWidth: 1.5 },
-              markerEnd: { type: MarkerType.ArrowClosed, color: '#4a5168' },
-              data: { kind: 'flow' },
-            },
-      ),
-    [view, generateLabels],
-  );
+  const positions = useMemo(() => layoutRunGraph(view.nodes, view.edges, answerLayoutEdges(graph)), [view, graph]);
+  const nodes: RunFlowNode[] = useMemo(() => flowNodes({ view, positions, selectedNodeId, markedNodeIds }), [view, positions, selectedNodeId, markedNodeIds]);
+  const edges: Edge[] = useMemo(() => flowEdges({ view, graph }), [view, graph]);
 
   // Reading order for the keyboard: left to right, then top to bottom.
   const order = useMemo(
@@ -260,7 +160,7 @@ export function RunGraphView(props: GraphViewProps) {
   if (props.graph.nodes.length === 0 && !props.pauses?.length) return <p className="empty">No generate calls in these spans yet.</p>;
   return (
     <div className="graph-wrap">
-      <Legend />
+      <GraphLegend />
       <ReactFlowProvider>
         <GraphCanvas {...props} />
       </ReactFlowProvider>

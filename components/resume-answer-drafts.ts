@@ -1,0 +1,76 @@
+/**
+ * The workbench's answers as the user writes them (JSON text per field) and the answers they
+ * make once every field parses: a field that is not JSON is named as such, and nothing is
+ * checked against genkit's rules until all parse. Pure.
+ */
+import type { RespondAnswer, RestartAnswer } from '@/lib/contract/resume-answers';
+import type { ResumeContextView } from '@/lib/contract/resume-context';
+
+export interface AnswerDraft {
+  mode: 'respond' | 'restart';
+  output: string;
+  resumed: string;
+  replace: boolean;
+  replaceInput: string;
+}
+
+export const label = (request: { name: string; ref?: string }) => (request.ref ? `${request.name}#${request.ref}` : request.name);
+
+function parse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+export function typescriptSnippet(context: ResumeContextView, payload: { messages: unknown[]; resume: unknown }): string {
+  return [
+    'const response = await ai.generate({',
+    `  model: ${JSON.stringify(context.model ?? 'your/model')},`,
+    `  tools: ${JSON.stringify(context.tools.map((tool) => tool.name))},`,
+    `  messages: ${JSON.stringify(payload.messages, null, 2).replace(/\n/g, '\n  ')},`,
+    `  resume: ${JSON.stringify(payload.resume, null, 2).replace(/\n/g, '\n  ')},`,
+    '});',
+  ].join('\n');
+}
+
+
+type Request = ResumeContextView['requests'][number];
+
+/** The draft an interrupted request starts with: respond with an output made from the tool's schema. */
+export function defaultDraft(request: Request | undefined): AnswerDraft {
+  return {
+    mode: 'respond',
+    output: JSON.stringify(request?.outputExample ?? {}, null, 2),
+    resumed: 'true',
+    replace: false,
+    replaceInput: JSON.stringify(request?.input ?? {}, null, 2),
+  };
+}
+
+/** The answers the drafts make for the interrupted requests, or what is not JSON in them. */
+export function answersFromDrafts(options: { requests: readonly Request[]; draftOf: (key: string) => AnswerDraft }): {
+  answers: { respond: RespondAnswer[]; restart: RestartAnswer[] };
+  parseErrors: string[];
+} {
+  const respond: RespondAnswer[] = [];
+  const restart: RestartAnswer[] = [];
+  const errors: string[] = [];
+  for (const request of options.requests.filter((candidate) => candidate.state === 'interrupted')) {
+    const key = label(request);
+    const draft = options.draftOf(key);
+    if (draft.mode === 'respond') {
+      const output = parse(draft.output);
+      if (output.ok) respond.push({ name: request.name, ref: request.ref, output: output.value });
+      else errors.push(`${key}: the output is not valid JSON (${output.error}).`);
+    } else {
+      const resumed = parse(draft.resumed);
+      const replaceInput = draft.replace ? parse(draft.replaceInput) : undefined;
+      if (!resumed.ok) errors.push(`${key}: the resumed metadata is not valid JSON (${resumed.error}).`);
+      else if (replaceInput && !replaceInput.ok) errors.push(`${key}: the replacement input is not valid JSON (${replaceInput.error}).`);
+      else restart.push({ name: request.name, ref: request.ref, resumed: resumed.value, replaceInput: replaceInput?.ok ? replaceInput.value : undefined });
+    }
+  }
+  return { answers: { respond, restart }, parseErrors: errors };
+}
