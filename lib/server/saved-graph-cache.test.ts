@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TraceStore } from '../trace/trace-store';
-import { GRAPH_BUILDER_VERSION } from './graph-builder-version';
+import { GRAPH_BUILDER_VERSION } from '../graph/graph-builder-version';
 import { SavedGraphCache } from './saved-graph-cache';
 
 let directory: string;

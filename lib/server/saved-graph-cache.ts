@@ -4,7 +4,7 @@ import path from 'node:path';
 import { LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { writeFileAtomic } from '../trace/atomic-write';
-import { GRAPH_BUILDER_VERSION } from './graph-builder-version';
+import { GRAPH_BUILDER_VERSION } from '../graph/graph-builder-version';
 import type { Span } from '../trace/span';
 import { savedTraceFileName, type TraceStore } from '../trace/trace-store';
 

@@ -4,6 +4,5 @@
  * one. Bump it in the same change as anything that changes Graph JSON for the same spans (a
  * new field, a new node kind, another label, a different match) — the goldens in
  * lib/graph/__goldens__ change then too — so no page draws a graph an older builder made.
- * (Here for issue 11; it moves into lib/graph with the builder.)
  */
 export const GRAPH_BUILDER_VERSION = 1;
