@@ -120,6 +120,24 @@ describe('startHttpServers: a declared Content-Length over the route limit', () 
     expect(echo.calls()).toBe(0);
   });
 
+  it('a client that sends its whole oversized body anyway gets the 413, never a reset (the connection drains before it closes)', async () => {
+    const port = await start({ handle: echoHandler().handle });
+    const big = Buffer.alloc(OTLP_MAX_BODY_BYTES + 1024 * 1024, 0x20);
+    // node:http writes the whole body; the server answered after the headers and closes.
+    const send = () =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/traces', headers: { 'content-type': 'application/json', 'content-length': String(big.byteLength) } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        });
+        request.on('error', reject);
+        request.end(big);
+      });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 8; attempt++) statuses.push(await send());
+    expect(statuses).toEqual(Array(8).fill(413));
+  });
+
   it('answers 413 on /api routes over 1 MiB with the API error shape (a query string does not change the route)', async () => {
     const echo = echoHandler();
     const port = await start({ handle: echo.handle });

@@ -17,7 +17,32 @@ export interface RunningHttpServers {
   close(): Promise<void>;
 }
 
+/** How long a refused upload's connection keeps draining after the answer, before it is cut. */
+const LINGER_MS = 2_000;
+
+/**
+ * After an early answer that closes the connection (a 413 to a body never read), keep reading
+ * and dropping what the client still sends for a moment after our FIN, then close. Closing a
+ * socket that has unread data makes the kernel reset it, and a client still writing its body
+ * may then lose the 413 it was already sent (seen in e2e: EPIPE instead of the answer) —
+ * Apache's and nginx's "lingering close". Node closes the socket with `destroySoon()` once the
+ * response is written: this socket's is replaced.
+ */
+function lingerOnClose(response: ServerResponse): void {
+  const socket = response.socket as (NonNullable<ServerResponse['socket']> & { destroySoon?: () => void }) | null;
+  if (!socket) return;
+  socket.destroySoon = () => {
+    socket.end();
+    socket.resume();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('end', () => socket.destroy());
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
 function sendEarly(response: ServerResponse, early: EarlyResponse): void {
+  if (early.headers.connection === 'close') lingerOnClose(response);
   response.writeHead(early.status, { ...securityHeaders(), ...early.headers, 'content-length': Buffer.byteLength(early.body) });
   response.end(early.body);
 }
