@@ -128,6 +128,7 @@ async function acquireRuntime(recording: Recording, liveTools: ReplayOptions['li
 async function liveToolsMiddleware(session: ReplaySession) {
   const { generateMiddleware } = await loadGenkit();
   return generateMiddleware({ name: 'loopscope/replay-compare' }, () => ({
+    // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     tool: async (request, context, next) => {
       const { name, input } = request.toolRequest;
       const recorded = session.takeTool({ name, input, replayedSpan: activeSpan() });

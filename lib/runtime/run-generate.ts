@@ -24,6 +24,7 @@ class ToolTimeoutError extends Error {
  */
 export function toolTimeoutMiddleware(limitMs: number) {
   return generateMiddleware({ name: 'loopscope/tool-timeout' }, () => ({
+    // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     tool: async (request, context, next) => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {

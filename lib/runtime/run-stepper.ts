@@ -169,6 +169,7 @@ export async function checkDecision({ ai, pause, decision }: { ai: GenkitBeta; p
  */
 export function stepMiddleware(ai: GenkitBeta, stepper: RunStepper) {
   return generateMiddleware({ name: 'loopscope/step' }, () => ({
+    // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     model: async (request, context, next) => {
       const turn = stepper.nextModelTurn();
       if (!stepper.wantsModelPause(turn)) return next(request, context);
@@ -178,6 +179,7 @@ export function stepMiddleware(ai: GenkitBeta, stepper: RunStepper) {
       const model = (await ai.registry.lookupAction(`/model/${HAND_WRITTEN_MODEL}`)) as unknown as (input: unknown) => Promise<unknown>;
       return (await model({ ...request, config: { ...(request.config ?? {}), parts: decision.parts } })) as Awaited<ReturnType<typeof next>>;
     },
+    // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     tool: async (request, context, next) => {
       const { name, ref, input } = request.toolRequest;
       if (!stepper.wantsToolPause(name)) return next(request, context);

@@ -26,6 +26,8 @@ function errorCode(error: unknown): string | undefined {
  *
  * @throws LoopscopeError ALREADY_EXISTS (with `overwrite: false`), INTERNAL for I/O failures.
  */
+// fs.writeFile's own (file, data, options): the options object holds only optional settings.
+// eslint-disable-next-line @typescript-eslint/max-params -- (a, b, options): see above
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): Promise<void> {
   const overwrite = options.overwrite ?? true;
   const durable = options.durable ?? true;
