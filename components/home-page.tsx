@@ -95,14 +95,17 @@ export function HomePage() {
   // The pool reports every run it starts and ends; the scenario list changes only when
   // runners come back ready (a start, a restart, tools/ reloaded).
   const lastRunner = useRef<RunnerStatus | undefined>(undefined);
-  useLiveEvents({}, (event) => {
-    if (event.type === 'traces-changed') void loadTraces();
-    if (event.type === 'runner') {
-      const previous = lastRunner.current;
-      lastRunner.current = event.status;
-      setRunner(event.status);
-      if (event.status.state === 'ready' && (previous?.state !== 'ready' || previous.restarts !== event.status.restarts)) void loadScenarios();
-    }
+  useLiveEvents({
+    filter: {},
+    onEvent: (event) => {
+      if (event.type === 'traces-changed') void loadTraces();
+      if (event.type === 'runner') {
+        const previous = lastRunner.current;
+        lastRunner.current = event.status;
+        setRunner(event.status);
+        if (event.status.state === 'ready' && (previous?.state !== 'ready' || previous.restarts !== event.status.restarts)) void loadScenarios();
+      }
+    },
   });
 
   const run = async (name: string, mode: RunMode = { kind: 'run' }) => {

@@ -39,7 +39,7 @@ function GraphCanvas(props: GraphViewProps) {
       edges: [...collapsed.edges.filter((edge) => !ghosts.hidden.has(edge.source) && !ghosts.hidden.has(edge.target)), ...ghosts.edges],
     };
   }, [graph, expanded, pauses]);
-  const positions = useMemo(() => layoutRunGraph(view.nodes, view.edges, answerLayoutEdges(graph)), [view, graph]);
+  const positions = useMemo(() => layoutRunGraph({ nodes: view.nodes, edges: view.edges, layoutOnly: answerLayoutEdges(graph) }), [view, graph]);
   const nodes: RunFlowNode[] = useMemo(() => flowNodes({ view, positions, selectedNodeId, markedNodeIds }), [view, positions, selectedNodeId, markedNodeIds]);
   const edges: Edge[] = useMemo(() => flowEdges({ view, graph }), [view, graph]);
 

@@ -71,9 +71,9 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
 
   // On every (re)connect the stream first replays the run and its span starts, then says
   // ready: stored spans are fetched then, so nothing published before we listened is lost.
-  const connected = useLiveEvents(
-    { runId },
-    (event) => {
+  const connected = useLiveEvents({
+    filter: { runId },
+    onEvent: (event) => {
       if (event.type === 'run') {
         setRun((current) => (current && current.version > event.run.version ? current : event.run));
         if (event.run.status !== 'running') void refresh();
@@ -81,8 +81,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       else if (event.type === 'span-start') collection.add([openSpanFromStart(event.span)]);
       else if (event.type === 'spans') collection.add(event.spans);
     },
-    () => void refresh(),
-  );
+    onReady: () => void refresh(),
+  });
 
   const resume = async () => {
     setResuming(true);

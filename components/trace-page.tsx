@@ -85,19 +85,19 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
 
   // A captured trace may still be growing: its graph is fetched again when spans of the session
   // arrive, and on (re)connect, so nothing published before we listened is lost.
-  useLiveEvents(
-    { traceIds: sessionIds },
-    (event) => {
+  useLiveEvents({
+    filter: { traceIds: sessionIds },
+    onEvent: (event) => {
       if (event.type !== 'spans' || !sessionIds.includes(event.traceId)) return;
       loadSessionGraph();
       if (spansWanted) collection.add(event.spans);
     },
-    () => {
+    onReady: () => {
       if (!traceId) return;
       loadSessionGraph();
       if (spansWanted) loadSpans();
     },
-  );
+  });
 
   const viewUrl = useCallback((span: { traceId: string; spanId: string }) => spanViewUrl({ ...span, savedFile }), [savedFile]);
   const traceCount = graph ? (session ? session.traceIds.length : new Set(graph.generates.map((generate) => generate.traceId)).size) : 0;

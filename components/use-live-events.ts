@@ -14,12 +14,16 @@ export type LiveEvent = WireLiveEvent<RunGraph>;
  * stream is connected; EventSource reconnects by itself after a drop, and `onReady` runs
  * again then.
  */
-export function useLiveEvents(
-  filter: { runId?: string; traceIds?: string[] },
-  onEvent: (event: LiveEvent) => void,
+export function useLiveEvents({
+  filter,
+  onEvent,
+  onReady,
+}: {
+  filter: { runId?: string; traceIds?: string[] };
+  onEvent: (event: LiveEvent) => void;
   /** Called each time the stream (re)connects: fetch stored state then, so nothing falls between. */
-  onReady?: () => void,
-): boolean {
+  onReady?: () => void;
+}): boolean {
   const handler = useRef(onEvent);
   handler.current = onEvent;
   const readyHandler = useRef(onReady);

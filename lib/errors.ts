@@ -37,6 +37,9 @@ export class LoopscopeError extends Error {
   readonly code: ErrorCode;
   readonly [MARKER] = true;
 
+  // Error's own (message, options) with the code in front: `new LoopscopeError(code, message,
+  // { cause })` reads as `new Error(message, { cause })` does, and the options hold only the cause.
+  // eslint-disable-next-line @typescript-eslint/max-params -- Error's (message, options) shape, see above
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'LoopscopeError';

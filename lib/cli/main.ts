@@ -55,7 +55,7 @@ Options:
 class UsageError extends Error {}
 
 /** `NAME#REF=VALUE` (VALUE optional when `valueOptional`). */
-function parseAnswer(text: string, option: string, valueOptional: boolean): { name: string; ref?: string; value?: unknown } {
+function parseAnswer({ text, option, valueOptional }: { text: string; option: string; valueOptional: boolean }): { name: string; ref?: string; value?: unknown } {
   const equals = text.indexOf('=');
   const target = equals < 0 ? text : text.slice(0, equals);
   const [name, ref] = target.split('#');
@@ -82,12 +82,12 @@ function optionValues(argv: string[], option: string): string[] {
   return values;
 }
 
-async function resumeCommand(argv: string[], files: string[], flags: Set<string>): Promise<number> {
+async function resumeCommand({ argv, files, flags }: { argv: string[]; files: string[]; flags: Set<string> }): Promise<number> {
   if (files.length !== 1) throw new UsageError('resume needs exactly one trace file.');
-  const respond = optionValues(argv, '--respond').map((text) => parseAnswer(text, '--respond', false)).map((answer) => ({ name: answer.name, ref: answer.ref, output: answer.value }));
-  const replaced = new Map(optionValues(argv, '--replace-input').map((text) => parseAnswer(text, '--replace-input', false)).map((answer) => [`${answer.name}#${answer.ref ?? ''}`, answer.value]));
+  const respond = optionValues(argv, '--respond').map((text) => parseAnswer({ text, option: '--respond', valueOptional: false })).map((answer) => ({ name: answer.name, ref: answer.ref, output: answer.value }));
+  const replaced = new Map(optionValues(argv, '--replace-input').map((text) => parseAnswer({ text, option: '--replace-input', valueOptional: false })).map((answer) => [`${answer.name}#${answer.ref ?? ''}`, answer.value]));
   const restart = optionValues(argv, '--restart')
-    .map((text) => parseAnswer(text, '--restart', true))
+    .map((text) => parseAnswer({ text, option: '--restart', valueOptional: true }))
     .map((answer) => ({ name: answer.name, ref: answer.ref, resumed: answer.value, replaceInput: replaced.get(`${answer.name}#${answer.ref ?? ''}`) }));
   if (!flags.has('--dry-run')) {
     // Lazy: the run path imports genkit and OpenTelemetry, which `graph` must not pay for.
@@ -134,8 +134,8 @@ export async function main(argv: string[]): Promise<number> {
     const unknown = [...flags].filter((flag) => !known.has(flag));
     if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]}.`);
     if (command === 'graph') return await graphCommand(rest, flags);
-    if (command === 'resume') return await resumeCommand(argv, rest, flags);
-    if (command === 'replay') return await replayCommand(rest, flags, (text) => process.stdout.write(text));
+    if (command === 'resume') return await resumeCommand({ argv, files: rest, flags });
+    if (command === 'replay') return await replayCommand({ files: rest, flags, write: (text) => process.stdout.write(text) });
     if (command === 'repro') return await reproCommand({ argv, files: rest, flags, write: (text) => process.stdout.write(text), warn: (text) => process.stderr.write(text) });
     throw new UsageError(`unknown command "${command}".`);
   } catch (error) {

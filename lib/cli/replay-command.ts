@@ -12,7 +12,8 @@ import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 import { LoopscopeError } from '../errors';
 
-export async function replayCommand(files: string[], flags: Set<string>, write: (text: string) => void): Promise<number> {
+/** Runs `loopscope replay` and returns its exit code; `write` receives what goes to stdout. */
+export async function replayCommand({ files, flags, write }: { files: string[]; flags: Set<string>; write: (text: string) => void }): Promise<number> {
   if (files.length === 0) throw new LoopscopeError('INVALID_ARGUMENT', 'replay needs at least one trace file.');
   const spans: Span[] = [];
   for (const file of files) spans.push(...(await loadTraceFile(file)));

@@ -28,7 +28,7 @@ function importPath(fromDirectory: string, file: string): string {
 }
 
 /** The tool modules of `toolsDirectory` that define recorded tools, loaded once in a scratch genkit instance to learn which defines what. */
-async function localToolModules(toolsDirectory: string, fromDirectory: string, recorded: Set<string>, warn: (text: string) => void): Promise<LocalToolModule[]> {
+async function localToolModules({ toolsDirectory, fromDirectory, recorded, warn }: { toolsDirectory: string; fromDirectory: string; recorded: Set<string>; warn: (text: string) => void }): Promise<LocalToolModule[]> {
   const [{ genkit }, { loadToolModules }] = await Promise.all([import('genkit/beta'), import('../runtime/load-tools')]);
   const loaded = await loadToolModules(genkit({}), toolsDirectory);
   for (const problem of loaded.problems) warn(`loopscope: tools/${problem.file}: ${problem.message}\n`);
@@ -50,7 +50,12 @@ export async function reproCommand(options: { argv: string[]; files: string[]; f
   const recording = readRecording(spans);
   const useLocalTools = flags.has('--local-tools');
   const toolModules = useLocalTools
-    ? await localToolModules(path.resolve(process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools'), path.resolve(out ? path.dirname(out) : '.'), new Set(recording.toolDefinitions.keys()), warn)
+    ? await localToolModules({
+        toolsDirectory: path.resolve(process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools'),
+        fromDirectory: path.resolve(out ? path.dirname(out) : '.'),
+        recorded: new Set(recording.toolDefinitions.keys()),
+        warn,
+      })
     : undefined;
   const fileName = out ? path.basename(out) : reproFileName(files[0]);
   const text = exportRepro(recording, { source: files.join(', '), fileName, useLocalTools, toolModules });

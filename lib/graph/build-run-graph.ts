@@ -9,7 +9,7 @@ import { linkResumes } from './link-resumes';
 import type { ResumeMatch } from './match-resumes';
 import type { GenerateCall, GraphSummary, RunGraph, ToolCall } from './run-graph';
 
-function summarize(index: SpanIndex, generates: GenerateCall[], standaloneToolCalls: ToolCall[]): GraphSummary {
+function summarize({ index, generates, standaloneToolCalls }: { index: SpanIndex; generates: GenerateCall[]; standaloneToolCalls: ToolCall[] }): GraphSummary {
   const traces = new Set<string>();
   let modelCalls = 0;
   let toolCalls = 0;
@@ -93,5 +93,5 @@ export function buildRunGraph(spans: readonly Span[], options: { matches?: reado
   linkResumes({ generates, keys, matches: options.matches });
   for (const dialect of dialects) dialect.notesAfterLinking?.(generates);
   const { nodes, edges } = graphElements(generates, standaloneToolCalls);
-  return { summary: summarize(index, generates, standaloneToolCalls), generates, nodes, edges };
+  return { summary: summarize({ index, generates, standaloneToolCalls }), generates, nodes, edges };
 }

@@ -26,7 +26,7 @@ function toolStatus(call: ToolCall, running: boolean): { status: string; tone: G
   }
 }
 
-function toolNode(call: ToolCall, generateId: string, running = false): GraphNode {
+function toolNode({ call, generateId, running = false }: { call: ToolCall; generateId: string; running?: boolean }): GraphNode {
   const { status, tone } = toolStatus(call, running);
   const interrupted = call.status === 'interrupted';
   return {
@@ -123,7 +123,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         }
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
         if (ran) {
-          addNode(toolNode(ran, id));
+          addNode(toolNode({ call: ran, generateId: id }));
           connect([resolution.id], ran.id);
           if (ran.status !== 'interrupted') next.push(ran.id);
         } else if (resolution.kind !== 'unresolved') next.push(resolution.id);
@@ -131,7 +131,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       // Restarted tool spans that matched no restart part still belong in the picture.
       for (const call of generate.resumeToolCalls) {
         if (nodeIds.has(call.id)) continue;
-        addNode(toolNode(call, id));
+        addNode(toolNode({ call, generateId: id }));
         connect([id], call.id);
         if (call.status !== 'interrupted') next.push(call.id);
       }
@@ -144,7 +144,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         // A turn known only from its tool spans: the tools hang off what came before.
         const next: string[] = [];
         for (const call of turn.toolCalls) {
-          addNode(toolNode(call, id));
+          addNode(toolNode({ call, generateId: id }));
           connect(frontier, call.id);
           if (call.status === 'ok') next.push(call.id);
         }
@@ -174,7 +174,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       }
       const next: string[] = [];
       for (const call of turn.toolCalls) {
-        addNode(toolNode(call, id, generate.status === 'running'));
+        addNode(toolNode({ call, generateId: id, running: generate.status === 'running' }));
         connect([model.id], call.id);
         if (call.status !== 'interrupted' && call.status !== 'not-run' && call.status !== 'error') next.push(call.id);
       }
@@ -217,7 +217,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
   });
   // Tools run outside any generate (called directly as actions) still show, on their own.
   for (const call of standaloneToolCalls) {
-    const node = toolNode(call, '');
+    const node = toolNode({ call, generateId: '' });
     addNode({
       ...node,
       ...(call.status === 'interrupted' ? { status: 'interrupted outside a generate' } : {}),

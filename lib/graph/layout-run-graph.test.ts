@@ -36,7 +36,7 @@ describe('layoutRunGraph', () => {
   it('places every node, once, at its size, without overlaps', async () => {
     for (const name of FIXTURES) {
       const graph = await fixture(name);
-      const positions = layoutRunGraph(graph.nodes, graph.edges, answeredBefore(graph));
+      const positions = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges, layoutOnly: answeredBefore(graph) });
       expect([...positions.keys()].sort(), name).toEqual(graph.nodes.map((node) => node.id).sort());
       for (const position of positions.values()) expect(position, name).toMatchObject({ width: NODE_WIDTH, height: NODE_HEIGHT });
       expectNoOverlap(positions);
@@ -45,7 +45,7 @@ describe('layoutRunGraph', () => {
 
   it('gives top-left corners (what React Flow wants), not dagre’s centres', async () => {
     const graph = await fixture('plain-round');
-    const positions = [...layoutRunGraph(graph.nodes, graph.edges).values()];
+    const positions = [...layoutRunGraph({ nodes: graph.nodes, edges: graph.edges }).values()];
     // A centre can never be closer to the canvas edge than half a node.
     expect(Math.min(...positions.map((position) => position.x))).toBeLessThan(NODE_WIDTH / 2);
     expect(Math.min(...positions.map((position) => position.y))).toBeLessThan(NODE_HEIGHT / 2);
@@ -54,13 +54,13 @@ describe('layoutRunGraph', () => {
 
   it('is deterministic and keeps nothing between calls', async () => {
     const graph = await fixture('pending-output');
-    const first = layoutRunGraph(graph.nodes, graph.edges, answeredBefore(graph));
+    const first = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges, layoutOnly: answeredBefore(graph) });
     // Other calls in between, one of them with the same nodes and every edge reversed: a layout
     // that kept its dagre graph would now hold both directions and draw some edges backwards.
     const other = await fixture('multi-round');
-    layoutRunGraph(other.nodes, other.edges);
-    layoutRunGraph(graph.nodes, graph.edges.map((edge) => ({ ...edge, source: edge.target, target: edge.source })));
-    const second = layoutRunGraph(graph.nodes, graph.edges, answeredBefore(graph));
+    layoutRunGraph({ nodes: other.nodes, edges: other.edges });
+    layoutRunGraph({ nodes: graph.nodes, edges: graph.edges.map((edge) => ({ ...edge, source: edge.target, target: edge.source })) });
+    const second = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges, layoutOnly: answeredBefore(graph) });
     expect(second).toEqual(first);
     expect([...second.keys()].some((id) => other.nodes.some((node) => node.id === id))).toBe(false);
   });
@@ -68,7 +68,7 @@ describe('layoutRunGraph', () => {
   it('runs left to right: every flow edge points right, past the whole source node', async () => {
     for (const name of FIXTURES) {
       const graph = await fixture(name);
-      const positions = layoutRunGraph(graph.nodes, graph.edges, answeredBefore(graph));
+      const positions = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges, layoutOnly: answeredBefore(graph) });
       for (const edge of graph.edges.filter((candidate) => candidate.kind === 'flow')) {
         expect(at(positions, edge.target).x, `${name} ${edge.id}`).toBeGreaterThanOrEqual(at(positions, edge.source).x + NODE_WIDTH);
       }
@@ -77,7 +77,7 @@ describe('layoutRunGraph', () => {
 
   it('rounds go left to right: each turn of a 4-round loop starts right of the one before', async () => {
     const graph = await fixture('multi-round');
-    const positions = layoutRunGraph(graph.nodes, graph.edges);
+    const positions = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges });
     const modelX = graph.generates[0].turns.map((turn) => at(positions, turn.model!.id).x);
     expect(modelX).toHaveLength(5);
     expect([...modelX].sort((a, b) => a - b)).toEqual(modelX);
@@ -86,7 +86,7 @@ describe('layoutRunGraph', () => {
 
   it('parallel tool calls stack vertically between their model call and the next', async () => {
     const graph = await fixture('plain-round');
-    const positions = layoutRunGraph(graph.nodes, graph.edges);
+    const positions = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges });
     const [first, second] = graph.generates[0].turns;
     const [weather, time] = first.toolCalls.map((call) => at(positions, call.id));
     expect(weather.x).toBe(time.x);
@@ -98,7 +98,7 @@ describe('layoutRunGraph', () => {
   it('answer edges put each resume part right of the interrupt it answers, across traces', async () => {
     for (const name of ['interrupt-restart', 'pending-output', 'unanswered-interrupt', 'identical-conversations']) {
       const graph = await fixture(name);
-      const positions = layoutRunGraph(graph.nodes, graph.edges);
+      const positions = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges });
       const answers = graph.edges.filter((edge) => edge.kind === 'answer');
       expect(answers.length, name).toBeGreaterThan(0);
       for (const edge of answers) expect(at(positions, edge.target).x, `${name} ${edge.id}`).toBeGreaterThan(at(positions, edge.source).x);
@@ -111,7 +111,7 @@ describe('layoutRunGraph', () => {
     const interrupt = original.turns[0].toolCalls[0].id;
     const layoutOnly = answeredBefore(graph);
     expect(layoutOnly).toEqual([{ source: interrupt, target: resume.id }]);
-    const positions = layoutRunGraph(graph.nodes, graph.edges, layoutOnly);
+    const positions = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges, layoutOnly });
     expect(at(positions, resume.id).x).toBeGreaterThanOrEqual(at(positions, interrupt).x + NODE_WIDTH);
     // Only positions come back: the pair adds no node.
     expect(positions.size).toBe(graph.nodes.length);
@@ -119,13 +119,17 @@ describe('layoutRunGraph', () => {
 
   it('ignores edges and layout-only pairs whose ends are not drawn (hidden by a ghost, folded into a summary)', async () => {
     const graph = await fixture('pending-output');
-    const expected = layoutRunGraph(graph.nodes, graph.edges, answeredBefore(graph));
+    const expected = layoutRunGraph({ nodes: graph.nodes, edges: graph.edges, layoutOnly: answeredBefore(graph) });
     const dangling: GraphEdge[] = [
       { id: 'a', source: 'gone', target: graph.nodes[0].id, kind: 'flow' },
       { id: 'b', source: graph.nodes[1].id, target: 'gone too', kind: 'answer' },
       { id: 'c', source: 'nowhere', target: 'nothing', kind: 'flow' },
     ];
-    const positions = layoutRunGraph(graph.nodes, [...graph.edges, ...dangling], [...answeredBefore(graph), { source: 'gone', target: graph.nodes[0].id }, { source: graph.nodes[2].id, target: 'x' }]);
+    const positions = layoutRunGraph({
+      nodes: graph.nodes,
+      edges: [...graph.edges, ...dangling],
+      layoutOnly: [...answeredBefore(graph), { source: 'gone', target: graph.nodes[0].id }, { source: graph.nodes[2].id, target: 'x' }],
+    });
     expect(positions).toEqual(expected);
     expect(positions.has('gone')).toBe(false);
   });
@@ -135,7 +139,7 @@ describe('layoutRunGraph', () => {
     const view = collapseRounds(graph, { threshold: 2, keep: 1 });
     const ghost: ViewNode = { id: 'ghost:p', kind: 'ghost', generateId: graph.generates[0].id, traceId: graph.generates[0].traceId, label: 'paused', status: '', tone: 'interrupted' };
     const last = graph.generates[0].turns[4].model!.id;
-    const positions = layoutRunGraph([...view.nodes, ghost], [...view.edges, { id: `${last}->ghost:p`, source: last, target: 'ghost:p', kind: 'flow' }]);
+    const positions = layoutRunGraph({ nodes: [...view.nodes, ghost], edges: [...view.edges, { id: `${last}->ghost:p`, source: last, target: 'ghost:p', kind: 'flow' }] });
     expect(positions.size).toBe(view.nodes.length + 1);
     expectNoOverlap(positions);
     const summary = view.nodes.find((node) => node.kind === 'collapsed-rounds')!;
@@ -144,6 +148,6 @@ describe('layoutRunGraph', () => {
   });
 
   it('an empty graph has no positions', () => {
-    expect(layoutRunGraph([], []).size).toBe(0);
+    expect(layoutRunGraph({ nodes: [], edges: [] }).size).toBe(0);
   });
 });

@@ -16,12 +16,16 @@ export interface NodePosition {
  * Left-to-right layout of the drawn graph: turns flow left to right, parallel tool calls
  * stack vertically between their model call and the next. Pure; a fresh dagre graph per call.
  */
-export function layoutRunGraph(
-  nodes: readonly ViewNode[],
-  edges: readonly GraphEdge[],
+export function layoutRunGraph({
+  nodes,
+  edges,
+  layoutOnly = [],
+}: {
+  nodes: readonly ViewNode[];
+  edges: readonly GraphEdge[];
   /** Pairs that only steer the layout (not drawn): e.g. an interrupt before the resume generate that answers it. */
-  layoutOnly: readonly { source: string; target: string }[] = [],
-): Map<string, NodePosition> {
+  layoutOnly?: readonly { source: string; target: string }[];
+}): Map<string, NodePosition> {
   const graph = new dagre.graphlib.Graph({ multigraph: false });
   graph.setGraph({ rankdir: 'LR', nodesep: 22, ranksep: 56, marginx: 16, marginy: 16 });
   graph.setDefaultEdgeLabel(() => ({}));

@@ -53,7 +53,7 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
   const answers = new Map<string, number>();
   const claimedByLink = new Set<string>();
   const matches: ResumeMatch[] = [];
-  const record = (resume: ResumeGenerateKey, interruptedId: string, evidence: LinkEvidence, others: { named: string[]; count: number } = { named: [], count: 0 }) => {
+  const record = ({ resume, interruptedId, evidence, others = { named: [], count: 0 } }: { resume: ResumeGenerateKey; interruptedId: string; evidence: LinkEvidence; others?: { named: string[]; count: number } }) => {
     answers.set(interruptedId, (answers.get(interruptedId) ?? 0) + 1);
     matches.push({ resumeId: resume.generateId, interruptedId, evidence, couldAlsoAnswer: others.named, alternatives: others.count });
   };
@@ -65,7 +65,7 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
     const target = linkedTarget(resume);
     if (target) {
       claimedByLink.add(target);
-      record(resume, target, 'link');
+      record({ resume, interruptedId: target, evidence: 'link' });
     } else if (!resume.authoritative) contentResumes.push(resume);
   }
 
@@ -95,7 +95,7 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
       count += 1;
       if (named.length < MAX_NAMED_ALTERNATIVES) named.push(candidate.generateId);
     }
-    record(resume, chosen.generateId, sameHistory.length > 0 ? 'history' : 'requests', { named, count });
+    record({ resume, interruptedId: chosen.generateId, evidence: sameHistory.length > 0 ? 'history' : 'requests', others: { named, count } });
   }
   return matches;
 }

@@ -22,7 +22,7 @@ export function traceGraphFacts(spans: readonly Span[]): TraceGraphFacts {
 /** A captured trace's index entry: its summary plus the graph facts lists and sessions need. */
 export function summarizeCapturedTrace(traceId: string, spans: readonly Span[]): TraceSummary {
   const facts = traceGraphFacts(spans);
-  return { ...summarizeTrace(traceId, spans, classifySpan), linkKeys: facts.linkKeys, ...(facts.failedTools > 0 ? { failedTools: facts.failedTools } : {}) };
+  return { ...summarizeTrace({ traceId, spans, classifySpan }), linkKeys: facts.linkKeys, ...(facts.failedTools > 0 ? { failedTools: facts.failedTools } : {}) };
 }
 
 type LinkedSummary = Pick<TraceSummary, 'traceId' | 'status' | 'linkKeys'>;

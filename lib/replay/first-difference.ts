@@ -22,20 +22,19 @@ function join(path: string, key: string): string {
  * returns the first difference, or undefined when they are equal as JSON. `undefined` object
  * members count as absent, as in JSON.
  */
-export function firstDifference(recorded: unknown, replayed: unknown, path = ''): Difference | undefined {
+export function firstDifference({ recorded, replayed, path = '' }: { recorded: unknown; replayed: unknown; path?: string }): Difference | undefined {
   if (recorded === replayed) return undefined;
   // Most comparisons are equal: check that without building paths or key lists.
   if (sameJson(recorded, replayed)) return undefined;
-  return locate(recorded, replayed, path);
+  return locate({ recorded, replayed, path });
 }
 
-
-function locate(recorded: unknown, replayed: unknown, path: string): Difference | undefined {
+function locate({ recorded, replayed, path }: { recorded: unknown; replayed: unknown; path: string }): Difference | undefined {
   if (recorded === replayed) return undefined;
   if (Array.isArray(recorded) && Array.isArray(replayed)) {
     const length = Math.min(recorded.length, replayed.length);
     for (let i = 0; i < length; i++) {
-      const difference = locate(recorded[i], replayed[i], `${path}[${i}]`);
+      const difference = locate({ recorded: recorded[i], replayed: replayed[i], path: `${path}[${i}]` });
       if (difference) return difference;
     }
     if (recorded.length !== replayed.length) {
@@ -51,7 +50,7 @@ function locate(recorded: unknown, replayed: unknown, path: string): Difference 
       const b = replayed[key];
       if (a === undefined && b === undefined) continue;
       if (a === undefined || b === undefined) return { path: join(path, key), recorded: a === undefined ? MISSING : a, replayed: b === undefined ? MISSING : b };
-      const difference = locate(a, b, join(path, key));
+      const difference = locate({ recorded: a, replayed: b, path: join(path, key) });
       if (difference) return difference;
     }
     return undefined;

@@ -7,7 +7,7 @@ import { spanKey } from '../trace/span';
 import { jsonCopy } from '../trace/json-value';
 import { firstDifference } from './first-difference';
 import type { GenerateStep, RecordedModelCall, RecordedToolExecution, RecordedToolOutcome, ReplayStep, SpanRef } from '../dialects/genkit-js/recording';
-import type { Divergence, DivergenceKind, ReplayMode } from './replay-report';
+import type { Divergence, ReplayMode } from './replay-report';
 
 /** Thrown into genkit to end a strict replay at its first divergence. */
 export class ReplayStopped extends Error {
@@ -70,8 +70,10 @@ export class ReplaySession {
     return this.#stepDiverged;
   }
 
-  diverge(kind: DivergenceKind, call: string, field: string, recorded: unknown, replayed: unknown, message: string, spans: { recordedSpan?: SpanRef; replayedSpan?: SpanRef } = {}): Divergence {
+  /** Records a divergence of the current step (`step` and `stepLabel` are filled in); a strict replay stops at the first. */
+  diverge(found: Omit<Divergence, 'step' | 'stepLabel'>): Divergence {
     const step = this.#step!;
+    const { kind, call, field, recorded, replayed, message, ...spans } = found;
     const divergence: Divergence = { step: step.index, stepLabel: step.label, kind, call, field, recorded, replayed, message, ...spans };
     this.divergences.push(divergence);
     this.#stepDiverged = true;
@@ -94,7 +96,15 @@ export class ReplaySession {
     this.#modelsReplayed += 1;
     const call = `model call ${this.#modelCursor}`;
     if (!recorded) {
-      const divergence = this.diverge('model-extra-call', call, '(call)', '(missing)', jsonCopy(request), `The replay called the model a ${this.#modelCursor}${ordinalSuffix(this.#modelCursor)} time; the recording has only ${step.modelCalls.length} model call(s) in ${step.label}.`, { replayedSpan });
+      const divergence = this.diverge({
+        kind: 'model-extra-call',
+        call,
+        field: '(call)',
+        recorded: '(missing)',
+        replayed: jsonCopy(request),
+        message: `The replay called the model a ${this.#modelCursor}${ordinalSuffix(this.#modelCursor)} time; the recording has only ${step.modelCalls.length} model call(s) in ${step.label}.`,
+        replayedSpan,
+      });
       throw new ReplayStopped(divergence);
     }
     const incoming = request as Record<string, unknown>;
@@ -103,9 +113,18 @@ export class ReplaySession {
     for (const field of same ? [] : COMPARED_REQUEST_FIELDS) {
       // An absent config and an empty one are the same request (the reflection API sends none).
       const normalize = (value: unknown) => (field === 'config' && value === undefined ? {} : value);
-      const difference = firstDifference(normalize(recorded.request[field]), normalize(incoming[field]), field);
+      const difference = firstDifference({ recorded: normalize(recorded.request[field]), replayed: normalize(incoming[field]), path: field });
       if (!difference) continue;
-      const divergence = this.diverge('model-request', call, difference.path, difference.recorded, difference.replayed, `${step.label}, ${call}: the request the model received differs from the recorded one at ${difference.path}.`, { recordedSpan: { traceId: recorded.traceId, spanId: recorded.spanId }, replayedSpan });
+      const divergence = this.diverge({
+        kind: 'model-request',
+        call,
+        field: difference.path,
+        recorded: difference.recorded,
+        replayed: difference.replayed,
+        message: `${step.label}, ${call}: the request the model received differs from the recorded one at ${difference.path}.`,
+        recordedSpan: { traceId: recorded.traceId, spanId: recorded.spanId },
+        replayedSpan,
+      });
       this.#stopIfStrict(divergence);
       break;
     }
@@ -121,22 +140,39 @@ export class ReplaySession {
    * input, else the next one of that tool (an input divergence). Undefined when the recording
    * ran that tool fewer times (a divergence; strict replays stop).
    */
-  takeTool(name: string, input: unknown, replayedSpan?: SpanRef): RecordedToolExecution | undefined {
+  takeTool({ name, input, replayedSpan }: { name: string; input: unknown; replayedSpan?: SpanRef }): RecordedToolExecution | undefined {
     this.#toolsReplayed += 1;
     const queue = this.#toolQueues.get(name) ?? [];
     const incoming = jsonCopy(input);
-    const equal = queue.findIndex((execution) => firstDifference(execution.input, incoming) === undefined);
+    const equal = queue.findIndex((execution) => firstDifference({ recorded: execution.input, replayed: incoming }) === undefined);
     const position = equal >= 0 ? equal : 0;
     const recorded = queue[position];
     const call = `tool ${name}`;
     if (!recorded) {
-      const divergence = this.diverge('tool-extra-call', call, '(call)', '(missing)', incoming, `${this.#step!.label}: the replay ran ${requestLabel(name, incoming)}, which the recording never ran${queue.length === 0 ? '' : ' again'}.`, { replayedSpan });
+      const divergence = this.diverge({
+        kind: 'tool-extra-call',
+        call,
+        field: '(call)',
+        recorded: '(missing)',
+        replayed: incoming,
+        message: `${this.#step!.label}: the replay ran ${requestLabel(name, incoming)}, which the recording never ran${queue.length === 0 ? '' : ' again'}.`,
+        replayedSpan,
+      });
       throw new ReplayStopped(divergence);
     }
     queue.splice(position, 1);
     if (equal < 0) {
-      const difference = firstDifference(recorded.input, incoming, 'input')!;
-      const divergence = this.diverge('tool-input', call, difference.path, difference.recorded, difference.replayed, `${this.#step!.label}: ${name} was called with a different input than recorded (${difference.path}).`, { recordedSpan: { traceId: recorded.traceId, spanId: recorded.spanId }, replayedSpan });
+      const difference = firstDifference({ recorded: recorded.input, replayed: incoming, path: 'input' })!;
+      const divergence = this.diverge({
+        kind: 'tool-input',
+        call,
+        field: difference.path,
+        recorded: difference.recorded,
+        replayed: difference.replayed,
+        message: `${this.#step!.label}: ${name} was called with a different input than recorded (${difference.path}).`,
+        recordedSpan: { traceId: recorded.traceId, spanId: recorded.spanId },
+        replayedSpan,
+      });
       this.#stopIfStrict(divergence);
     }
     return recorded;
@@ -154,12 +190,20 @@ export class ReplaySession {
   }
 
   /** Live tools: compares what the tool did with the recording. */
-  compareToolOutcome(recorded: RecordedToolExecution, actual: RecordedToolOutcome, replayedSpan?: SpanRef): void {
+  compareToolOutcome({ recorded, actual, replayedSpan }: { recorded: RecordedToolExecution; actual: RecordedToolOutcome; replayedSpan?: SpanRef }): void {
     const expected = this.outcomeOf(recorded);
     const call = `tool ${recorded.name}`;
     const spans = { recordedSpan: { traceId: recorded.traceId, spanId: recorded.spanId }, replayedSpan };
     if (expected.kind !== actual.kind) {
-      const divergence = this.diverge('tool-outcome', call, 'outcome', describeToolOutcome(expected), describeToolOutcome(actual), `${this.#step!.label}: ${recorded.name} ${describeToolOutcome(actual)}, but in the recording it ${describeToolOutcome(expected)}.`, spans);
+      const divergence = this.diverge({
+        kind: 'tool-outcome',
+        call,
+        field: 'outcome',
+        recorded: describeToolOutcome(expected),
+        replayed: describeToolOutcome(actual),
+        message: `${this.#step!.label}: ${recorded.name} ${describeToolOutcome(actual)}, but in the recording it ${describeToolOutcome(expected)}.`,
+        ...spans,
+      });
       this.#stopIfStrict(divergence);
       return;
     }
@@ -167,9 +211,17 @@ export class ReplaySession {
       expected.kind === 'output' ? [expected.output, (actual as typeof expected).output, 'output'] :
       expected.kind === 'interrupt' ? [expected.metadata, (actual as typeof expected).metadata, 'interrupt'] :
       [expected.message, (actual as typeof expected).message, 'error'];
-    const difference = firstDifference(a, b, field);
+    const difference = firstDifference({ recorded: a, replayed: b, path: field });
     if (!difference) return;
-    const divergence = this.diverge('tool-outcome', call, difference.path, difference.recorded, difference.replayed, `${this.#step!.label}: ${recorded.name} returned something else than recorded (${difference.path}).`, spans);
+    const divergence = this.diverge({
+      kind: 'tool-outcome',
+      call,
+      field: difference.path,
+      recorded: difference.recorded,
+      replayed: difference.replayed,
+      message: `${this.#step!.label}: ${recorded.name} returned something else than recorded (${difference.path}).`,
+      ...spans,
+    });
     this.#stopIfStrict(divergence);
   }
 
@@ -180,14 +232,30 @@ export class ReplaySession {
     if (step.kind === 'generate') {
       const missing = step.modelCalls[this.#modelCursor];
       if (missing) {
-        this.diverge('model-missing-call', `model call ${missing.ordinal}`, '(call)', 'a model call', '(missing)', `${step.label}: the recording made ${step.modelCalls.length} model call(s); the replay made ${this.#modelCursor}.`, { recordedSpan: { traceId: missing.traceId, spanId: missing.spanId } });
+        this.diverge({
+          kind: 'model-missing-call',
+          call: `model call ${missing.ordinal}`,
+          field: '(call)',
+          recorded: 'a model call',
+          replayed: '(missing)',
+          message: `${step.label}: the recording made ${step.modelCalls.length} model call(s); the replay made ${this.#modelCursor}.`,
+          recordedSpan: { traceId: missing.traceId, spanId: missing.spanId },
+        });
         return;
       }
     }
     for (const queue of this.#toolQueues.values()) {
       const missing = queue[0];
       if (!missing) continue;
-      this.diverge('tool-missing-call', `tool ${missing.name}`, '(call)', missing.input, '(missing)', `${step.label}: the recording ran ${requestLabel(missing.name, missing.input)}; the replay did not.`, { recordedSpan: { traceId: missing.traceId, spanId: missing.spanId } });
+      this.diverge({
+        kind: 'tool-missing-call',
+        call: `tool ${missing.name}`,
+        field: '(call)',
+        recorded: missing.input,
+        replayed: '(missing)',
+        message: `${step.label}: the recording ran ${requestLabel(missing.name, missing.input)}; the replay did not.`,
+        recordedSpan: { traceId: missing.traceId, spanId: missing.spanId },
+      });
       return;
     }
   }

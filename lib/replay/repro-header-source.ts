@@ -45,7 +45,7 @@ function wrap(line: string, width = 96): string[] {
   return [...lines, lead + current];
 }
 
-function counted(count: number, one: string, many: string): string {
+function counted({ count, one, many }: { count: number; one: string; many: string }): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
@@ -63,13 +63,13 @@ export function reproHeaderSource(input: ReproHeaderInput): string[] {
   const { recording } = input;
   const generates = recording.steps.filter((step) => step.kind === 'generate').length;
   const alone = recording.steps.length - generates;
-  const calls = [generates > 0 ? counted(generates, 'generate call', 'generate calls') : '', alone > 0 ? counted(alone, 'tool run on its own', 'tool runs on their own') : ''].filter(Boolean).join(' and ');
+  const calls = [generates > 0 ? counted({ count: generates, one: 'generate call', many: 'generate calls' }) : '', alone > 0 ? counted({ count: alone, one: 'tool run on its own', many: 'tool runs on their own' }) : ''].filter(Boolean).join(' and ');
   const tools = !input.usesLocalTools
     ? 'the tools are stubs that return, interrupt or throw as they did in the recording.'
     : `the tools are your local tool modules, imported below${input.stubbed.length > 0 ? ' (those in `recording.stubbed`: stubs playing back the recording)' : ''}.`;
   const fileName = input.fileName ?? 'repro.ts';
   const lines = [
-    `Repro of a genkit run recorded by Loopscope: ${calls}, ${counted(recording.spanCount, 'span', 'spans')}. Where it came from${input.title ? ', its title' : ''} and how each call ended are in \`recording\` below.`,
+    `Repro of a genkit run recorded by Loopscope: ${calls}, ${counted({ count: recording.spanCount, one: 'span', many: 'spans' })}. Where it came from${input.title ? ', its title' : ''} and how each call ended are in \`recording\` below.`,
     '',
     `It makes the recorded calls again with ${input.usesLocalTools ? 'genkit (`genkit/beta`)' : 'plain genkit (`genkit/beta`) and nothing else'}: ${recording.models.size > 0 ? 'a scripted model answers each model request with the recorded response, in order, and ' : ''}${tools}`,
     '',

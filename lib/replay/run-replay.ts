@@ -76,7 +76,7 @@ function defineToolStubs(runtime: ReplayRuntime, recording: Recording): void {
       },
       async (input, ctx) => {
         const session = runtime.current.session!;
-        const recorded = session.takeTool(definition.name, input, activeSpan());
+        const recorded = session.takeTool({ name: definition.name, input, replayedSpan: activeSpan() });
         const outcome = session.outcomeOf(recorded!);
         if (outcome.kind === 'interrupt') ctx.interrupt(outcome.metadata as Record<string, unknown> | undefined);
         if (outcome.kind === 'error') throw new Error(outcome.message);
@@ -128,21 +128,22 @@ async function acquireRuntime(recording: Recording, liveTools: ReplayOptions['li
 async function liveToolsMiddleware(session: ReplaySession) {
   const { generateMiddleware } = await loadGenkit();
   return generateMiddleware({ name: 'loopscope/replay-compare' }, () => ({
+    // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     tool: async (request, context, next) => {
       const { name, input } = request.toolRequest;
-      const recorded = session.takeTool(name, input, activeSpan());
+      const recorded = session.takeTool({ name, input, replayedSpan: activeSpan() });
       const override = recorded ? session.overrideOf(recorded) : undefined;
       if (override?.kind === 'output') return { toolResponse: { name, ref: request.toolRequest.ref, output: override.output } } as never;
       let actual: RecordedToolOutcome;
       try {
         const result = await next(request, context);
         actual = { kind: 'output', output: (result as { toolResponse?: { output?: unknown } })?.toolResponse?.output };
-        if (recorded) session.compareToolOutcome(recorded, actual);
+        if (recorded) session.compareToolOutcome({ recorded, actual });
         return result;
       } catch (error) {
         if (isStop(error, session)) throw error;
         actual = isInterrupt(error) ? { kind: 'interrupt', metadata: error.metadata } : { kind: 'error', message: error instanceof Error ? error.message : String(error) };
-        if (recorded) session.compareToolOutcome(recorded, actual);
+        if (recorded) session.compareToolOutcome({ recorded, actual });
         throw error;
       }
     },
@@ -154,21 +155,31 @@ function outcomeOfError(error: unknown): StepOutcome {
 }
 
 /** Compares how a step ended; a reproduced failure (same message) is a match. */
-function compareOutcome(session: ReplaySession, step: ReplayStep, replayed: StepOutcome): void {
+function compareOutcome({ session, step, replayed }: { session: ReplaySession; step: ReplayStep; replayed: StepOutcome }): void {
   const recorded = step.outcome;
   const spans = { recordedSpan: { traceId: step.traceId, spanId: step.spanId } };
   if (recorded.kind !== replayed.kind || (recorded.kind === 'finished' && replayed.kind === 'finished' && recorded.finishReason !== replayed.finishReason)) {
     const say = (outcome: StepOutcome) => (outcome.kind === 'finished' ? `finished (${outcome.finishReason})` : outcome.kind === 'error' ? `failed: ${outcome.message}` : outcome.kind === 'stopped' ? 'stopped' : 'interrupted');
-    session.diverge('outcome', 'outcome', 'outcome', say(recorded), say(replayed), `${step.label} ${say(replayed)}; the recording ${say(recorded)}.`, spans);
+    session.diverge({ kind: 'outcome', call: 'outcome', field: 'outcome', recorded: say(recorded), replayed: say(replayed), message: `${step.label} ${say(replayed)}; the recording ${say(recorded)}.`, ...spans });
     return;
   }
   if (recorded.kind === 'error' && replayed.kind === 'error' && recorded.message !== replayed.message) {
-    session.diverge('outcome', 'outcome', 'error message', recorded.message, replayed.message, `${step.label} failed with another error than recorded.`, spans);
+    session.diverge({ kind: 'outcome', call: 'outcome', field: 'error message', recorded: recorded.message, replayed: replayed.message, message: `${step.label} failed with another error than recorded.`, ...spans });
     return;
   }
   if (session.stepDiverged || recorded.kind === 'error' || replayed.kind === 'error' || recorded.kind === 'stopped' || replayed.kind === 'stopped') return;
-  const difference = firstDifference(recorded.message, replayed.message, 'message');
-  if (difference) session.diverge('outcome', 'final message', difference.path, difference.recorded, difference.replayed, `${step.label} ended with another message than recorded (${difference.path}).`, spans);
+  const difference = firstDifference({ recorded: recorded.message, replayed: replayed.message, path: 'message' });
+  if (difference) {
+    session.diverge({
+      kind: 'outcome',
+      call: 'final message',
+      field: difference.path,
+      recorded: difference.recorded,
+      replayed: difference.replayed,
+      message: `${step.label} ended with another message than recorded (${difference.path}).`,
+      ...spans,
+    });
+  }
 }
 
 async function replayToolAlone(ai: GenkitBeta, step: ToolAloneStep): Promise<StepOutcome> {
@@ -197,14 +208,23 @@ export async function replayRecording(recording: Recording, options: ReplayOptio
   const ai = runtime.ai;
   const use = options.liveTools ? [(await liveToolsMiddleware(session))()] : undefined;
   try {
-    return await replaySteps(recording, options, session, ai, use, started, mode);
+    return await replaySteps({ recording, options, session, ai, use, started });
   } finally {
     release();
   }
 }
 
-async function replaySteps(recording: Recording, options: ReplayOptions, session: ReplaySession, ai: GenkitBeta, use: unknown[] | undefined, started: number, mode: ReplayMode): Promise<ReplayReport> {
-
+/** The steps of one replay, on a runtime already acquired; `use`: the live-tools middleware, `started`: when the replay began. */
+async function replaySteps({ recording, options, session, ai, use, started }: {
+  recording: Recording;
+  options: ReplayOptions;
+  session: ReplaySession;
+  ai: GenkitBeta;
+  use: unknown[] | undefined;
+  started: number;
+}): Promise<ReplayReport> {
+  // The session was made with the replay's mode: one source for it.
+  const mode = session.mode;
   const histories = new Map<number, { pristine: unknown[] }>();
   const sent = new Map<number, unknown[]>();
   // Each replayed resume links to the replayed generate it continues, as a live resume would.
@@ -231,7 +251,7 @@ async function replaySteps(recording: Recording, options: ReplayOptions, session
     if (step.kind === 'tool') {
       replayed = await replayToolAlone(ai, step);
     } else {
-      const messages = messagesFor(step, histories, sent);
+      const messages = messagesFor({ step, histories, sent });
       history = messages.source;
       sent.set(step.index, messages.value);
       try {
@@ -256,7 +276,7 @@ async function replaySteps(recording: Recording, options: ReplayOptions, session
     if (stoppedAt?.step === step.index) replayed = { kind: 'stopped' };
     if (!session.stopped) {
       // How the step ended says more than which calls are missing: it goes first.
-      compareOutcome(session, step, replayed);
+      compareOutcome({ session, step, replayed });
       session.finishStep();
     }
     results.push({
@@ -293,7 +313,7 @@ function generateOptions(step: GenerateStep): Record<string, unknown> {
   return pick;
 }
 
-function messagesFor(step: GenerateStep, histories: Map<number, { pristine: unknown[] }>, sent: Map<number, unknown[]>): { value: unknown[]; source: ReplayStepResult['history'] } {
+function messagesFor({ step, histories, sent }: { step: GenerateStep; histories: Map<number, { pristine: unknown[] }>; sent: Map<number, unknown[]> }): { value: unknown[]; source: ReplayStepResult['history'] } {
   if (step.options.resume === undefined) return { value: jsonCopy(Array.isArray(step.options.messages) ? step.options.messages : []), source: undefined };
   if (step.retryOf !== undefined && sent.has(step.retryOf)) return { value: sent.get(step.retryOf)!, source: 'replayed-retry' };
   const parent = step.continues === undefined ? undefined : histories.get(step.continues);

@@ -8,7 +8,7 @@ import { withToolRequest } from './tool-request-context';
 
 class ToolTimeoutError extends Error {
   readonly status = 'DEADLINE_EXCEEDED';
-  constructor(toolName: string, ref: string | undefined, limitMs: number) {
+  constructor({ toolName, ref, limitMs }: { toolName: string; ref: string | undefined; limitMs: number }) {
     super(
       `Tool '${toolName}${ref ? `#${ref}` : ''}' did not finish within ${limitMs} ms ` +
         `(the limit is set by LOOPSCOPE_TOOL_TIMEOUT_MS).`,
@@ -24,10 +24,11 @@ class ToolTimeoutError extends Error {
  */
 export function toolTimeoutMiddleware(limitMs: number) {
   return generateMiddleware({ name: 'loopscope/tool-timeout' }, () => ({
+    // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     tool: async (request, context, next) => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ToolTimeoutError(request.toolRequest.name, request.toolRequest.ref, limitMs)), limitMs);
+        timer = setTimeout(() => reject(new ToolTimeoutError({ toolName: request.toolRequest.name, ref: request.toolRequest.ref, limitMs })), limitMs);
       });
       try {
         return await withToolRequest(request.toolRequest, () => Promise.race([next(request, context), timeout]));
@@ -55,7 +56,7 @@ interface ToolBuilders {
  * Turns a resume request (name + ref + answer) into the parts genkit expects, using the
  * tool's own `respond` / `restart` builders where the tool is registered here.
  */
-async function buildResumeParts(ai: GenkitBeta, messages: MessageData[], resume: ResumeRequest) {
+async function buildResumeParts({ ai, messages, resume }: { ai: GenkitBeta; messages: MessageData[]; resume: ResumeRequest }) {
   const requests = lastModelToolRequests(messages);
   const find = (name: string, ref: string | undefined) => {
     const part = requests.find((candidate) => candidate.toolRequest.name === name && candidate.toolRequest.ref === ref);
@@ -120,7 +121,7 @@ export async function runGenerate(options: {
   try {
     // genkit 1.42 rewrites the caller's messages on resume (INTERRUPT-MODEL.md §7 bug 3): copy first.
     const messages = command.messages ? (structuredClone(command.messages) as MessageData[]) : undefined;
-    const resume = command.resume && messages ? await buildResumeParts(ai, messages, command.resume) : undefined;
+    const resume = command.resume && messages ? await buildResumeParts({ ai, messages, resume: command.resume }) : undefined;
     // A resume links its root span to the interrupted generate it answers (answer-link.ts).
     const response = await traceGenerate({ answers: command.answers, onRootSpan: (root) => (rootSpan = root) }, () => ai.generate({
       model: command.model ?? scriptedModelName(scenario!.name),

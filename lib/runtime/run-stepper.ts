@@ -104,7 +104,7 @@ export class RunStepper {
 }
 
 /** Records a hand-written tool answer as a tool span, marked as such (the tool never ran). */
-function recordHandAnswer(name: string, input: unknown, output: unknown): void {
+function recordHandAnswer({ name, input, output }: { name: string; input: unknown; output: unknown }): void {
   const span = trace.getTracer('genkit-tracer').startSpan(name, {
     attributes: {
       'genkit:type': 'action',
@@ -124,7 +124,7 @@ interface SchemaLike {
 }
 
 /** Validates a value against a registered tool's schema; returns the first problem, if any. */
-async function schemaProblem(ai: GenkitBeta, toolName: string, which: 'inputSchema' | 'outputSchema', value: unknown): Promise<string | undefined> {
+async function schemaProblem({ ai, toolName, which, value }: { ai: GenkitBeta; toolName: string; which: 'inputSchema' | 'outputSchema'; value: unknown }): Promise<string | undefined> {
   const action = (await ai.registry.lookupAction(`/tool/${toolName}`)) as unknown as { __action?: Record<string, unknown> } | undefined;
   if (!action) return toolName === '' ? undefined : `no tool named ${toolName} is registered`;
   const schema = action.__action?.[which] as SchemaLike | undefined;
@@ -140,22 +140,22 @@ async function schemaProblem(ai: GenkitBeta, toolName: string, which: 'inputSche
  * against the tool's schemas, tool requests against the registered tools. Returns the
  * problems; a decision with `force` is applied anyway (to see genkit's own reaction).
  */
-export async function checkDecision(ai: GenkitBeta, pause: PauseInfo, decision: PauseDecision): Promise<string[]> {
+export async function checkDecision({ ai, pause, decision }: { ai: GenkitBeta; pause: PauseInfo; decision: PauseDecision }): Promise<string[]> {
   const problems: string[] = [];
   if (decision.action === 'replace-answer') {
     if (pause.kind !== 'model') problems.push('replace-answer is for a model pause');
     for (const part of decision.parts) {
       if (!('toolRequest' in part)) continue;
-      const problem = await schemaProblem(ai, part.toolRequest.name, 'inputSchema', part.toolRequest.input);
+      const problem = await schemaProblem({ ai, toolName: part.toolRequest.name, which: 'inputSchema', value: part.toolRequest.input });
       if (problem) problems.push(`${part.toolRequest.name}#${part.toolRequest.ref}: ${problem}`);
     }
   } else if (decision.action !== 'continue') {
     if (pause.kind !== 'tool' || !pause.tool) problems.push(`${decision.action} is for a tool pause`);
     else if (decision.action === 'edit-input') {
-      const problem = await schemaProblem(ai, pause.tool.name, 'inputSchema', decision.input);
+      const problem = await schemaProblem({ ai, toolName: pause.tool.name, which: 'inputSchema', value: decision.input });
       if (problem) problems.push(`input: ${problem}`);
     } else if (decision.action === 'answer') {
-      const problem = await schemaProblem(ai, pause.tool.name, 'outputSchema', decision.output);
+      const problem = await schemaProblem({ ai, toolName: pause.tool.name, which: 'outputSchema', value: decision.output });
       if (problem) problems.push(`output: ${problem}`);
     }
   }
@@ -169,6 +169,7 @@ export async function checkDecision(ai: GenkitBeta, pause: PauseInfo, decision: 
  */
 export function stepMiddleware(ai: GenkitBeta, stepper: RunStepper) {
   return generateMiddleware({ name: 'loopscope/step' }, () => ({
+    // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     model: async (request, context, next) => {
       const turn = stepper.nextModelTurn();
       if (!stepper.wantsModelPause(turn)) return next(request, context);
@@ -178,6 +179,7 @@ export function stepMiddleware(ai: GenkitBeta, stepper: RunStepper) {
       const model = (await ai.registry.lookupAction(`/model/${HAND_WRITTEN_MODEL}`)) as unknown as (input: unknown) => Promise<unknown>;
       return (await model({ ...request, config: { ...(request.config ?? {}), parts: decision.parts } })) as Awaited<ReturnType<typeof next>>;
     },
+    // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     tool: async (request, context, next) => {
       const { name, ref, input } = request.toolRequest;
       if (!stepper.wantsToolPause(name)) return next(request, context);
@@ -188,7 +190,7 @@ export function stepMiddleware(ai: GenkitBeta, stepper: RunStepper) {
         case 'edit-input':
           return next({ ...request, toolRequest: { ...request.toolRequest, input: decision.input } }, context);
         case 'answer':
-          recordHandAnswer(name, input, decision.output);
+          recordHandAnswer({ name, input, output: decision.output });
           return { toolResponse: { name, ref, output: decision.output } };
         case 'interrupt':
           // A breakpoint becomes a real, serialisable genkit interrupt (answer it by respond/restart).

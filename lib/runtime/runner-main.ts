@@ -143,7 +143,7 @@ async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'genera
   }
   const pause = stepper.pauseInfo(command.pauseId);
   if (!pause) return reply(false, { message: 'That pause is over (the run moved on, was stopped or timed out).' });
-  const problems = await stepping.checkDecision(ai, pause, command.decision);
+  const problems = await stepping.checkDecision({ ai, pause, decision: command.decision });
   const forced = 'force' in command.decision && command.decision.force === true;
   if (problems.length > 0 && !forced) return reply(false, { problems, message: 'The decision breaks the tool’s schema; send it with force to see what genkit does.' });
   stepper.decide(command.pauseId, command.decision);

@@ -89,24 +89,24 @@ describe('readJsonBody', () => {
   const Schema = z.object({ scenario: z.string().min(1), resume: z.object({ answers: z.array(z.number()) }).optional() });
 
   it('parses and validates a JSON body', async () => {
-    await expect(readJsonBody(jsonRequest('{"scenario":"plain-tool-round"}'), Schema)).resolves.toEqual({ scenario: 'plain-tool-round' });
+    await expect(readJsonBody({ request: jsonRequest('{"scenario":"plain-tool-round"}'), schema: Schema })).resolves.toEqual({ scenario: 'plain-tool-round' });
   });
 
   it('accepts application/json with a charset', async () => {
     const request = jsonRequest('{"scenario":"x"}', { 'content-type': 'Application/JSON; charset=utf-8' });
-    await expect(readJsonBody(request, Schema)).resolves.toEqual({ scenario: 'x' });
+    await expect(readJsonBody({ request, schema: Schema })).resolves.toEqual({ scenario: 'x' });
   });
 
   it.each([undefined, 'text/plain', 'application/x-www-form-urlencoded'])('refuses content type %s with 415', async (contentType) => {
     const request = new Request(URL_, { method: 'POST', body: '{"scenario":"x"}', headers: contentType ? { 'content-type': contentType } : {} });
     if (!contentType) request.headers.delete('content-type');
-    const error = await rejection(readJsonBody(request, Schema));
+    const error = await rejection(readJsonBody({ request, schema: Schema }));
     expect(error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(error.httpStatus).toBe(415);
   });
 
   it('refuses invalid JSON with 400', async () => {
-    const error = await rejection(readJsonBody(jsonRequest('{"scenario":'), Schema));
+    const error = await rejection(readJsonBody({ request: jsonRequest('{"scenario":'), schema: Schema }));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('not valid JSON');
@@ -119,46 +119,46 @@ describe('readJsonBody', () => {
     // z.unknown() would let any depth through to the code behind the route.
     const Open = z.object({ scenario: z.string(), answer: z.unknown() });
     for (const levels of [10_000, 1_000]) {
-      const error = await rejection(readJsonBody(jsonRequest(`{"scenario":"x","answer":${deep(levels)}}`), Open));
+      const error = await rejection(readJsonBody({ request: jsonRequest(`{"scenario":"x","answer":${deep(levels)}}`), schema: Open }));
       expect(error.code).toBe('INVALID_ARGUMENT');
       expect(error.httpStatus).toBe(400);
       expect(error.message).toBe(`The body is nested ${levels + 1} levels deep; the limit is ${MAX_JSON_DEPTH}.`);
     }
-    await expect(readJsonBody(jsonRequest(`{"scenario":"x","answer":${deep(MAX_JSON_DEPTH - 1)}}`), Open)).resolves.toMatchObject({ scenario: 'x' });
+    await expect(readJsonBody({ request: jsonRequest(`{"scenario":"x","answer":${deep(MAX_JSON_DEPTH - 1)}}`), schema: Open })).resolves.toMatchObject({ scenario: 'x' });
   });
 
   it('refuses an empty body as invalid JSON (400)', async () => {
-    const error = await rejection(readJsonBody(jsonRequest(''), Schema));
+    const error = await rejection(readJsonBody({ request: jsonRequest(''), schema: Schema }));
     expect(error.httpStatus).toBe(400);
   });
 
   it('refuses a schema failure with 400 naming the path', async () => {
-    const error = await rejection(readJsonBody(jsonRequest('{"scenario":"x","resume":{"answers":[1,"two"]}}'), Schema));
+    const error = await rejection(readJsonBody({ request: jsonRequest('{"scenario":"x","resume":{"answers":[1,"two"]}}'), schema: Schema }));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('resume.answers.1');
   });
 
   it('names (root) when the whole body has the wrong shape', async () => {
-    const error = await rejection(readJsonBody(jsonRequest('[1,2]'), Schema));
+    const error = await rejection(readJsonBody({ request: jsonRequest('[1,2]'), schema: Schema }));
     expect(error.httpStatus).toBe(400);
     expect(error.message).toContain('(root)');
   });
 
   it('names a missing field', async () => {
-    const error = await rejection(readJsonBody(jsonRequest('{}'), Schema));
+    const error = await rejection(readJsonBody({ request: jsonRequest('{}'), schema: Schema }));
     expect(error.message).toContain('at scenario');
   });
 
   it('refuses a body over the limit with 413', async () => {
-    const error = await rejection(readJsonBody(jsonRequest(JSON.stringify({ scenario: 'x'.repeat(200) })), Schema, 100));
+    const error = await rejection(readJsonBody({ request: jsonRequest(JSON.stringify({ scenario: 'x'.repeat(200) })), schema: Schema, maxBytes: 100 }));
     expect(error.httpStatus).toBe(413);
   });
 
   it('has a 1 MiB default limit', async () => {
     expect(API_MAX_BODY_BYTES).toBe(1024 * 1024);
     const big = jsonRequest(JSON.stringify({ scenario: 'x'.repeat(API_MAX_BODY_BYTES) }));
-    const error = await rejection(readJsonBody(big, Schema));
+    const error = await rejection(readJsonBody({ request: big, schema: Schema }));
     expect(error.httpStatus).toBe(413);
   });
 });

@@ -48,11 +48,16 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
 }
 
 /** Parses a JSON body against a schema; every failure is a 4xx naming the problem. */
-export async function readJsonBody<Schema extends z.ZodType>(
-  request: Request,
-  schema: Schema,
+export async function readJsonBody<Schema extends z.ZodType>({
+  request,
+  schema,
   maxBytes = API_MAX_BODY_BYTES,
-): Promise<z.infer<Schema>> {
+}: {
+  request: Request;
+  schema: Schema;
+  /** The largest body accepted (default API_MAX_BODY_BYTES). */
+  maxBytes?: number;
+}): Promise<z.infer<Schema>> {
   const mediaType = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (mediaType !== 'application/json') {
     throw new LoopscopeError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');

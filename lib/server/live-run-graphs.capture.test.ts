@@ -66,7 +66,7 @@ describe('live run graphs from the real runner', () => {
     const before = graphEvents.length;
     // Watched from the start, as a page that opens the run at once.
     watching = true;
-    const run = await startRun(context, 'multi-round-research');
+    const run = await startRun({ context, scenario: 'multi-round-research' });
     const done = await ended(run.runId);
     expect(done.status).toBe('finished');
     // The final build starts when the run ends; `current` waits for it.
@@ -88,7 +88,7 @@ describe('live run graphs from the real runner', () => {
   it('a run nobody watches costs no build; a late page gets its whole graph', async () => {
     watching = false;
     const before = graphEvents.length;
-    const run = await startRun(context, 'plain-tool-round');
+    const run = await startRun({ context, scenario: 'plain-tool-round' });
     await ended(run.runId);
     expect(graphEvents.slice(before).filter((event) => event.runId === run.runId)).toHaveLength(0);
     watching = true;

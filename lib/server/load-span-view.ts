@@ -27,7 +27,7 @@ export async function loadSpanView(context: Pick<AppContext, 'store' | 'runs'>, 
 export async function loadSavedSpanView(context: Pick<AppContext, 'savedGraphs'>, options: { file: string; traceId: string; spanId: string }): Promise<SpanView> {
   const traceId = traceIdFrom(options.traceId);
   const spanId = spanIdFrom(options.spanId);
-  const span = await context.savedGraphs.span(options.file, traceId, spanId);
+  const span = await context.savedGraphs.span({ file: options.file, traceId, spanId });
   if (!span) throw new LoopscopeError('NOT_FOUND', `No span ${spanId} of trace ${traceId} in ${options.file}.`);
   return spanView(span);
 }

@@ -15,7 +15,7 @@ async function captured(name: string): Promise<{ spans: Span[]; traceIds: string
   return { spans, traceIds: [...new Set(spans.map((span) => span.traceId))] };
 }
 
-const finished = (runId: string) => runEnded(runner.context, runId);
+const finished = (runId: string) => runEnded({ context: runner.context, runId });
 
 async function spansOf(traceIds: string[]): Promise<Span[]> {
   const spans: Span[] = [];

@@ -19,7 +19,7 @@ async function captureFirstTrace(name: string): Promise<Span[]> {
   return trace;
 }
 
-const finished = (runId: string) => runEnded(runner.context, runId);
+const finished = (runId: string) => runEnded({ context: runner.context, runId });
 
 describe('resumeFromTrace with the real runner', () => {
   it('restarts a recorded interrupt: the tool runs again, and the new trace links to the interrupt', async () => {

@@ -9,11 +9,11 @@ const runner = useRunnerContext();
 
 describe('a run answered with its scenario’s scripted answer', () => {
   it('records on the resume’s root span an OTel link to the generate it answers', async () => {
-    const run = await startRun(runner.context, 'restart-after-approval');
-    const interrupted = await runEnded(runner.context, run.runId);
+    const run = await startRun({ context: runner.context, scenario: 'restart-after-approval' });
+    const interrupted = await runEnded({ context: runner.context, runId: run.runId });
     expect(interrupted.status).toBe('interrupted');
-    resumeRun(runner.context, run.runId);
-    const done = await runEnded(runner.context, run.runId);
+    resumeRun({ context: runner.context, runId: run.runId });
+    const done = await runEnded({ context: runner.context, runId: run.runId });
     expect(done.status).toBe('finished');
     expect(done.traceIds).toHaveLength(2);
     const [first, second] = await Promise.all(done.traceIds.map(async (traceId) => (await runner.harness.store.get(traceId))!));

@@ -6,12 +6,12 @@ import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
 
 /** Starts a scenario run; returns at once with the run, whose progress arrives on the bus. */
-export async function startRun(context: AppContext, scenarioName: string, mode: RunMode = { kind: 'run' }): Promise<RunSession> {
+export async function startRun({ context, scenario, mode = { kind: 'run' } }: { context: AppContext; scenario: string; mode?: RunMode }): Promise<RunSession> {
   await context.supervisor.whenReady(15_000);
-  const known = context.supervisor.status.scenarios.some((scenario) => scenario.name === scenarioName);
-  if (!known) throw new LoopscopeError('NOT_FOUND', `No scenario named "${scenarioName}" in tools/scenarios/.`);
-  const run = context.runs.create({ scenario: scenarioName, mode });
-  void context.supervisor.generate({ runId: run.runId, scenario: scenarioName, mode }).then((result) => context.runs.complete(run.runId, result));
+  const known = context.supervisor.status.scenarios.some((candidate) => candidate.name === scenario);
+  if (!known) throw new LoopscopeError('NOT_FOUND', `No scenario named "${scenario}" in tools/scenarios/.`);
+  const run = context.runs.create({ scenario, mode });
+  void context.supervisor.generate({ runId: run.runId, scenario, mode }).then((result) => context.runs.complete(run.runId, result));
   return run;
 }
 
@@ -19,7 +19,7 @@ export async function startRun(context: AppContext, scenarioName: string, mode: 
  * Resumes an interrupted run. Without an explicit answer, the scenario's own scripted answer
  * for this resume is used.
  */
-export function resumeRun(context: AppContext, runId: string, resume?: ResumeRequest): RunSession {
+export function resumeRun({ context, runId, resume }: { context: AppContext; runId: string; resume?: ResumeRequest }): RunSession {
   const run = context.runs.get(runId);
   if (!run) throw new LoopscopeError('NOT_FOUND', `No run ${runId}.`);
   // Only a scenario's run is resumed in place (its scripted model goes on); a resume of a
@@ -64,7 +64,7 @@ function runningRun(context: AppContext, runId: string): RunSession {
  * Applies a decision at one pause. A decision that breaks the tool's schema is refused
  * with the broken rules unless it is forced (to see genkit's own reaction).
  */
-export async function decidePause(context: AppContext, runId: string, pauseId: string, decision: PauseDecision): Promise<{ warnings: string[] }> {
+export async function decidePause({ context, runId, pauseId, decision }: { context: AppContext; runId: string; pauseId: string; decision: PauseDecision }): Promise<{ warnings: string[] }> {
   runningRun(context, runId);
   const result = await context.supervisor.command({ type: 'pause-decision', runId, pauseId, decision });
   if (!result.ok) {
@@ -79,15 +79,15 @@ export async function stepRun(context: AppContext, runId: string): Promise<void>
   const run = runningRun(context, runId);
   const [oldest] = run.pauses;
   if (!oldest) throw new LoopscopeError('FAILED_PRECONDITION', 'The run is not paused.');
-  await decidePause(context, runId, oldest.pauseId, { action: 'continue' });
+  await decidePause({ context, runId, pauseId: oldest.pauseId, decision: { action: 'continue' } });
 }
 
 /** Continue: run on to the next breakpoint, interrupt or the end. */
 export async function continueRun(context: AppContext, runId: string): Promise<void> {
   const run = runningRun(context, runId);
   const mode: RunMode = { kind: 'breakpoints', breakpoints: run.mode.breakpoints ?? { tools: [], modelTurns: [] } };
-  await setRunMode(context, runId, mode);
-  for (const pause of run.pauses) await decidePause(context, runId, pause.pauseId, { action: 'continue' });
+  await setRunMode({ context, runId, mode });
+  for (const pause of run.pauses) await decidePause({ context, runId, pauseId: pause.pauseId, decision: { action: 'continue' } });
 }
 
 /** Stop: aborts the generate; the trace records that it was stopped. */
@@ -98,13 +98,13 @@ export async function stopRun(context: AppContext, runId: string): Promise<void>
 }
 
 /** Sets or clears breakpoints (also while paused); a run in step mode stays in step mode. */
-export async function setBreakpoints(context: AppContext, runId: string, breakpoints: Breakpoints): Promise<RunSession> {
+export async function setBreakpoints({ context, runId, breakpoints }: { context: AppContext; runId: string; breakpoints: Breakpoints }): Promise<RunSession> {
   const run = runningRun(context, runId);
-  await setRunMode(context, runId, { kind: run.mode.kind === 'step' ? 'step' : 'breakpoints', breakpoints });
+  await setRunMode({ context, runId, mode: { kind: run.mode.kind === 'step' ? 'step' : 'breakpoints', breakpoints } });
   return context.runs.get(runId) as RunSession;
 }
 
-async function setRunMode(context: AppContext, runId: string, mode: RunMode): Promise<void> {
+async function setRunMode({ context, runId, mode }: { context: AppContext; runId: string; mode: RunMode }): Promise<void> {
   const result = await context.supervisor.command({ type: 'set-mode', runId, mode });
   if (!result.ok) throw new LoopscopeError('FAILED_PRECONDITION', result.message ?? 'The mode could not be changed.');
   context.runs.setMode(runId, mode);

@@ -176,7 +176,7 @@ export class RunnerPool {
   /** Hands runners to waiting runs, starts what is missing, lets go of what is too much. */
   private dispatch(): void {
     if (this.stopped) return;
-    for (let idle = this.idleRunner(); idle && this.waiters.length > 0; idle = this.idleRunner()) this.assign(this.waiters.shift()!, idle);
+    for (let idle = this.idleRunner(); idle && this.waiters.length > 0; idle = this.idleRunner()) this.assign({ waiter: this.waiters.shift()!, process: idle });
 
     const live = () => [...this.processes].filter((process) => process.state !== 'exited').length;
     const starting = () => [...this.processes].filter((process) => process.state === 'starting' && this.isUsable(process)).length;
@@ -185,7 +185,7 @@ export class RunnerPool {
     for (let index = starting(); index < this.waiters.length; ) {
       const shared = this.pausedRunner();
       if (!shared) break;
-      this.assign(this.waiters.splice(index, 1)[0], shared, shared.runIds);
+      this.assign({ waiter: this.waiters.splice(index, 1)[0], process: shared, sharedWith: shared.runIds });
     }
     const startingNow = starting();
     this.waiters.forEach((waiter, index) => {
@@ -220,7 +220,7 @@ export class RunnerPool {
     return best;
   }
 
-  private assign(waiter: Waiter, process: RunnerProcess, sharedWith?: string[]): void {
+  private assign({ waiter, process, sharedWith }: { waiter: Waiter; process: RunnerProcess; sharedWith?: string[] }): void {
     clearTimeout(waiter.timer);
     this.leases.set(process, this.leasesOf(process) + 1);
     this.lastUsed.set(process, Date.now());

@@ -40,7 +40,7 @@ export class SavedGraphCache {
     return { name, key: createHash('sha256').update(`${name}\0${stats.size}\0${stats.mtimeMs}\0${this.builderVersion}`).digest('hex').slice(0, 32) };
   }
 
-  private remember<T>(map: Map<string, T>, key: string, value: T, limit: number): void {
+  private remember<T>({ map, key, value, limit }: { map: Map<string, T>; key: string; value: T; limit: number }): void {
     map.delete(key);
     map.set(key, value);
     while (map.size > limit) map.delete(map.keys().next().value as string);
@@ -51,7 +51,7 @@ export class SavedGraphCache {
     if (cached) return cached;
     const byId = new Map<string, Span>();
     for (const span of await this.options.store.loadSaved(name)) byId.set(`${span.traceId}:${span.spanId}`, span);
-    this.remember(this.spans, key, byId, MEMORY_SPAN_FILES);
+    this.remember({ map: this.spans, key, value: byId, limit: MEMORY_SPAN_FILES });
     return byId;
   }
 
@@ -68,12 +68,12 @@ export class SavedGraphCache {
       await mkdir(this.options.cacheDir, { recursive: true });
       await writeFileAtomic(diskPath, text, { durable: false });
     }
-    this.remember(this.graphs, key, text, MEMORY_GRAPHS);
+    this.remember({ map: this.graphs, key, value: text, limit: MEMORY_GRAPHS });
     return text;
   }
 
   /** One span of a saved file, for the detail panel. */
-  async span(file: string, traceId: string, spanId: string): Promise<Span | undefined> {
+  async span({ file, traceId, spanId }: { file: string; traceId: string; spanId: string }): Promise<Span | undefined> {
     const { name, key } = await this.versionKey(file);
     return (await this.loadSpans(name, key)).get(`${traceId}:${spanId}`);
   }

@@ -39,6 +39,6 @@ export async function traceSessionGraph(context: Pick<AppContext, 'store'>, trac
     if (id === traceId) own = trace;
     spans.push(...trace);
   }
-  const { name, status } = summarizeTrace(traceId, own, classifySpan);
+  const { name, status } = summarizeTrace({ traceId, spans: own, classifySpan });
   return { traceIds, spanCount: spans.length, trace: { traceId, name, status }, graph: buildRunGraph(spans, { matches }) };
 }

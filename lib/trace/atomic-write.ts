@@ -24,8 +24,13 @@ function errorCode(error: unknown): string | undefined {
  * within one file system), is fsynced, then renamed over the target. The temp file is
  * removed on failure.
  *
+ * Keeps fs.writeFile's (file, data, options) shape, as a drop-in for it: the options hold
+ * only optional settings (the one exception to STYLE.md's named-object rule besides
+ * LoopscopeError, see lib/max-params-rule.test.ts).
+ *
  * @throws LoopscopeError ALREADY_EXISTS (with `overwrite: false`), INTERNAL for I/O failures.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- fs.writeFile's (file, data, options) shape, see above
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): Promise<void> {
   const overwrite = options.overwrite ?? true;
   const durable = options.durable ?? true;

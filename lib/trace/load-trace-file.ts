@@ -16,7 +16,7 @@ function isOtlpExportRequest(value: unknown): boolean {
 }
 
 /** Decodes one parsed document; `where` prefixes errors ("line 3: ", "item [2]: "). */
-function decodeDocument(value: unknown, sourceName: string, where: string): Span[] {
+function decodeDocument({ value, sourceName, where }: { value: unknown; sourceName: string; where: string }): Span[] {
   try {
     if (isOtlpExportRequest(value)) return decodeOtlpJson(value);
     if (isGenkitTraceData(value)) return decodeGenkitTraceData(value);
@@ -31,7 +31,7 @@ function parseJsonLines(lines: string[], sourceName: string): Span[] {
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
     const value = parseJsonLimited(line, { what: `${sourceName}: line ${index + 1}` });
-    spans = mergeSpans(spans, decodeDocument(value, sourceName, `line ${index + 1}: `));
+    spans = mergeSpans(spans, decodeDocument({ value, sourceName, where: `line ${index + 1}: ` }));
   });
   return spans;
 }
@@ -51,9 +51,11 @@ export function parseTraceText(text: string, sourceName: string): Span[] {
   const whole = tryParseJsonLimited(content);
   if (whole.ok) {
     if (Array.isArray(whole.value)) {
-      return whole.value.reduce<Span[]>((spans, item, index) => mergeSpans(spans, decodeDocument(item, sourceName, `item [${index}]: `)), []);
+      let spans: Span[] = [];
+      for (const [index, item] of whole.value.entries()) spans = mergeSpans(spans, decodeDocument({ value: item, sourceName, where: `item [${index}]: ` }));
+      return spans;
     }
-    return mergeSpans([], decodeDocument(whole.value, sourceName, ''));
+    return mergeSpans([], decodeDocument({ value: whole.value, sourceName, where: '' }));
   }
 
   // JSONL only when the first non-blank line is a JSON document on its own; otherwise a
@@ -112,7 +114,7 @@ function parseProtobufTrace(bytes: Uint8Array, sourceName: string): Span[] {
     throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: not JSON, and not an OTLP protobuf ExportTraceServiceRequest either: ${decoded.problem}.`, { cause: decoded.cause });
   }
   // The same span rules as an OTLP JSON file (ids, times), with the same messages.
-  const spans = mergeSpans([], decodeDocument(decoded.request, sourceName, ''));
+  const spans = mergeSpans([], decodeDocument({ value: decoded.request, sourceName, where: '' }));
   if (spans.length === 0) {
     throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: not a trace: it is not JSON, and read as an OTLP protobuf ExportTraceServiceRequest it holds no spans.`);
   }

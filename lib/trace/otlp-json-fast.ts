@@ -60,7 +60,7 @@ function id(value: unknown, pattern: RegExp): string {
   return typeof value === 'string' && pattern.test(value) && !ZEROS.test(value) ? value : bail();
 }
 
-function span(wire: unknown, resource: Attributes, scope: Span['scope']): Span {
+function span({ wire, resource, scope }: { wire: unknown; resource: Attributes; scope: Span['scope'] }): Span {
   if (!isRecord(wire) || typeof wire.name !== 'string') return bail();
   const kind = wire.kind === undefined ? 0 : wire.kind;
   if (typeof kind !== 'number' || !Number.isInteger(kind) || kind < 0 || kind > 5) return bail();
@@ -119,7 +119,7 @@ export function decodeCanonicalOtlpJson(body: unknown): Span[] | undefined {
         if (typeof name !== 'string' || (scopeValue.version !== undefined && typeof scopeValue.version !== 'string')) return undefined;
         const scope: Span['scope'] = typeof scopeValue.version === 'string' ? { name, version: scopeValue.version } : { name };
         Object.freeze(scope);
-        for (const wire of scopeSpans.spans) spans.push(span(wire, resource, scope));
+        for (const wire of scopeSpans.spans) spans.push(span({ wire, resource, scope }));
       }
     }
     return spans;

@@ -87,7 +87,7 @@ export const UnixNanoSchema = z.unknown().transform((value, context) => {
   return nanos;
 });
 
-function enumSchema(names: readonly string[], prefix: string, what: string) {
+function enumSchema({ names, prefix, what }: { names: readonly string[]; prefix: string; what: string }) {
   return z.union([z.number(), z.string()]).optional().transform((value, context) => {
     if (value === undefined) return 0;
     const number = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : names.indexOf(value.replace(prefix, ''));
@@ -97,8 +97,8 @@ function enumSchema(names: readonly string[], prefix: string, what: string) {
   });
 }
 
-const SpanKindSchema = enumSchema(['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'], 'SPAN_KIND_', 'a span kind');
-const StatusCodeSchema = enumSchema(['UNSET', 'OK', 'ERROR'], 'STATUS_CODE_', 'a status code');
+const SpanKindSchema = enumSchema({ names: ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'], prefix: 'SPAN_KIND_', what: 'a span kind' });
+const StatusCodeSchema = enumSchema({ names: ['UNSET', 'OK', 'ERROR'], prefix: 'STATUS_CODE_', what: 'a status code' });
 
 const IntValueSchema = z.union([z.string().regex(/^-?\d{1,19}$/, 'expected an integer'), z.number().int()]).transform((value) => BigInt(value).toString());
 const DoubleValueSchema = z.union([z.number(), z.enum(['NaN', 'Infinity', '-Infinity']), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]);
@@ -213,7 +213,7 @@ export function decodeAttributes(list: readonly OtlpKeyValue[] | undefined): Att
   return attributes;
 }
 
-function toSpan(wire: OtlpSpan, resource: Attributes, scope: Span['scope']): Span {
+function toSpan({ wire, resource, scope }: { wire: OtlpSpan; resource: Attributes; scope: Span['scope'] }): Span {
   const span: Span = {
     traceId: wire.traceId,
     spanId: wire.spanId,
@@ -243,7 +243,7 @@ export function spansOfExportRequest(request: OtlpExportRequest): Span[] {
     for (const scopeSpans of resourceSpans.scopeSpans) {
       const scope: Span['scope'] = { name: scopeSpans.scope?.name ?? '' };
       if (scopeSpans.scope?.version !== undefined) scope.version = scopeSpans.scope.version;
-      for (const wire of scopeSpans.spans) spans.push(toSpan(wire, resource, scope));
+      for (const wire of scopeSpans.spans) spans.push(toSpan({ wire, resource, scope }));
     }
   }
   return spans;

@@ -59,12 +59,12 @@ type JsonObject = Record<string, unknown>;
  * The elements of the one repeated message field (number 1) of a wrapper message such as
  * ArrayValue, KeyValueList or ExportTraceServiceRequest; other fields are skipped.
  */
-function decodeRepeatedField1<T>(r: ProtobufWireReader, what: string, decode: (element: ProtobufWireReader) => T): T[] {
+function decodeRepeatedField1<T>({ reader, what, decode }: { reader: ProtobufWireReader; what: string; decode: (element: ProtobufWireReader) => T }): T[] {
   const values: T[] = [];
-  while (!r.atEnd()) {
-    const tag = r.readTag();
-    if (tag.field === 1) values.push(decode(r.messageField(tag, what)));
-    else r.skip(tag);
+  while (!reader.atEnd()) {
+    const tag = reader.readTag();
+    if (tag.field === 1) values.push(decode(reader.messageField(tag, what)));
+    else reader.skip(tag);
   }
   return values;
 }
@@ -96,13 +96,13 @@ function decodeAnyValue(r: ProtobufWireReader, depth: number): JsonAnyValue {
         const list = r.messageField(tag, 'AnyValue.array_value');
         if (depth + 2 > MAX_JSON_DEPTH) throw tooDeep(tag.offset);
         // {arrayValue: {values: [AnyValue]}}: the elements sit three levels down.
-        value = { arrayValue: { values: decodeRepeatedField1(list, 'ArrayValue.values', (element) => decodeAnyValue(element, depth + 3)) } };
+        value = { arrayValue: { values: decodeRepeatedField1({ reader: list, what: 'ArrayValue.values', decode: (element) => decodeAnyValue(element, depth + 3) }) } };
         break;
       }
       case 6: {
         const list = r.messageField(tag, 'AnyValue.kvlist_value');
         if (depth + 2 > MAX_JSON_DEPTH) throw tooDeep(tag.offset);
-        value = { kvlistValue: { values: decodeRepeatedField1(list, 'KeyValueList.values', (element) => decodeKeyValue(element, depth + 3)) } };
+        value = { kvlistValue: { values: decodeRepeatedField1({ reader: list, what: 'KeyValueList.values', decode: (element) => decodeKeyValue(element, depth + 3) }) } };
         break;
       }
       case 7:
@@ -166,9 +166,8 @@ function messageSpec(name: string, fields: Record<number, FieldSpec>): MessageSp
   return { name, fields: numbered, keys: [...byKey.keys()], byKey };
 }
 
-const field = (proto: string, json: string, kind: FieldKind, extra: Partial<FieldSpec> = {}): FieldSpec => ({ proto, json, kind, ...extra });
-const attributes = (): FieldSpec => field('attributes', 'attributes', 'attribute', { repeated: true });
-const droppedAttributes = (): FieldSpec => field('dropped_attributes_count', 'droppedAttributesCount', 'uint32', { optional: true });
+const attributes = (): FieldSpec => ({ proto: 'attributes', json: 'attributes', kind: 'attribute', repeated: true });
+const droppedAttributes = (): FieldSpec => ({ proto: 'dropped_attributes_count', json: 'droppedAttributesCount', kind: 'uint32', optional: true });
 const EMPTY = new Uint8Array(0);
 
 function defaultOf(field: FieldSpec): unknown {
@@ -180,7 +179,7 @@ function defaultOf(field: FieldSpec): unknown {
     case 'fixed64':
       return '0';
     case 'message':
-      return decodeMessage(new ProtobufWireReader(EMPTY, 0, 0), field.message!(), 0);
+      return decodeMessage({ reader: new ProtobufWireReader({ buf: EMPTY, pos: 0, end: 0 }), spec: field.message!(), depth: 0 });
     default:
       return 0;
   }
@@ -191,26 +190,26 @@ function isDefault(value: unknown): boolean {
 }
 
 /** One field's value; `depth` is the JSON depth of the message holding it. */
-function readField(r: ProtobufWireReader, tag: Tag, field: FieldSpec, what: string, depth: number): unknown {
+function readField({ reader, tag, field, what, depth }: { reader: ProtobufWireReader; tag: Tag; field: FieldSpec; what: string; depth: number }): unknown {
   // A repeated field's elements sit inside its array: two levels down, else one.
   const below = depth + (field.repeated ? 2 : 1);
   switch (field.kind) {
     case 'string':
-      return r.stringField(tag, what);
+      return reader.stringField(tag, what);
     case 'hex':
-      return r.hexField(tag, what);
+      return reader.hexField(tag, what);
     case 'int32':
-      return r.int32Field(tag, what);
+      return reader.int32Field(tag, what);
     case 'uint32':
-      return r.uint32Field(tag, what);
+      return reader.uint32Field(tag, what);
     case 'fixed32':
-      return r.fixed32Field(tag, what);
+      return reader.fixed32Field(tag, what);
     case 'fixed64':
-      return r.fixed64Field(tag, what);
+      return reader.fixed64Field(tag, what);
     case 'attribute':
-      return decodeKeyValue(r.messageField(tag, what), below);
+      return decodeKeyValue(reader.messageField(tag, what), below);
     case 'message':
-      return decodeMessage(r.messageField(tag, what), field.message!(), below);
+      return decodeMessage({ reader: reader.messageField(tag, what), spec: field.message!(), depth: below });
   }
 }
 
@@ -225,16 +224,16 @@ function mergeSet(previous: JsonObject, next: JsonObject): JsonObject {
  * Decodes a message by its table: defaults filled in, unknown fields skipped, optional defaults
  * left out. `depth`: the JSON depth of the object it becomes (the request's own object is 1).
  */
-function decodeMessage(r: ProtobufWireReader, spec: MessageSpec, depth: number): JsonObject {
+function decodeMessage({ reader, spec, depth }: { reader: ProtobufWireReader; spec: MessageSpec; depth: number }): JsonObject {
   const values = new Map<string, unknown>();
-  while (!r.atEnd()) {
-    const tag = r.readTag();
+  while (!reader.atEnd()) {
+    const tag = reader.readTag();
     const field = spec.fields.get(tag.field);
     if (!field) {
-      r.skip(tag);
+      reader.skip(tag);
       continue;
     }
-    const value = readField(r, tag, field, `${spec.name}.${field.proto}`, depth);
+    const value = readField({ reader, tag, field, what: `${spec.name}.${field.proto}`, depth });
     if (field.repeated) {
       const list = values.get(field.json) as unknown[] | undefined;
       if (list) list.push(value);
@@ -260,8 +259,8 @@ const RESOURCE = messageSpec('Resource', { 1: attributes(), 2: droppedAttributes
 
 /** InstrumentationScope, and the deprecated InstrumentationLibrary (same fields 1 and 2). */
 const SCOPE = messageSpec('InstrumentationScope', {
-  1: field('name', 'name', 'string'),
-  2: field('version', 'version', 'string'),
+  1: { proto: 'name', json: 'name', kind: 'string' },
+  2: { proto: 'version', json: 'version', kind: 'string' },
   3: { ...attributes(), optional: true },
   4: droppedAttributes(),
 });
@@ -269,64 +268,64 @@ const SCOPE = messageSpec('InstrumentationScope', {
 // trace/v1
 
 const EVENT = messageSpec('Span.Event', {
-  1: field('time_unix_nano', 'timeUnixNano', 'fixed64'),
-  2: field('name', 'name', 'string'),
+  1: { proto: 'time_unix_nano', json: 'timeUnixNano', kind: 'fixed64' },
+  2: { proto: 'name', json: 'name', kind: 'string' },
   3: attributes(),
   4: droppedAttributes(),
 });
 
 const LINK = messageSpec('Span.Link', {
-  1: field('trace_id', 'traceId', 'hex'),
-  2: field('span_id', 'spanId', 'hex'),
-  3: field('trace_state', 'traceState', 'string', { optional: true }),
+  1: { proto: 'trace_id', json: 'traceId', kind: 'hex' },
+  2: { proto: 'span_id', json: 'spanId', kind: 'hex' },
+  3: { proto: 'trace_state', json: 'traceState', kind: 'string', optional: true },
   4: attributes(),
   5: droppedAttributes(),
-  6: field('flags', 'flags', 'fixed32', { optional: true }),
+  6: { proto: 'flags', json: 'flags', kind: 'fixed32', optional: true },
 });
 
 /** Field 1 is the long-deprecated `deprecated_code`: skipped like any unknown field. */
 const STATUS = messageSpec('Status', {
-  2: field('message', 'message', 'string'),
-  3: field('code', 'code', 'int32'),
+  2: { proto: 'message', json: 'message', kind: 'string' },
+  3: { proto: 'code', json: 'code', kind: 'int32' },
 });
 
 const SPAN = messageSpec('Span', {
-  1: field('trace_id', 'traceId', 'hex'),
-  2: field('span_id', 'spanId', 'hex'),
-  3: field('trace_state', 'traceState', 'string', { optional: true }),
-  4: field('parent_span_id', 'parentSpanId', 'hex', { optional: true }),
-  5: field('name', 'name', 'string'),
-  6: field('kind', 'kind', 'int32'),
-  7: field('start_time_unix_nano', 'startTimeUnixNano', 'fixed64'),
-  8: field('end_time_unix_nano', 'endTimeUnixNano', 'fixed64'),
+  1: { proto: 'trace_id', json: 'traceId', kind: 'hex' },
+  2: { proto: 'span_id', json: 'spanId', kind: 'hex' },
+  3: { proto: 'trace_state', json: 'traceState', kind: 'string', optional: true },
+  4: { proto: 'parent_span_id', json: 'parentSpanId', kind: 'hex', optional: true },
+  5: { proto: 'name', json: 'name', kind: 'string' },
+  6: { proto: 'kind', json: 'kind', kind: 'int32' },
+  7: { proto: 'start_time_unix_nano', json: 'startTimeUnixNano', kind: 'fixed64' },
+  8: { proto: 'end_time_unix_nano', json: 'endTimeUnixNano', kind: 'fixed64' },
   9: attributes(),
   10: droppedAttributes(),
-  11: field('events', 'events', 'message', { message: () => EVENT, repeated: true }),
-  12: field('dropped_events_count', 'droppedEventsCount', 'uint32', { optional: true }),
-  13: field('links', 'links', 'message', { message: () => LINK, repeated: true }),
-  14: field('dropped_links_count', 'droppedLinksCount', 'uint32', { optional: true }),
+  11: { proto: 'events', json: 'events', kind: 'message', message: () => EVENT, repeated: true },
+  12: { proto: 'dropped_events_count', json: 'droppedEventsCount', kind: 'uint32', optional: true },
+  13: { proto: 'links', json: 'links', kind: 'message', message: () => LINK, repeated: true },
+  14: { proto: 'dropped_links_count', json: 'droppedLinksCount', kind: 'uint32', optional: true },
   // A message field repeated on the wire merges; Status only has scalars, so the later
   // occurrence's set fields win.
-  15: field('status', 'status', 'message', { message: () => STATUS, merge: true }),
-  16: field('flags', 'flags', 'fixed32', { optional: true }),
+  15: { proto: 'status', json: 'status', kind: 'message', message: () => STATUS, merge: true },
+  16: { proto: 'flags', json: 'flags', kind: 'fixed32', optional: true },
 });
 
 /** ScopeSpans, and the deprecated InstrumentationLibrarySpans (identical field layout). */
 const scopeSpans = (name: string) =>
   messageSpec(name, {
-    1: field('scope', 'scope', 'message', { message: () => SCOPE }),
-    2: field('spans', 'spans', 'message', { message: () => SPAN, repeated: true }),
-    3: field('schema_url', 'schemaUrl', 'string', { optional: true }),
+    1: { proto: 'scope', json: 'scope', kind: 'message', message: () => SCOPE },
+    2: { proto: 'spans', json: 'spans', kind: 'message', message: () => SPAN, repeated: true },
+    3: { proto: 'schema_url', json: 'schemaUrl', kind: 'string', optional: true },
   });
 const SCOPE_SPANS = scopeSpans('ScopeSpans');
 const INSTRUMENTATION_LIBRARY_SPANS = scopeSpans('InstrumentationLibrarySpans');
 
 const RESOURCE_SPANS = messageSpec('ResourceSpans', {
-  1: field('resource', 'resource', 'message', { message: () => RESOURCE }),
-  2: field('scope_spans', 'scopeSpans', 'message', { message: () => SCOPE_SPANS, repeated: true }),
-  3: field('schema_url', 'schemaUrl', 'string', { optional: true }),
+  1: { proto: 'resource', json: 'resource', kind: 'message', message: () => RESOURCE },
+  2: { proto: 'scope_spans', json: 'scopeSpans', kind: 'message', message: () => SCOPE_SPANS, repeated: true },
+  3: { proto: 'schema_url', json: 'schemaUrl', kind: 'string', optional: true },
   // Deprecated `instrumentation_library_spans` (pre-0.15 OTLP): same layout as ScopeSpans.
-  1000: field('instrumentation_library_spans', 'scopeSpans', 'message', { message: () => INSTRUMENTATION_LIBRARY_SPANS, repeated: true }),
+  1000: { proto: 'instrumentation_library_spans', json: 'scopeSpans', kind: 'message', message: () => INSTRUMENTATION_LIBRARY_SPANS, repeated: true },
 });
 
 /**
@@ -336,7 +335,7 @@ const RESOURCE_SPANS = messageSpec('ResourceSpans', {
  * the body is truncated or not valid protobuf.
  */
 export function decodeOtlpProtobuf(bytes: Uint8Array): unknown {
-  const r = new ProtobufWireReader(bytes, 0, bytes.length);
+  const reader = new ProtobufWireReader({ buf: bytes, pos: 0, end: bytes.length });
   // {resourceSpans: [ResourceSpans]}: each ResourceSpans is an object at depth 3.
-  return { resourceSpans: decodeRepeatedField1(r, 'ExportTraceServiceRequest.resource_spans', (element) => decodeMessage(element, RESOURCE_SPANS, 3)) };
+  return { resourceSpans: decodeRepeatedField1({ reader, what: 'ExportTraceServiceRequest.resource_spans', decode: (element) => decodeMessage({ reader: element, spec: RESOURCE_SPANS, depth: 3 }) }) };
 }

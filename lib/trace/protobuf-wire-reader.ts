@@ -45,11 +45,15 @@ export class ProtobufWireReader {
   private lo = 0;
   private hi = 0;
 
-  constructor(
-    readonly buf: Uint8Array,
-    public pos: number,
-    readonly end: number,
-  ) {}
+  readonly buf: Uint8Array;
+  pos: number;
+  readonly end: number;
+
+  constructor({ buf, pos, end }: { buf: Uint8Array; pos: number; end: number }) {
+    this.buf = buf;
+    this.pos = pos;
+    this.end = end;
+  }
 
   atEnd(): boolean {
     return this.pos >= this.end;
@@ -160,7 +164,7 @@ export class ProtobufWireReader {
 
   readSubMessage(what: string): ProtobufWireReader {
     const [start, end] = this.readLengthDelimited(what);
-    return new ProtobufWireReader(this.buf, start, end);
+    return new ProtobufWireReader({ buf: this.buf, pos: start, end });
   }
 
   readBytes(what: string): Uint8Array {
@@ -192,60 +196,60 @@ export class ProtobufWireReader {
   // `what` names the field (e.g. `Span.name`) in error messages.
 
   stringField(tag: Tag, what: string): string {
-    expectWireType(tag, WIRE_LEN, what);
+    expectWireType({ tag, wireType: WIRE_LEN, what });
     return this.readString(what);
   }
 
   /** A `bytes` id field (trace/span id) as lowercase hex. */
   hexField(tag: Tag, what: string): string {
-    expectWireType(tag, WIRE_LEN, what);
+    expectWireType({ tag, wireType: WIRE_LEN, what });
     return this.readHex(what);
   }
 
   /** A `bytes` field as base64 (the proto3 JSON mapping). */
   base64Field(tag: Tag, what: string): string {
-    expectWireType(tag, WIRE_LEN, what);
+    expectWireType({ tag, wireType: WIRE_LEN, what });
     return this.readBase64(what);
   }
 
   /** An embedded message field, as a reader of just its bytes. */
   messageField(tag: Tag, what: string): ProtobufWireReader {
-    expectWireType(tag, WIRE_LEN, what);
+    expectWireType({ tag, wireType: WIRE_LEN, what });
     return this.readSubMessage(what);
   }
 
   boolField(tag: Tag, what: string): boolean {
-    expectWireType(tag, WIRE_VARINT, what);
+    expectWireType({ tag, wireType: WIRE_VARINT, what });
     return this.readBool(what);
   }
 
   int32Field(tag: Tag, what: string): number {
-    expectWireType(tag, WIRE_VARINT, what);
+    expectWireType({ tag, wireType: WIRE_VARINT, what });
     return this.readInt32(what);
   }
 
   uint32Field(tag: Tag, what: string): number {
-    expectWireType(tag, WIRE_VARINT, what);
+    expectWireType({ tag, wireType: WIRE_VARINT, what });
     return this.readUint32(what);
   }
 
   int64Field(tag: Tag, what: string): string {
-    expectWireType(tag, WIRE_VARINT, what);
+    expectWireType({ tag, wireType: WIRE_VARINT, what });
     return this.readInt64String(what);
   }
 
   fixed32Field(tag: Tag, what: string): number {
-    expectWireType(tag, WIRE_FIXED32, what);
+    expectWireType({ tag, wireType: WIRE_FIXED32, what });
     return this.readFixed32(what);
   }
 
   fixed64Field(tag: Tag, what: string): string {
-    expectWireType(tag, WIRE_FIXED64, what);
+    expectWireType({ tag, wireType: WIRE_FIXED64, what });
     return this.readFixed64String(what);
   }
 
   doubleField(tag: Tag, what: string): number {
-    expectWireType(tag, WIRE_FIXED64, what);
+    expectWireType({ tag, wireType: WIRE_FIXED64, what });
     return this.readDouble(what);
   }
 
@@ -296,7 +300,7 @@ export class ProtobufWireReader {
 }
 
 /** A known field arrived with a wire type its schema never uses. */
-function expectWireType(tag: Tag, wireType: number, what: string): void {
+function expectWireType({ tag, wireType, what }: { tag: Tag; wireType: number; what: string }): void {
   if (tag.wireType !== wireType) {
     throw malformed(
       `${what} (field ${tag.field}) has wire type ${WIRE_TYPE_NAMES[tag.wireType] ?? tag.wireType}, expected ${WIRE_TYPE_NAMES[wireType]}`,

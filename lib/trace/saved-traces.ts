@@ -137,7 +137,7 @@ export class SavedTraces {
   constructor(options: { savedDir: string; savedIndexPath: string; summarize?: Summarize }) {
     this.savedDir = options.savedDir;
     this.savedIndexPath = options.savedIndexPath;
-    this.summarize = options.summarize ?? summarizeTrace;
+    this.summarize = options.summarize ?? ((traceId, spans) => summarizeTrace({ traceId, spans }));
   }
 
   /**

@@ -50,7 +50,7 @@ export function buildSpanTree(spans: readonly Span[], classifySpan: (span: Span)
   const byStart = (a: Span, b: Span) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano);
 
   const visited = new Set<string>();
-  const visit = (span: Span, depth: number, ancestors: Set<string>): SpanTreeNode => {
+  const visit = ({ span, depth, ancestors }: { span: Span; depth: number; ancestors: Set<string> }): SpanTreeNode => {
     const key = `${span.traceId}:${span.spanId}`;
     visited.add(key);
     const classification = classifySpan(span);
@@ -59,7 +59,7 @@ export function buildSpanTree(spans: readonly Span[], classifySpan: (span: Span)
     const children = (childrenOf.get(key) ?? [])
       .filter((child) => !nextAncestors.has(`${child.traceId}:${child.spanId}`))
       .sort(byStart)
-      .map((child) => visit(child, depth + 1, nextAncestors));
+      .map((child) => visit({ span: child, depth: depth + 1, ancestors: nextAncestors }));
     return {
       spanId: span.spanId,
       traceId: span.traceId,
@@ -75,11 +75,11 @@ export function buildSpanTree(spans: readonly Span[], classifySpan: (span: Span)
       children,
     };
   };
-  const forest = roots.sort(byStart).map((root) => visit(root, 0, new Set()));
+  const forest = roots.sort(byStart).map((root) => visit({ span: root, depth: 0, ancestors: new Set() }));
   // Spans caught in a parent cycle (hand-edited data) have no root above them: show them
   // as roots rather than let them vanish.
   for (const span of [...byId.values()].sort(byStart)) {
-    if (!visited.has(`${span.traceId}:${span.spanId}`)) forest.push(visit(span, 0, new Set()));
+    if (!visited.has(`${span.traceId}:${span.spanId}`)) forest.push(visit({ span, depth: 0, ancestors: new Set() }));
   }
   return forest;
 }

@@ -37,7 +37,7 @@ export interface TraceSummary {
  * `classifySpan` says what each span is: pass the dialects' (lib/dialects/classify-span.ts) to
  * name runtimes' calls and models; by default only OpenTelemetry fields are read.
  */
-export function summarizeTrace(traceId: string, spans: readonly Span[], classifySpan: (span: Span) => SpanClassification = classifyOtelSpan): TraceSummary {
+export function summarizeTrace({ traceId, spans, classifySpan = classifyOtelSpan }: { traceId: string; spans: readonly Span[]; classifySpan?: (span: Span) => SpanClassification }): TraceSummary {
   const ids = new Set(spans.map((span) => span.spanId));
   const sorted = [...spans].sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
   const roots = sorted.filter((span) => span.parentSpanId === undefined || !ids.has(span.parentSpanId));

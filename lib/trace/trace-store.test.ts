@@ -311,7 +311,7 @@ describe('TraceStore.listSaved', () => {
     expect(await readFile(path.join(savedDir, 'broken.json'), 'utf8')).toBe(before);
   });
   it('summarizes saved files with the summarizer it was given (the server passes the dialects’)', async () => {
-    const named = new TraceStore({ dataDir, savedDir, summarize: (traceId, spans) => ({ ...summarizeTrace(traceId, spans), name: `summarized ${spans.length}` }) });
+    const named = new TraceStore({ dataDir, savedDir, summarize: (traceId, spans) => ({ ...summarizeTrace({ traceId, spans }), name: `summarized ${spans.length}` }) });
     await writeFile(path.join(savedDir, 'one.json'), JSON.stringify(encodeOtlpJson([span(TRACE_A, ROOT)])));
     expect((await named.listSaved()).find((file) => file.file === 'one.json')).toMatchObject({ name: 'summarized 1' });
   });

@@ -103,7 +103,7 @@ export class TraceStore {
     this.tracesDir = path.join(options.dataDir, 'traces');
     this.savedDir = options.savedDir;
     this.indexPath = path.join(options.dataDir, 'index.json');
-    this.summarize = options.summarize ?? summarizeTrace;
+    this.summarize = options.summarize ?? ((traceId, spans) => summarizeTrace({ traceId, spans }));
     this.saved = new SavedTraces({ savedDir: options.savedDir, savedIndexPath: path.join(options.dataDir, 'saved-index.json'), summarize: this.summarize });
   }
 

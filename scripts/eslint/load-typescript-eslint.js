@@ -28,6 +28,7 @@ const TYPESCRIPT_ESLINT_FILE = /[\\/]node_modules[\\/](?:@typescript-eslint[\\/]
 function answerTypescriptWithVersion6() {
   if (Module[HOOKED]) return;
   const resolveFilename = Module._resolveFilename;
+  // eslint-disable-next-line max-params -- replaces Node's Module._resolveFilename, whose signature it keeps
   Module._resolveFilename = function resolveTypescript6(request, parent, ...rest) {
     // `typescript` and its subpaths (`typescript/lib/tsserverlibrary` for the project service).
     if ((request === 'typescript' || request.startsWith('typescript/')) && parent?.filename && TYPESCRIPT_ESLINT_FILE.test(parent.filename)) {

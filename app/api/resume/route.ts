@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 /** Resumes an interrupted generate of a captured or saved trace with hand-written answers. */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const body = await readJsonBody(request, ResumeFromTraceSchema);
+    const body = await readJsonBody({ request, schema: ResumeFromTraceSchema });
     const answer: ResumeResponse = await resumeFromTrace(getAppContext(), body);
     return Response.json(answer, { status: 202 });
   } catch (error) {

@@ -22,7 +22,7 @@ import { validateGenkitResume } from './resume-rules';
 
 /** A tool run directly as an action: genkit gives its caller an error for an interrupt there (bug 5). */
 function readStandaloneTool(index: SpanIndex, span: Span): ToolCall {
-  const call = buildToolCall(index, span);
+  const call = buildToolCall({ index, span });
   if (call.status === 'interrupted') call.notes = [GENKIT_BUGS[5].graphNote()];
   return call;
 }

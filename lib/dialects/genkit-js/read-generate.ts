@@ -86,13 +86,13 @@ export function readGenerateCall(options: { index: SpanIndex; root: Span; flowSp
     if (modelSpan) {
       const model = readModelCall(index, modelSpan);
       const turnId = spanKey(current);
-      turns.push({ index: turns.length, generateSpanId: current.spanId, model, toolCalls: pairToolCalls(index, turnId, model.toolRequests, toolSpans) });
+      turns.push({ index: turns.length, generateSpanId: current.spanId, model, toolCalls: pairToolCalls({ index, turnId, requests: model.toolRequests, toolSpans }) });
     } else if (toolSpans.length > 0 && current === root && mayBeResume) {
       // A resume generate runs its restarts before recursing into its first model turn.
-      resumeToolCalls = toolSpans.map((span) => buildToolCall(index, span));
+      resumeToolCalls = toolSpans.map((span) => buildToolCall({ index, span }));
     } else if (toolSpans.length > 0) {
       // Tool spans whose model span never arrived (lost, or another exporter): still a turn.
-      turns.push({ index: turns.length, generateSpanId: current.spanId, toolCalls: pairToolCalls(index, spanKey(current), [], toolSpans) });
+      turns.push({ index: turns.length, generateSpanId: current.spanId, toolCalls: pairToolCalls({ index, turnId: spanKey(current), requests: [], toolSpans }) });
     }
     current = children.find((child) => index.classify(child).role === 'generate');
   }

@@ -36,7 +36,7 @@ class RecordedToolCall implements ToolCall {
   #input?: { value: unknown };
   #output?: { value: unknown };
 
-  constructor(fields: Omit<ToolCall, 'input' | 'output'>, rawInput: Span['attributes'][string] | undefined, rawOutput: Span['attributes'][string] | undefined) {
+  constructor({ fields, rawInput, rawOutput }: { fields: Omit<ToolCall, 'input' | 'output'>; rawInput: Span['attributes'][string] | undefined; rawOutput: Span['attributes'][string] | undefined }) {
     Object.assign(this, fields);
     this.#rawInput = rawInput;
     this.#rawOutput = rawOutput;
@@ -62,7 +62,7 @@ class RecordedToolCall implements ToolCall {
 }
 
 /** A tool call from its span; `request` supplies the ref the span does not record. */
-export function buildToolCall(index: SpanIndex, span: Span, request?: ToolRequestData): ToolCall {
+export function buildToolCall({ index, span, request }: { index: SpanIndex; span: Span; request?: ToolRequestData }): ToolCall {
   const classification = index.classify(span);
   const interruptAttribute = span.attributes['genkit:metadata:interrupt'];
   let interrupt: ToolCall['interrupt'];
@@ -73,25 +73,25 @@ export function buildToolCall(index: SpanIndex, span: Span, request?: ToolReques
         : { metadata: true, evidence: 'exception' };
   }
   const resumedAttribute = span.attributes['genkit:metadata:resumed'];
-  return new RecordedToolCall(
-    {
-    id: spanKey(span),
-    traceId: span.traceId,
-    spanId: span.spanId,
-    name: classification.label,
-    ref: request?.ref,
-    status: classification.outcome,
-    restarted: classification.restarted,
-    answeredByHand: span.attributes[ANSWERED_BY_HAND_ATTRIBUTE] === 'true' ? true : undefined,
-    resumedMetadata: resumedAttribute !== undefined ? (jsonAttributeOrUndefined(resumedAttribute) ?? resumedAttribute) : undefined,
-    interrupt,
-    parked: false,
-    errorMessage: classification.errorMessage,
-    resolvedBy: [],
+  return new RecordedToolCall({
+    fields: {
+      id: spanKey(span),
+      traceId: span.traceId,
+      spanId: span.spanId,
+      name: classification.label,
+      ref: request?.ref,
+      status: classification.outcome,
+      restarted: classification.restarted,
+      answeredByHand: span.attributes[ANSWERED_BY_HAND_ATTRIBUTE] === 'true' ? true : undefined,
+      resumedMetadata: resumedAttribute !== undefined ? (jsonAttributeOrUndefined(resumedAttribute) ?? resumedAttribute) : undefined,
+      interrupt,
+      parked: false,
+      errorMessage: classification.errorMessage,
+      resolvedBy: [],
     },
-    span.attributes['genkit:input'],
-    span.attributes['genkit:output'],
-  );
+    rawInput: span.attributes['genkit:input'],
+    rawOutput: span.attributes['genkit:output'],
+  });
 }
 
 /**
@@ -99,7 +99,7 @@ export function buildToolCall(index: SpanIndex, span: Span, request?: ToolReques
  * the request's `ref`, so pairing is by name and input, then by name in order. A request
  * with no span (unknown tool, the generate failed first) becomes a `not-run` call.
  */
-export function pairToolCalls(index: SpanIndex, turnId: string, requests: ToolRequestData[], toolSpans: Span[]): ToolCall[] {
+export function pairToolCalls({ index, turnId, requests, toolSpans }: { index: SpanIndex; turnId: string; requests: ToolRequestData[]; toolSpans: Span[] }): ToolCall[] {
   const unused = [...toolSpans];
   const take = (predicate: (span: Span) => boolean) => {
     const position = unused.findIndex(predicate);
@@ -115,7 +115,7 @@ export function pairToolCalls(index: SpanIndex, turnId: string, requests: ToolRe
       take((candidate) => index.classify(candidate).label === request.name && candidate.attributes['genkit:input'] === inputText) ??
       take((candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === (inputJson ??= canonicalJson(request.input))) ??
       take((candidate) => index.classify(candidate).label === request.name);
-    if (span) return buildToolCall(index, span, request);
+    if (span) return buildToolCall({ index, span, request });
     return {
       id: `${turnId}:request:${requestLabel(request)}`,
       traceId: turnId.split(':')[0],
@@ -128,6 +128,6 @@ export function pairToolCalls(index: SpanIndex, turnId: string, requests: ToolRe
       resolvedBy: [],
     };
   });
-  return [...calls, ...unused.map((span) => buildToolCall(index, span))];
+  return [...calls, ...unused.map((span) => buildToolCall({ index, span }))];
 }
 

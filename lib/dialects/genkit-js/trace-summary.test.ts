@@ -5,7 +5,7 @@ import { BASE_MILLIS, buildSpan, generateAttributes, modelAttributes, spanTimes,
 import { classifySpan } from '../classify-span';
 
 /** The summary of a trace of genkit spans, classified by the dialects (as the server makes it). */
-const summarizeTrace = (traceId: string, spans: readonly Span[]) => summarize(traceId, spans, classifySpan);
+const summarizeTrace = (traceId: string, spans: readonly Span[]) => summarize({ traceId, spans, classifySpan });
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const BASE = BASE_MILLIS;

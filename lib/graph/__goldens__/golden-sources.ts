@@ -5,12 +5,12 @@ import { buildRunGraph } from '../build-run-graph';
 
 /** Every committed trace file whose Graph JSON is pinned, with the golden file's name. */
 export function goldenSources(projectDir = process.cwd()): { file: string; golden: string }[] {
-  const list = (folder: string, suffix: string, prefix: string) =>
+  const list = ({ folder, suffix, prefix }: { folder: string; suffix: string; prefix: string }) =>
     readdirSync(path.join(projectDir, folder))
       .filter((name) => name.endsWith(suffix))
       .sort()
       .map((name) => ({ file: path.join(projectDir, folder, name), golden: `${prefix}${name.slice(0, -suffix.length)}.graph.json` }));
-  return [...list('lib/graph/__fixtures__', '.otlp.json', 'fixture-'), ...list('traces', '.json', 'traces-')];
+  return [...list({ folder: 'lib/graph/__fixtures__', suffix: '.otlp.json', prefix: 'fixture-' }), ...list({ folder: 'traces', suffix: '.json', prefix: 'traces-' })];
 }
 
 /** The golden text of one trace file: its whole Graph JSON (summary, generates, nodes, edges), one value per line. */

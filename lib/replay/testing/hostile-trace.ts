@@ -84,17 +84,17 @@ export function hostileTrace(text: string, options: { registrable: boolean }): s
   const renamed = (value: string) => byLength.reduce((result, [from, to]) => result.split(from).join(to), value);
 
   /** `inPayload`: inside a tool's input, output or metadata, or a schema's `properties`, where keys are recorded names. */
-  const walk = (value: Json, key: string | undefined, inPayload: boolean): Json => {
+  const walk = ({ value, key, inPayload }: { value: Json; key: string | undefined; inPayload: boolean }): Json => {
     if (typeof value === 'string') {
       if (key === 'required') return properties.get(value) ?? value;
       return STRUCTURAL.has(key ?? '') ? renamed(value) : renamed(value) + HOSTILE_TEXT;
     }
     // Array elements inherit their array's key (`tools: ["/tool/x"]`, `required: ["to"]`).
-    if (Array.isArray(value)) return value.map((item) => walk(item, key, inPayload));
+    if (Array.isArray(value)) return value.map((item) => walk({ value: item, key, inPayload }));
     if (value === null || typeof value !== 'object') return value;
     const out: { [key: string]: Json } = {};
     for (const [name, inner] of Object.entries(value)) {
-      out[inPayload ? (properties.get(name) ?? name) : name] = walk(inner, name, inPayload || PAYLOAD_KEYS.has(name));
+      out[inPayload ? (properties.get(name) ?? name) : name] = walk({ value: inner, key: name, inPayload: inPayload || PAYLOAD_KEYS.has(name) });
     }
     return out;
   };
@@ -107,7 +107,7 @@ export function hostileTrace(text: string, options: { registrable: boolean }): s
       if (raw === undefined) continue;
       if (['genkit:input', 'genkit:output', 'genkit:metadata:interrupt', 'genkit:metadata:resumed'].includes(attribute.key)) {
         const payload = attribute.key !== 'genkit:input' && attribute.key !== 'genkit:output' ? true : isTool;
-        attribute.value.stringValue = JSON.stringify(walk(JSON.parse(raw) as Json, undefined, payload));
+        attribute.value.stringValue = JSON.stringify(walk({ value: JSON.parse(raw) as Json, key: undefined, inPayload: payload }));
       } else attribute.value.stringValue = renamed(raw);
     }
     if (span.status?.message !== undefined) span.status.message = renamed(span.status.message);

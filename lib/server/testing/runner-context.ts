@@ -20,7 +20,7 @@ export function useRunnerContext(): { readonly harness: CaptureHarness; readonly
 }
 
 /** Waits until a run is no longer running (its runner command answered). */
-export async function runEnded(context: AppContext, runId: string, timeoutMs = 20_000): Promise<RunSession> {
+export async function runEnded({ context, runId, timeoutMs = 20_000 }: { context: AppContext; runId: string; timeoutMs?: number }): Promise<RunSession> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const run = context.runs.get(runId)!;

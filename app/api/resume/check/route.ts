@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
  */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const body = await readJsonBody(request, ResumeFromTraceSchema);
+    const body = await readJsonBody({ request, schema: ResumeFromTraceSchema });
     const { validation, blockers } = await checkResumeFromTrace(getAppContext(), body);
     const answer: ResumeCheckResponse = { errors: [...validation.errors, ...blockers], warnings: validation.warnings, payload: validation.payload };
     return Response.json(answer);

@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
  */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const body = await readJsonBody(request, ResumeContextRequestSchema);
+    const body = await readJsonBody({ request, schema: ResumeContextRequestSchema });
     const answer: ResumeContextResponse = { context: await resumeContextView(getAppContext(), body) };
     return Response.json(answer);
   } catch (error) {

@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 /** Imports a trace file picked in the page into the captured traces. Bad files are refused whole. */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const { fileName, text } = await readJsonBody(request, ImportTraceRequestSchema, IMPORT_MAX_BODY_BYTES);
+    const { fileName, text } = await readJsonBody({ request, schema: ImportTraceRequestSchema, maxBytes: IMPORT_MAX_BODY_BYTES });
     const spans = parseTraceText(text, fileName);
     await ingestSpans(getAppContext(), spans);
     const traceIds = [...new Set(spans.map((span) => span.traceId))];

@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic';
 /** Saves captured traces as a named OTLP JSON file in traces/. */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const body = await readJsonBody(request, SaveTraceRequestSchema);
+    const body = await readJsonBody({ request, schema: SaveTraceRequestSchema });
     const answer: SaveTraceResponse = await getAppContext().store.save(body);
     return Response.json(answer, { status: 201 });
   } catch (error) {

@@ -9,8 +9,8 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request, context: { params: Promise<{ runId: string }> }): Promise<Response> {
   try {
     const { runId } = await context.params;
-    const breakpoints = await readJsonBody(request, BreakpointsSchema);
-    return Response.json({ run: await setBreakpoints(getAppContext(), runId, breakpoints) });
+    const breakpoints = await readJsonBody({ request, schema: BreakpointsSchema });
+    return Response.json({ run: await setBreakpoints({ context: getAppContext(), runId, breakpoints }) });
   } catch (error) {
     return errorResponse(error);
   }

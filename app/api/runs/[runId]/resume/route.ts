@@ -9,8 +9,8 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request, context: { params: Promise<{ runId: string }> }): Promise<Response> {
   try {
     const { runId } = await context.params;
-    const { resume } = await readJsonBody(request, RunResumeRequestSchema);
-    return Response.json({ run: resumeRun(getAppContext(), runId, resume) }, { status: 202 });
+    const { resume } = await readJsonBody({ request, schema: RunResumeRequestSchema });
+    return Response.json({ run: resumeRun({ context: getAppContext(), runId, resume }) }, { status: 202 });
   } catch (error) {
     return errorResponse(error);
   }

@@ -9,8 +9,8 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request, context: { params: Promise<{ runId: string; pauseId: string }> }): Promise<Response> {
   try {
     const { runId, pauseId } = await context.params;
-    const { decision } = await readJsonBody(request, PauseDecisionRequestSchema);
-    return Response.json(await decidePause(getAppContext(), runId, pauseId, decision));
+    const { decision } = await readJsonBody({ request, schema: PauseDecisionRequestSchema });
+    return Response.json(await decidePause({ context: getAppContext(), runId, pauseId, decision }));
   } catch (error) {
     return errorResponse(error);
   }
