@@ -1,6 +1,6 @@
 /**
  * ESLint (flat config): real problems only — layer boundaries, React hook rules, unused code,
- * and core checks that catch bugs — plus the one STYLE.md rule a parser checks exactly: no
+ * and core checks that catch bugs — plus the one docs/style.md rule a parser checks exactly: no
  * function takes more than two parameters. Formatting is not linted.
  *
  *   npm run lint
@@ -83,7 +83,7 @@ export default [
     rules: { 'loopscope/layer-boundaries': 'error' },
   },
   {
-    // STYLE.md: "Functions with more than two inputs take one named-object parameter" (a
+    // docs/style.md: "Functions with more than two inputs take one named-object parameter" (a
     // destructured object counts as one). Tests and fixtures are not held to it. A signature
     // another library defines (genkit's middleware hooks, Node's resolver) and the (a, b,
     // options) shape of Error and fs.writeFile keep theirs, each under a disable comment

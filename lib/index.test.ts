@@ -1,6 +1,6 @@
 /**
  * The library entry (package.json `exports["."]` → lib/index.ts) imported by the package's
- * name, as ARCHITECTURE.md's "Contracts" promise: `loadTraceFile(path) → Promise<Span[]>` and
+ * name, as docs/architecture.md's "Contracts" promise: `loadTraceFile(path) → Promise<Span[]>` and
  * `buildRunGraph(spans) → RunGraph`.
  */
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Loopscope's library entry points (ARCHITECTURE.md, "Contracts"): the CLI and the routes are
+ * Loopscope's library entry points (docs/architecture.md, "Contracts"): the CLI and the routes are
  * thin shells over these.
  */
 export { loadTraceFile, parseTraceText } from './trace/load-trace-file';

@@ -1,5 +1,5 @@
 /**
- * STYLE.md's "Functions with more than two inputs take one named-object parameter", as
+ * docs/style.md's "Functions with more than two inputs take one named-object parameter", as
  * eslint.config.js checks it (max-params at 2), run through ESLint's own Node API with the
  * project's real config. Here, beside lib/layer-boundaries.test.ts, because vitest collects
  * tests under lib/ and tools/.
@@ -34,7 +34,7 @@ const NAMED = [
   '',
 ].join('\n');
 
-describe('max-params (STYLE.md: more than two inputs take one named object)', () => {
+describe('max-params (docs/style.md: more than two inputs take one named object)', () => {
   it('fails a function of three positional parameters in lib/, and passes the same inputs as one object', async () => {
     expect(await paramErrors('lib/trace/summarize.ts', POSITIONAL)).toEqual([
       { ruleId: '@typescript-eslint/max-params', line: 1, message: "Function 'summarize' has too many parameters (3). Maximum allowed is 2." },

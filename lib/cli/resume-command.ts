@@ -38,7 +38,7 @@ function settings() {
     dataDir: path.resolve(projectDir, process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope'),
     savedDir: path.resolve(projectDir, process.env.LOOPSCOPE_TRACES_DIR ?? 'traces'),
     toolTimeoutMs: Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000),
-    // A running server on this machine (ARCHITECTURE.md: PORT, default 4747) stores the trace itself.
+    // A running server on this machine (docs/architecture.md: PORT, default 4747) stores the trace itself.
     serverUrl: `http://127.0.0.1:${Number(process.env.PORT) > 0 ? Number(process.env.PORT) : 4747}`,
   };
 }
@@ -114,7 +114,7 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
     if (!(await runtime.ai.registry.lookupAction(`/model/${model}`))) {
       throw new LoopscopeError('FAILED_PRECONDITION', unavailableModelMessage(model));
     }
-    // genkit pitfalls (INTERRUPT-MODEL.md §7) are run, not refused: reproducing them is the point.
+    // genkit pitfalls (docs/interrupt-model.md §7) are run, not refused: reproducing them is the point.
     for (const issue of validation.warnings) process.stderr.write(`loopscope: warning: ${issue.message}\n`);
 
     await capture.take(); // whatever loading traced is not part of the resume

@@ -133,7 +133,7 @@ export interface GenerateCall {
   pendingInterrupts: ToolRequestData[];
   /** The model's final text (finishReason stop). */
   text?: string;
-  /** Known runtime misbehaviours this call shows (genkit 1.42's resume bugs: INTERRUPT-MODEL.md §7), in words. */
+  /** Known runtime misbehaviours this call shows (genkit 1.42's resume bugs: docs/interrupt-model.md §7), in words. */
   notes: string[];
 }
 

@@ -45,7 +45,7 @@ describe('Graph JSON summary of every fixture', () => {
   for (const [name, row] of Object.entries(EXPECTED)) {
     it(`${name}`, async () => {
       const graph = await fixture(name);
-      // toStrictEqual: exactly these keys, as ARCHITECTURE.md defines the summary.
+      // toStrictEqual: exactly these keys, as docs/architecture.md defines the summary.
       expect(graph.summary).toStrictEqual(toSummary(row));
     });
   }

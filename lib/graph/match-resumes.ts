@@ -24,7 +24,7 @@ function startedBy(sorted: readonly { startTime: number }[], time: number): numb
 const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T) => a.startTime - b.startTime || a.generateId.localeCompare(b.generateId);
 
 /**
- * Decides which interrupted generate each resume answers (INTERRUPT-MODEL.md §4: genkit
+ * Decides which interrupted generate each resume answers (docs/interrupt-model.md §4: genkit
  * records the two as separate traces with no link of its own). The one rule for the graph,
  * sessions and trace lists alike:
  * 1. an OTel span link from the resume to an interrupted generate wins (Loopscope's own

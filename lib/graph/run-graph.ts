@@ -63,7 +63,7 @@ export interface GraphEdge {
   alternatives?: number;
 }
 
-/** The summary object of Graph JSON, exactly as ARCHITECTURE.md defines it. */
+/** The summary object of Graph JSON, exactly as docs/architecture.md defines it. */
 export interface GraphSummary {
   traces: number;
   generates: number;

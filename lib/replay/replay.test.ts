@@ -114,7 +114,7 @@ describe('replay with live tools', () => {
 });
 
 describe('shipped genkit 1.42 bug traces', () => {
-  it('traces/ holds one trace per resume bug of INTERRUPT-MODEL.md §7, each with a one-line description, each failing as the bug says', async () => {
+  it('traces/ holds one trace per resume bug of docs/interrupt-model.md §7, each with a one-line description, each failing as the bug says', async () => {
     const shipped = filesIn('traces', '.json').filter((file) => /genkit-bug-\d/.test(file));
     expect(shipped.map((file) => file.match(/bug-(\d)/)![1]).sort()).toEqual(['1', '2', '3', '4', '5']);
     for (const file of shipped) {

@@ -1,7 +1,7 @@
 /**
  * Makes a resume say which interrupt it answers, the standard OpenTelemetry way: a span link
  * on the resume's root span to the interrupted generate's span, marked with Loopscope's link
- * attribute. genkit records an interrupt and its resume as unrelated traces (INTERRUPT-MODEL.md
+ * attribute. genkit records an interrupt and its resume as unrelated traces (docs/interrupt-model.md
  * §4); with the link, any OTel tool shows the connection and Loopscope's linking
  * (lib/graph/match-resumes.ts) never has to guess from content.
  */

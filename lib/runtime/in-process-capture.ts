@@ -4,7 +4,7 @@
  *
  * Call `startInProcessCapture()` BEFORE genkit is imported: genkit's tracer binds to the global
  * provider it finds on first use, and `enableTelemetry` after the first action does nothing
- * (INTERRUPT-MODEL.md §5). Everything here is imported lazily so that modules which only read
+ * (docs/interrupt-model.md §5). Everything here is imported lazily so that modules which only read
  * traces (the `graph` command) never pay for the SDK.
  */
 import { LoopscopeError } from '../errors';

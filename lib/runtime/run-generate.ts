@@ -119,7 +119,7 @@ export async function runGenerate(options: {
   const scenario = options.scenarios.get(command.scenario);
   if (!scenario && !command.model) return { failure: { message: `No scenario named "${command.scenario}" in tools/scenarios/.`, status: 'NOT_FOUND' } };
   try {
-    // genkit 1.42 rewrites the caller's messages on resume (INTERRUPT-MODEL.md §7 bug 3): copy first.
+    // genkit 1.42 rewrites the caller's messages on resume (docs/interrupt-model.md §7 bug 3): copy first.
     const messages = command.messages ? (structuredClone(command.messages) as MessageData[]) : undefined;
     const resume = command.resume && messages ? await buildResumeParts({ ai, messages, resume: command.resume }) : undefined;
     // A resume links its root span to the interrupted generate it answers (answer-link.ts).

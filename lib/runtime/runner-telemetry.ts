@@ -49,7 +49,7 @@ export interface RunnerTelemetry {
  * exporter to the server's receiver, the same door any other app uses.
  *
  * Batching matters: a SimpleSpanProcessor in front of the OTLP exporter sends one request
- * per span and silently drops spans once ~30 exports are in flight (INTERRUPT-MODEL.md §5).
+ * per span and silently drops spans once ~30 exports are in flight (docs/interrupt-model.md §5).
  * The batch delay is short so the page sees spans within tens of milliseconds.
  */
 export function startRunnerTelemetry(options: {

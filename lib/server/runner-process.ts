@@ -112,7 +112,7 @@ export class RunnerProcess {
   ) {
     const script = path.join(settings.projectDir, 'lib', 'runtime', 'runner-main.ts');
     // node + --import tsx (not the tsx CLI): the pid we hold is the runner's own, and it
-    // exits on IPC disconnect even if the server is SIGKILLed (NEXT-NOTES.md).
+    // exits on IPC disconnect even if the server is SIGKILLed (docs/runtime-notes.md).
     this.child = spawn(
       process.execPath,
       [`--max-old-space-size=${settings.memoryLimitMb}`, '--import', 'tsx', /* turbopackIgnore: true */ script],

@@ -40,7 +40,7 @@ export function isToolStart(event: SpanStartEvent): boolean {
  * The server's record of one runner's spans between start and safe storage: spans that
  * started and have not ended, and spans that ended but whose OTLP export has not been
  * acknowledged. Normally both empty out within milliseconds; when the runner dies they are
- * what survives of its runs (ARCHITECTURE.md: a tool kills at most its runner, not its trace).
+ * what survives of its runs (docs/architecture.md: a tool kills at most its runner, not its trace).
  */
 export class RunnerSpanLedger {
   private readonly open = new Map<string, SpanStartEvent>();

@@ -25,7 +25,7 @@ function errorCode(error: unknown): string | undefined {
  * removed on failure.
  *
  * Keeps fs.writeFile's (file, data, options) shape, as a drop-in for it: the options hold
- * only optional settings (the one exception to STYLE.md's named-object rule besides
+ * only optional settings (the one exception to docs/style.md's named-object rule besides
  * LoopscopeError, see lib/max-params-rule.test.ts).
  *
  * @throws LoopscopeError ALREADY_EXISTS (with `overwrite: false`), INTERNAL for I/O failures.

@@ -1,5 +1,5 @@
 /**
- * genkit 1.42's known resume bugs (INTERRUPT-MODEL.md §7), once: their titles (the repro
+ * genkit 1.42's known resume bugs (docs/interrupt-model.md §7), once: their titles (the repro
  * header), the note the graph puts on a call that shows one, and the warning the resume checks
  * give before an answer would run into one. Where each is detected: the call reader
  * (read-generate.ts: 1, 2, 4), after linking (3), a tool run alone (5), the resume rules

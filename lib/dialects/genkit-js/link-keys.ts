@@ -62,7 +62,7 @@ export function resumeKeyOf(options: { call: GenerateCall; root: Span; input?: R
 /**
  * A key for a whole conversation: role and parts of every message, with all metadata left
  * out — genkit rewrites part metadata on resume (`interrupt` → `resolvedInterrupt`, the
- * pendingOutput marker stripped: INTERRUPT-MODEL.md §7 bug 3), so the history a resume
+ * pendingOutput marker stripped: docs/interrupt-model.md §7 bug 3), so the history a resume
  * recorded and the history its interrupt produced differ only there. Hashed while walking the
  * messages (no canonical copy is built: histories repeat on every resume of a long file).
  * Undefined for no messages.

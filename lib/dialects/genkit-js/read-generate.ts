@@ -1,6 +1,6 @@
 /**
  * A genkit generate call read from its spans: one `generate` span per call, each later turn a
- * generate span nested in the previous one (INTERRUPT-MODEL.md §4), each turn's model span
+ * generate span nested in the previous one (docs/interrupt-model.md §4), each turn's model span
  * and its tool spans siblings under it; a resume runs its restarts before its first turn.
  */
 import { isObject } from '../../trace/json-value';

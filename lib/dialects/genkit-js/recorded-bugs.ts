@@ -1,5 +1,5 @@
 /**
- * Which of genkit 1.42's resume bugs (INTERRUPT-MODEL.md §7) a recording shows, read from
+ * Which of genkit 1.42's resume bugs (docs/interrupt-model.md §7) a recording shows, read from
  * what genkit recorded — outcomes, resume parts and the requests the model received — never
  * guessed from names. An exported repro names them in its header.
  */
@@ -21,7 +21,7 @@ export interface RecordedGenkitBug {
   showsInToolResponses: boolean;
 }
 
-/** The bugs in genkit's own terms (INTERRUPT-MODEL.md §7), from the one table (known-bugs.ts). */
+/** The bugs in genkit's own terms (docs/interrupt-model.md §7), from the one table (known-bugs.ts). */
 export const GENKIT_BUG_TITLES: Record<GenkitBugNumber, string> = {
   1: GENKIT_BUGS[1].title,
   2: GENKIT_BUGS[2].title,

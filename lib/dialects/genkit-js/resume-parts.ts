@@ -1,7 +1,7 @@
 /**
  * genkit's resume, read once: the `resume` option a generate was called with (respond and
  * restart parts), and genkit's rule for each request of the interrupted model message
- * (INTERRUPT-MODEL.md §3) — used by the graph (which answer each request got), the resume
+ * (docs/interrupt-model.md §3) — used by the graph (which answer each request got), the resume
  * checks (what genkit will refuse) and the replay (which history a resume continues).
  */
 import { isObject } from '../../trace/json-value';

@@ -1,5 +1,5 @@
 /**
- * genkit's resume rules (INTERRUPT-MODEL.md §3), checked before anything runs: every
+ * genkit's resume rules (docs/interrupt-model.md §3), checked before anything runs: every
  * interrupted request answered exactly once (by genkit's rule: a parked pendingOutput wins,
  * then respond, then restart — resume-parts.ts), answers only to requests of the last model
  * message, outputs and replacement inputs against the tool's schemas; and genkit 1.42's
@@ -26,7 +26,7 @@ function schemaErrors(schema: unknown, value: unknown): string | undefined {
 /**
  * Checks respond / restart answers against genkit 1.42's rules before anything runs, and
  * builds the payload. Errors are what genkit would refuse (with its own message where it has
- * one); warnings are what genkit accepts but gets wrong (INTERRUPT-MODEL.md §7).
+ * one); warnings are what genkit accepts but gets wrong (docs/interrupt-model.md §7).
  */
 export function validateGenkitResume(options: ResumeCheck): ResumeValidation {
   const { context } = options;
