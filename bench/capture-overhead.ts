@@ -22,6 +22,7 @@ import { chromium } from '@playwright/test';
 import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { trace } from '@opentelemetry/api';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
+import { median, percentile } from './bench-stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 10);
@@ -31,16 +32,6 @@ const projectDir = process.cwd();
 const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
 const SCENARIO = 'bench-loop';
 const MODEL_TURNS = 21;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 async function bareGenkit(): Promise<number[]> {
   disableGenkitOTelInitialization();

@@ -20,6 +20,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { chromium } from '@playwright/test';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { decodeOtlpJson, encodeOtlpJson } from '../lib/trace/otlp-json';
+import { median } from './bench-stats';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4792);
 const TOKEN = 'bench-token';
@@ -48,11 +49,6 @@ async function recordLoop(rounds: number): Promise<string> {
   await ai.generate({ model: `bench/loop-${rounds}`, prompt: 'Count.', tools: ['step'], maxTurns: rounds + 5 });
   const body = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans())));
   return JSON.stringify(encodeOtlpJson(decodeOtlpJson(body)));
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function startServer(dataDir: string, savedDir: string) {

@@ -14,6 +14,7 @@ import { buildRunGraph } from '../lib/graph/build-run-graph';
 import { encodeOtlpJson } from '../lib/trace/otlp-json';
 import { loadTraceFile } from '../lib/trace/load-trace-file';
 import type { Span } from '../lib/trace/span';
+import { median } from './bench-stats';
 
 const TARGET_SPANS = Number(process.env.BENCH_SPANS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -42,11 +43,6 @@ async function makeLargeFile(directory: string): Promise<{ file: string; spans: 
   const text = JSON.stringify(encodeOtlpJson(spans));
   writeFileSync(file, text);
   return { file, spans: spans.length, bytes: text.length };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 const directory = mkdtempSync(path.join(os.tmpdir(), 'loopscope-graph-bench-'));

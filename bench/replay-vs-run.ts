@@ -8,13 +8,14 @@
  *
  * Run: `node --import tsx bench/replay-vs-run.ts`.
  */
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
+import { benchLoopGenkit } from './bench-loop';
+import { median } from './bench-stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 10);
@@ -23,19 +24,11 @@ disableGenkitOTelInitialization();
 const exporter = new InMemorySpanExporter();
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const { genkit } = await import('genkit/beta');
-const { loadToolModules } = await import('../lib/runtime/load-tools');
-const { loadScenarios } = await import('../lib/runtime/scenario');
-const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
 const { decodeOtlpJson } = await import('../lib/trace/otlp-json');
 const { readRecording } = await import('../lib/replay/read-recording');
 const { replayRecording } = await import('../lib/replay/run-replay');
 
-const toolsDir = path.join(process.cwd(), 'bench', 'fixtures', 'tools');
-const ai = genkit({});
-await loadToolModules(ai, toolsDir);
-const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.find((candidate) => candidate.name === 'bench-loop')!;
-defineScriptedModel(ai, scenario);
+const { ai, scenario } = await benchLoopGenkit();
 
 async function runOriginal(): Promise<number> {
   const start = performance.now();
@@ -59,11 +52,6 @@ async function runReplay(): Promise<number> {
   const elapsed = performance.now() - start;
   exporter.reset();
   return elapsed;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 for (let warm = 0; warm < 5; warm++) {

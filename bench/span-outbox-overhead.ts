@@ -10,7 +10,6 @@
  *
  * Run: `node --import tsx bench/span-outbox-overhead.ts`.
  */
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -20,6 +19,8 @@ import { runContext } from '../lib/runtime/run-context';
 import type { RunnerEvent } from '../lib/runtime/runner-protocol';
 import { RunnerSpanOutbox } from '../lib/runtime/runner-span-outbox';
 import { SpanLifecycleReporter } from '../lib/runtime/span-lifecycle-reporter';
+import { benchLoopGenkit } from './bench-loop';
+import { median } from './bench-stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);
@@ -47,17 +48,9 @@ disableGenkitOTelInitialization();
 const exporter = new InMemorySpanExporter();
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [switchable, new SimpleSpanProcessor(exporter)] }));
-const { genkit } = await import('genkit/beta');
-const { loadToolModules } = await import('../lib/runtime/load-tools');
-const { loadScenarios } = await import('../lib/runtime/scenario');
-const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
 const { toolTimeoutMiddleware } = await import('../lib/runtime/run-generate');
 
-const toolsDir = path.join(process.cwd(), 'bench', 'fixtures', 'tools');
-const ai = genkit({});
-await loadToolModules(ai, toolsDir);
-const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.find((candidate) => candidate.name === 'bench-loop')!;
-defineScriptedModel(ai, scenario);
+const { ai, scenario } = await benchLoopGenkit();
 
 let runCounter = 0;
 async function runLoop(withReporting: boolean): Promise<number> {
@@ -78,11 +71,6 @@ async function runLoop(withReporting: boolean): Promise<number> {
   if (response.finishReason !== 'stop') throw new Error(`run ended ${response.finishReason}`);
   exporter.reset();
   return elapsed;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 for (let warm = 0; warm < 10; warm++) {

@@ -5,11 +5,12 @@
  *
  * Run: `node --import tsx bench/step-overhead.ts`.
  */
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
+import { benchLoopGenkit } from './bench-loop';
+import { median } from './bench-stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);
@@ -18,18 +19,10 @@ const MODEL_TURNS = 21;
 disableGenkitOTelInitialization();
 const exporter = new InMemorySpanExporter();
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-const { genkit } = await import('genkit/beta');
-const { loadToolModules } = await import('../lib/runtime/load-tools');
-const { loadScenarios } = await import('../lib/runtime/scenario');
-const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
 const { RunStepper, stepMiddleware, defineHandWrittenModel } = await import('../lib/runtime/run-stepper');
 
-const toolsDir = path.join(process.cwd(), 'bench', 'fixtures', 'tools');
-const ai = genkit({});
-await loadToolModules(ai, toolsDir);
+const { ai, scenario } = await benchLoopGenkit();
 defineHandWrittenModel(ai);
-const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.find((candidate) => candidate.name === 'bench-loop')!;
-defineScriptedModel(ai, scenario);
 
 async function runLoop(withHooks: boolean): Promise<number> {
   const stepper = withHooks ? new RunStepper({ kind: 'run' }, { pauseTimeoutMs: 60_000, onPause: () => undefined, onPauseEnded: () => undefined }) : undefined;
@@ -44,11 +37,6 @@ async function runLoop(withHooks: boolean): Promise<number> {
   if (response.finishReason !== 'stop') throw new Error(`run ended ${response.finishReason}`);
   exporter.reset();
   return (performance.now() - start) / MODEL_TURNS;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 for (let warm = 0; warm < 10; warm++) {

@@ -16,6 +16,7 @@ import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
 import { readTextFile } from './read-text-file';
 import type { Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
+import { SavedTraceFileSchema } from './trace-index-rows';
 
 /** One file of the saved-traces folder, as listed. A file that cannot be read carries `error`. */
 export interface SavedTraceFile {
@@ -35,18 +36,6 @@ export interface SavedTraceFile {
   error?: string;
 }
 
-/** The statuses of `TraceSummary['status']`, shared by both of the store's index files. */
-export const TraceStatusSchema = z.enum(['ok', 'error', 'interrupted', 'answered', 'incomplete']);
-const SavedTraceFileSchema: z.ZodType<SavedTraceFile> = z.object({
-  file: z.string(),
-  traceIds: z.array(z.string()),
-  name: z.string(),
-  startTime: z.number(),
-  spanCount: z.number(),
-  status: TraceStatusSchema,
-  description: z.string().optional(),
-  error: z.string().optional(),
-});
 const SavedCacheEntrySchema = z.object({ size: z.number(), mtimeMs: z.number(), entry: SavedTraceFileSchema });
 const SavedIndexFileSchema = z.object({ version: z.literal(1), files: z.array(SavedCacheEntrySchema) });
 type SavedCacheEntry = z.infer<typeof SavedCacheEntrySchema>;

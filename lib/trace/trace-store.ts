@@ -15,10 +15,10 @@ import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
 import { parseJsonLimited } from './parse-json-limited';
 import { readTextFile } from './read-text-file';
-import { errorCode, groupByTrace, newestFirst, SavedTraces, savedTraceFileName, TraceStatusSchema, type SavedTraceFile } from './saved-traces';
+import { errorCode, groupByTrace, newestFirst, SavedTraces, savedTraceFileName, type SavedTraceFile } from './saved-traces';
 import { isUnixNanoText, type Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
-import { TraceLinkKeysSchema } from './trace-link-keys';
+import { TraceSummarySchema } from './trace-index-rows';
 
 // Importers of the store keep getting the saved-folder names from here.
 export { savedTraceFileName, type SavedTraceFile };
@@ -32,20 +32,6 @@ export interface TraceStoreOptions {
   summarize?: (traceId: string, spans: Span[]) => TraceSummary;
 }
 
-const TraceSummarySchema: z.ZodType<TraceSummary> = z.object({
-  traceId: z.string(),
-  name: z.string(),
-  startTime: z.number(),
-  endTime: z.number().optional(),
-  spanCount: z.number(),
-  models: z.array(z.string()),
-  status: TraceStatusSchema,
-  errorMessage: z.string().optional(),
-  serviceName: z.string().optional(),
-  linkKeys: TraceLinkKeysSchema.optional(),
-  failedTools: z.number().optional(),
-  answeredBy: z.array(z.string()).optional(),
-});
 /** Version 2: link keys with resources and history hashes (issue 10); a version-1 index is rebuilt from the trace files. */
 const INDEX_VERSION = 2;
 const IndexFileSchema = z.object({ version: z.literal(INDEX_VERSION), traces: z.array(TraceSummarySchema) });

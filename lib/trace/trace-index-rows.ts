@@ -1,0 +1,39 @@
+/**
+ * The rows of the store's two index files — captured traces and saved files — as zod schemas,
+ * free of Node APIs so that the wire contract (lib/contract/trace-list.ts) lists the same shapes.
+ */
+import { z } from 'zod';
+import type { SavedTraceFile } from './saved-traces';
+import type { TraceSummary } from './summarize-trace';
+import { TraceLinkKeysSchema } from './trace-link-keys';
+
+/** The statuses of `TraceSummary['status']`, shared by both of the store's index files. */
+export const TraceStatusSchema = z.enum(['ok', 'error', 'interrupted', 'answered', 'incomplete']);
+/** One file of the saved folder as indexed and as listed (lib/contract/trace-list.ts). */
+export const SavedTraceFileSchema = z.object({
+  file: z.string(),
+  traceIds: z.array(z.string()),
+  name: z.string(),
+  startTime: z.number(),
+  spanCount: z.number(),
+  status: TraceStatusSchema,
+  description: z.string().optional(),
+  error: z.string().optional(),
+}) satisfies z.ZodType<SavedTraceFile>;
+
+/** One row of the captured-trace index; the wire's list row is this without `linkKeys` (lib/contract/trace-list.ts). */
+export const TraceSummarySchema = z.object({
+  traceId: z.string(),
+  name: z.string(),
+  startTime: z.number(),
+  endTime: z.number().optional(),
+  spanCount: z.number(),
+  models: z.array(z.string()),
+  status: TraceStatusSchema,
+  errorMessage: z.string().optional(),
+  serviceName: z.string().optional(),
+  linkKeys: TraceLinkKeysSchema.optional(),
+  failedTools: z.number().optional(),
+  /** With `answered`: the traces whose resumes answered it. */
+  answeredBy: z.array(z.string()).optional(),
+}) satisfies z.ZodType<TraceSummary>;
