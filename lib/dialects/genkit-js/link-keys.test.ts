@@ -35,17 +35,17 @@ describe('requestsKey', () => {
 });
 
 describe('conversationKey', () => {
-  const conversation = [
+  const conversation: { role: string; content: Record<string, unknown>[] }[] = [
     { role: 'user', content: [{ text: 'Send 500 USD to Bob' }] },
     { role: 'model', content: [{ toolRequest: { name: 'transferMoney', ref: 't1', input: { amount: 500 } }, metadata: { interrupt: { reason: 'approval' } } }] },
   ];
 
   it('ignores part metadata, which genkit rewrites on resume (bug 3)', () => {
     const rewritten = structuredClone(conversation);
-    rewritten[1].content[0].metadata = { resolvedInterrupt: { reason: 'approval' } } as never;
+    rewritten[1].content[0].metadata = { resolvedInterrupt: { reason: 'approval' } };
     expect(conversationKey(rewritten)).toBe(conversationKey(conversation));
     const stripped = structuredClone(conversation);
-    delete (stripped[1].content[0] as { metadata?: unknown }).metadata;
+    delete stripped[1].content[0].metadata;
     expect(conversationKey(stripped)).toBe(conversationKey(conversation));
   });
 
