@@ -6,14 +6,32 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { collapseRounds } from '@/lib/graph/collapse-rounds';
 import { layoutRunGraph, NODE_HEIGHT, NODE_WIDTH } from '@/lib/graph/layout-run-graph';
 import { ghostNodes } from '@/lib/graph/ghost-nodes';
+import { openingViewport, rowWidthFor } from '@/lib/graph/opening-viewport';
+import { wrapIntoRows } from '@/lib/graph/wrap-rows';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import type { PauseInfo } from '@/lib/contract/pause';
 import { GraphLegend } from './graph-legend';
 import { nodeTypes, type RunFlowNode } from './graph-nodes';
 import { answerLayoutEdges, flowEdges, flowNodes, TONE_COLOURS } from './run-flow-elements';
 
-/** Fit the whole graph, but never so small that labels cannot be read; the user can zoom out. */
-const FIT_VIEW = { padding: 0.12, maxZoom: 1, minZoom: 0.55 };
+/** The pane's size, measured (0 × 0 until the first measurement). Widths are rounded so a resize by a few pixels does not lay the graph out again. */
+function usePaneSize() {
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((element: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    if (!element) return;
+    const measure = () => {
+      const width = Math.round(element.clientWidth / 40) * 40;
+      const height = Math.round(element.clientHeight / 20) * 20;
+      setSize((current) => (current.width === width && current.height === height ? current : { width, height }));
+    };
+    observer.current = new ResizeObserver(measure);
+    observer.current.observe(element);
+    measure();
+  }, []);
+  return { ref, size };
+}
 
 interface GraphViewProps {
   graph: RunGraph;
@@ -39,14 +57,18 @@ function GraphCanvas(props: GraphViewProps) {
       edges: [...collapsed.edges.filter((edge) => !ghosts.hidden.has(edge.source) && !ghosts.hidden.has(edge.target)), ...ghosts.edges],
     };
   }, [graph, expanded, pauses]);
-  const positions = useMemo(() => layoutRunGraph({ nodes: view.nodes, edges: view.edges, layoutOnly: answerLayoutEdges(graph) }), [view, graph]);
+  const pane = usePaneSize();
+  const laidOut = useMemo(() => layoutRunGraph({ nodes: view.nodes, edges: view.edges, layoutOnly: answerLayoutEdges(graph) }), [view, graph]);
+  // A long loop is folded into rows that fit the pane at a readable zoom (lines of text, not one strip).
+  const positions = useMemo(() => (pane.size.width > 0 ? wrapIntoRows(laidOut, rowWidthFor(pane.size.width)) : laidOut), [laidOut, pane.size.width]);
+  const opening = useMemo(() => openingViewport({ positions: positions.values(), pane: pane.size }), [positions, pane.size]);
   const nodes: RunFlowNode[] = useMemo(() => flowNodes({ view, positions, selectedNodeId, markedNodeIds }), [view, positions, selectedNodeId, markedNodeIds]);
   const edges: Edge[] = useMemo(() => flowEdges({ view, graph }), [view, graph]);
 
-  // Reading order for the keyboard: left to right, then top to bottom.
+  // Reading order for the keyboard: left to right, then top to bottom, as laid out before folding into rows.
   const order = useMemo(
-    () => [...view.nodes].sort((a, b) => (positions.get(a.id)?.x ?? 0) - (positions.get(b.id)?.x ?? 0) || (positions.get(a.id)?.y ?? 0) - (positions.get(b.id)?.y ?? 0)),
-    [view, positions],
+    () => [...view.nodes].sort((a, b) => (laidOut.get(a.id)?.x ?? 0) - (laidOut.get(b.id)?.x ?? 0) || (laidOut.get(a.id)?.y ?? 0) - (laidOut.get(b.id)?.y ?? 0)),
+    [view, laidOut],
   );
 
   const select = useCallback(
@@ -61,15 +83,15 @@ function GraphCanvas(props: GraphViewProps) {
     [view, onSelect],
   );
 
-  // Until the user pans, zooms or steps with the keyboard, the view follows the run: it
-  // fits the graph again whenever nodes are added (a live run grows to the right).
+  // Until the user pans, zooms or steps with the keyboard, the view follows the run: it opens
+  // again whenever nodes are added or the pane changes size — readable zoom, first call in view.
   const userMoved = useRef(false);
   const nodeCount = view.nodes.length;
   useEffect(() => {
-    if (userMoved.current) return;
-    const frame = requestAnimationFrame(() => void flow.fitView(FIT_VIEW));
+    if (userMoved.current || pane.size.width === 0) return;
+    const frame = requestAnimationFrame(() => void flow.setViewport({ x: opening.x, y: opening.y, zoom: opening.zoom }));
     return () => cancelAnimationFrame(frame);
-  }, [nodeCount, flow]);
+  }, [opening, flow, pane.size.width]);
 
   // The current pause is focused: a new ghost node is centred (the user's own moves aside).
   const newestGhost = view.nodes.filter((node) => node.kind === 'ghost').at(-1)?.id;
@@ -124,7 +146,7 @@ function GraphCanvas(props: GraphViewProps) {
   };
 
   return (
-    <div className="graph-canvas" tabIndex={0} onKeyDown={onKeyDown} data-testid="run-graph" aria-label="Run graph: arrow keys move between nodes" role="application">
+    <div className="graph-canvas" ref={pane.ref} tabIndex={0} onKeyDown={onKeyDown} data-testid="run-graph" data-opening-zoom={opening.zoom.toFixed(2)} data-fits={pane.size.width > 0 ? String(opening.fits) : undefined} aria-label="Run graph: arrow keys move between nodes" role="application">
       <ReactFlow
         nodes={nodes}
         edges={edges}
@@ -134,8 +156,6 @@ function GraphCanvas(props: GraphViewProps) {
           // Only a user's pan or zoom (with an input event) stops the view from following.
           if (event) userMoved.current = true;
         }}
-        fitView
-        fitViewOptions={FIT_VIEW}
         onInit={() => setViewportReady(true)}
         minZoom={0.05}
         nodesDraggable={false}
@@ -149,7 +169,8 @@ function GraphCanvas(props: GraphViewProps) {
       >
         <Background gap={24} color="#232838" />
         <Controls showInteractive={false} />
-        <MiniMap pannable zoomable nodeColor={(node) => TONE_COLOURS[(node as RunFlowNode).data.view.tone] ?? '#9aa1b5'} maskColor="rgba(15,17,23,0.7)" />
+        {/* Only a graph larger than the pane needs a map, and then it must not hide nodes it could show. */}
+        {pane.size.width > 0 && !opening.fits && <MiniMap pannable zoomable nodeColor={(node) => TONE_COLOURS[(node as RunFlowNode).data.view.tone] ?? '#9aa1b5'} maskColor="rgba(15,17,23,0.7)" />}
       </ReactFlow>
     </div>
   );

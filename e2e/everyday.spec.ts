@@ -1,0 +1,42 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+/**
+ * Everyday use (issue 14): a graph opens readable. React Flow's zoom is read from its viewport
+ * transform; "inside the pane" is measured on screen.
+ */
+async function zoomOf(page: Page): Promise<number> {
+  const transform = await page.locator('[data-testid=run-graph] .react-flow__viewport').evaluate((element) => getComputedStyle(element).transform);
+  // matrix(a, b, c, d, tx, ty): a is the scale.
+  const match = /^matrix\(([^,]+),/.exec(transform);
+  return match ? Number(match[1]) : 1;
+}
+
+async function expectInsidePane(page: Page, node: Locator, what: string): Promise<void> {
+  const pane = (await page.locator('[data-testid=run-graph] .react-flow').boundingBox())!;
+  const box = await node.boundingBox();
+  expect(box, `${what} is rendered`).not.toBeNull();
+  expect(box!.x, `${what}: left edge inside the pane`).toBeGreaterThanOrEqual(pane.x - 1);
+  expect(box!.y, `${what}: top edge inside the pane`).toBeGreaterThanOrEqual(pane.y - 1);
+  expect(box!.x + box!.width, `${what}: right edge inside the pane`).toBeLessThanOrEqual(pane.x + pane.width + 1);
+  expect(box!.y + box!.height, `${what}: bottom edge inside the pane`).toBeLessThanOrEqual(pane.y + pane.height + 1);
+}
+
+const kindNode = (page: Page, kind: string) => page.locator(`[data-testid=run-graph] [data-testid=graph-node][data-kind="${kind}"]`);
+
+for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }]) {
+  test(`everyday: the saved multi-round file opens readable at ${viewport.width}×${viewport.height}, its first and last nodes in the pane, no minimap over them`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await page.goto('/saved/multi-round-research.json');
+    const canvas = page.getByTestId('run-graph');
+    await expect(canvas).toHaveAttribute('data-fits', 'true');
+    await expect(kindNode(page, 'final-answer')).toHaveCount(1);
+    // The opening viewport is set on the next frame: wait for it to settle.
+    await expect.poll(() => zoomOf(page)).toBeGreaterThanOrEqual(0.8);
+    await expectInsidePane(page, kindNode(page, 'generate').first(), 'the first generate');
+    await expectInsidePane(page, kindNode(page, 'final-answer'), 'the final answer');
+    await expect(page.locator('[data-testid=run-graph] .react-flow__minimap')).toHaveCount(0);
+    // Label text is readable: at least 11 px on screen.
+    const labelSize = await kindNode(page, 'final-answer').locator('.graph-node-label').evaluate((element) => element.getBoundingClientRect().height);
+    expect(labelSize).toBeGreaterThanOrEqual(11);
+  });
+}
