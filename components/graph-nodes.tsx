@@ -39,6 +39,11 @@ function Frame(props: { view: ViewNode; selected: boolean; icon: string; marked?
           {props.icon}
         </span>
         <span className="graph-node-kind">{KIND_WORDS[view.kind]}</span>
+        {view.notes?.length ? (
+          <span className="graph-node-note" data-testid="graph-node-note" title={view.notes.join('\n')}>
+            ⚠ known bug
+          </span>
+        ) : null}
       </div>
       <div className="graph-node-label">{view.label}</div>
       <div className="graph-node-status" data-testid="graph-node-status">

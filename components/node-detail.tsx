@@ -64,6 +64,16 @@ export function NodeDetail(props: {
           {node.kind}
         </p>
       </header>
+      {node.notes?.length ? (
+        <section className="detail-notes" data-testid="node-notes" aria-label="Known runtime bugs at this node">
+          <h3>⚠ Known runtime bug</h3>
+          <ul>
+            {[...new Set(node.notes)].map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {node.detail && node.kind !== 'tool-interrupt' ? <Json title={node.kind === 'failure' ? 'Error' : 'Detail'} value={node.detail} testId="node-detail-text" /> : null}
       {generate ? (
         <Json

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SessionGraphResponse } from '@/lib/contract/session';
+import type { SavedListResponse } from '@/lib/contract/trace-list';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { decodeOtlpJson } from '@/lib/trace/otlp-json';
 import { apiJson, sourceSpanUrls, spanViewUrl } from './api-client';
@@ -34,6 +35,15 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
     apiJson<RunGraph>(`/api/saved/${encodeURIComponent(savedFile)}/graph`)
       .then(setGraph)
       .catch((loadError: Error) => setError(loadError.message));
+  }, [savedFile]);
+
+  // A saved file may say what it shows (a top-level "description"): the list carries it.
+  const [description, setDescription] = useState<string | undefined>();
+  useEffect(() => {
+    if (!savedFile) return;
+    apiJson<SavedListResponse>('/api/saved')
+      .then((list) => setDescription(list.files.find((row) => row.file === savedFile)?.description))
+      .catch(() => setDescription(undefined));
   }, [savedFile]);
 
   // One session-graph request at a time; changes that arrive meanwhile ask for one more after it.
@@ -106,6 +116,11 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
       <header className="page-head">
         <div>
           <h1>{savedFile ? <code>traces/{savedFile}</code> : session?.trace.name ?? 'Trace'}</h1>
+          {description ? (
+            <p className="saved-file-description" data-testid="saved-description">
+              {description}
+            </p>
+          ) : null}
           <p className="detail-meta">
             {session && session.traceIds.length === 1 ? <StatusPill status={session.trace.status} testId="trace-status" /> : null} {traceCount} trace(s)
             {traceId && traceCount > 1 ? ' in this session (the original and its resumes)' : ''}

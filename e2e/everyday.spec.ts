@@ -40,3 +40,13 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720
     expect(labelSize).toBeGreaterThanOrEqual(11);
   });
 }
+
+test('everyday: a genkit bug note shows on its node and in the detail panel, and a saved file shows its description', async ({ page }) => {
+  await page.goto('/saved/genkit-bug-4-no-ref.json');
+  await expect(page.getByTestId('saved-description')).toContainText(/ref/i);
+  const noted = page.locator('[data-testid=run-graph] [data-testid=graph-node]').filter({ has: page.getByTestId('graph-node-note') });
+  await expect(noted.first()).toBeVisible();
+  await expect(noted.first().getByTestId('graph-node-note')).toHaveAttribute('title', /genkit 1\.42 bug 4/);
+  await noted.first().click();
+  await expect(page.getByTestId('node-notes')).toContainText('genkit 1.42 bug 4');
+});
