@@ -17,14 +17,15 @@ export function reportSessionLost(): void {
   if (typeof window !== 'undefined') window.dispatchEvent(new Event(SESSION_LOST_EVENT));
 }
 
-/** An API failure with the server's own message. */
+/** An API failure with the server's own message and, when it sent one, its error code (`ALREADY_EXISTS`, …). */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+  readonly status: number;
+  readonly code?: string;
+  constructor(options: { status: number; message: string; code?: string }) {
+    super(options.message);
     this.name = 'ApiError';
+    this.status = options.status;
+    this.code = options.code;
   }
 }
 
@@ -43,12 +44,12 @@ export async function apiJson<T>(path: string, init: { method?: string; body?: u
   try {
     payload = text ? JSON.parse(text) : {};
   } catch {
-    throw new ApiError(response.status, `The server answered ${response.status} with a body that is not JSON.`);
+    throw new ApiError({ status: response.status, message: `The server answered ${response.status} with a body that is not JSON.` });
   }
   if (!response.ok) {
     const body = ApiErrorBodySchema.safeParse(payload);
-    const message = body.success ? body.data.error.message : `Request failed with status ${response.status}.`;
-    throw new ApiError(response.status, message);
+    if (body.success) throw new ApiError({ status: response.status, message: body.data.error.message, code: body.data.error.code });
+    throw new ApiError({ status: response.status, message: `Request failed with status ${response.status}.` });
   }
   return payload as T;
 }

@@ -1,4 +1,8 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { E2E_TRACES_DIR } from '../playwright.config';
+import { expectRunStatus, openHomeWithReadyRunner } from './helpers';
 
 /**
  * Everyday use (issue 14): a graph opens readable. React Flow's zoom is read from its viewport
@@ -49,4 +53,27 @@ test('everyday: a genkit bug note shows on its node and in the detail panel, and
   await expect(noted.first().getByTestId('graph-node-note')).toHaveAttribute('title', /genkit 1\.42 bug 4/);
   await noted.first().click();
   await expect(page.getByTestId('node-notes')).toContainText('genkit 1.42 bug 4');
+});
+
+test('everyday: a replay page saves under its own suggested name, and a taken name asks before it overwrites', async ({ page }) => {
+  await openHomeWithReadyRunner(page);
+  await page.goto('/saved/genkit-bug-3-mutated-messages.json');
+  await page.getByTestId('replay-button').click();
+  await page.waitForURL(/\/runs\/[^/?]+$/);
+  await expectRunStatus(page, 'finished');
+  const name = await page.getByTestId('save-name').inputValue();
+  expect(name).toMatch(/^replay-of-genkit-bug-3-mutated-messages\.json-/);
+  try {
+    await page.getByTestId('save-button').click();
+    await expect(page.getByTestId('save-message')).toHaveText(`Saved as traces/${name}.json`);
+    await page.getByTestId('save-button').click();
+    await expect(page.getByTestId('save-message')).toContainText(`traces/${name}.json already exists.`);
+    await page.getByTestId('save-keep').click();
+    await expect(page.getByTestId('save-message')).toHaveCount(0);
+    await page.getByTestId('save-button').click();
+    await page.getByTestId('save-overwrite').click();
+    await expect(page.getByTestId('save-message')).toHaveText(`Saved as traces/${name}.json (replaced the old file)`);
+  } finally {
+    rmSync(path.join(E2E_TRACES_DIR, `${name}.json`), { force: true });
+  }
 });

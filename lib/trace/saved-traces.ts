@@ -16,7 +16,10 @@ import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
 import { readTextFile } from './read-text-file';
 import type { Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
+import { savedTraceFileName } from './saved-trace-name';
 import { SavedTraceFileSchema } from './trace-index-rows';
+
+export { savedTraceFileName };
 
 /** One file of the saved-traces folder, as listed. A file that cannot be read carries `error`. */
 export interface SavedTraceFile {
@@ -40,7 +43,6 @@ const SavedCacheEntrySchema = z.object({ size: z.number(), mtimeMs: z.number(), 
 const SavedIndexFileSchema = z.object({ version: z.literal(1), files: z.array(SavedCacheEntrySchema) });
 type SavedCacheEntry = z.infer<typeof SavedCacheEntrySchema>;
 
-const MAX_NAME_LENGTH = 100;
 
 /** The `code` of a Node.js file-system error (`ENOENT`, …), if any. */
 export function errorCode(error: unknown): string | undefined {
@@ -61,27 +63,6 @@ export function groupByTrace(spans: readonly Span[]): Map<string, Span[]> {
     else groups.set(span.traceId, [span]);
   }
   return groups;
-}
-
-/**
- * The file name a saved-trace name maps to. Only `[A-Za-z0-9._-]`, 1–100 characters, no
- * leading dot and no `..`, so a name from a request can never leave the saved folder.
- * `.json` is appended unless the name already ends in `.json` (or `.jsonl` when reading).
- * @throws LoopscopeError INVALID_ARGUMENT
- */
-export function savedTraceFileName(name: string, options: { allowJsonl?: boolean } = {}): string {
-  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME_LENGTH) {
-    throw new LoopscopeError('INVALID_ARGUMENT', `A saved trace name must be 1 to ${MAX_NAME_LENGTH} characters long.`);
-  }
-  if (!/^[A-Za-z0-9._-]+$/.test(name) || name.includes('..')) {
-    throw new LoopscopeError(
-      'INVALID_ARGUMENT',
-      `Invalid saved trace name ${JSON.stringify(name)}: use only letters, digits, ".", "_" and "-", without ".." or folders.`,
-    );
-  }
-  if (name.startsWith('.')) throw new LoopscopeError('INVALID_ARGUMENT', `Invalid saved trace name ${JSON.stringify(name)}: it must not start with a dot.`);
-  if (/\.json$/i.test(name) || (options.allowJsonl && /\.jsonl$/i.test(name))) return name;
-  return `${name}.json`;
 }
 
 /** Summary of a saved file's spans; see `SavedTraceFile.status` for how traces combine. */
