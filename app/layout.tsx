@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { SessionGate } from '@/components/session-gate';
+import { ShortcutHelp } from '@/components/shortcut-help';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -23,6 +24,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             Loopscope
           </Link>
           <span className="tagline">tool rounds, interrupts and resumes of your Genkit loops</span>
+          <Link href="/" className="topbar-home" data-testid="home-link">
+            Runs and traces
+          </Link>
+          <ShortcutHelp />
         </nav>
         <SessionGate>{children}</SessionGate>
       </body>

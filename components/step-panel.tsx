@@ -6,10 +6,7 @@ import type { Breakpoints } from '@/lib/contract/run-mode';
 import type { RunSession } from '@/lib/contract/run-session';
 import type { ListedTool } from '@/lib/contract/tool-info';
 import { apiJson } from './api-client';
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
-}
+import { hasCommandModifier, isTypingTarget } from './keyboard';
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
@@ -165,7 +162,7 @@ export function StepPanel(props: { run: RunSession; tools: ListedTool[]; scenari
   useEffect(() => {
     if (!running) return;
     const onKey = (event: KeyboardEvent) => {
-      if (isTyping(event.target) || event.metaKey || event.ctrlKey || event.altKey) return;
+      if (isTypingTarget(event.target) || hasCommandModifier(event)) return;
       const action = ({ s: 'step', c: 'continue', x: 'stop' } as const)[event.key.toLowerCase() as 's' | 'c' | 'x'];
       if (!action) return;
       event.preventDefault();

@@ -77,3 +77,24 @@ test('everyday: a replay page saves under its own suggested name, and a taken na
     rmSync(path.join(E2E_TRACES_DIR, `${name}.json`), { force: true });
   }
 });
+
+test('everyday: every page has a way home, and ? opens the keyboard shortcuts (Esc or Close closes them)', async ({ page }) => {
+  await page.goto('/saved/multi-round-research.json');
+  await expect(page.getByTestId('run-graph')).toBeVisible();
+  await page.keyboard.press('?');
+  const help = page.getByTestId('shortcut-help');
+  await expect(help).toBeVisible();
+  await expect(help).toContainText('continue to the next breakpoint');
+  await expect(page.getByTestId('shortcut-help-close')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  await page.getByTestId('shortcut-help-button').click();
+  await expect(help).toBeVisible();
+  await page.getByTestId('shortcut-help-close').click();
+  await expect(help).toHaveCount(0);
+
+  await page.goto('/traces/0123456789abcdef0123456789abcdef');
+  await page.getByTestId('home-link').click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('runner-state')).toBeVisible();
+});

@@ -546,3 +546,14 @@ test('step: a reloaded run page shows the same pauses and ghost nodes, and can s
   await expectRunStatus(page, 'finished');
   await expect(page.getByTestId('run-text')).toContainText(LISBON);
 });
+
+test('everyday: step keys work while a breakpoint checkbox has focus (a checkbox takes no text)', async ({ page }) => {
+  const runId = await startFromHome(page, 'plain-tool-round', { kind: 'breakpoints', tools: ['getWeather'] });
+  await expect(toolPause(page, 'getWeather')).toHaveCount(1);
+  await setBreakpointCheckbox(page, runId, 'bp-edit-model-all', true);
+  await expect(page.getByTestId('bp-edit-model-all')).toBeFocused();
+  const posted = page.waitForResponse(isPost(new RegExp(`^/api/runs/${runId}/continue$`)));
+  await page.keyboard.press('c');
+  expect((await posted).status()).toBeLessThan(300);
+  await expect(modelPause(page).locator('h3')).toHaveText('Paused before model call 2');
+});
