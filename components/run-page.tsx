@@ -107,6 +107,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       </main>
     );
   }
+  const stepping = run !== undefined && (run.mode.kind !== 'run' || run.pauses.length > 0);
   return (
     <main className="run-page">
       <header className="page-head">
@@ -134,7 +135,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           ) : null}
         </div>
       </header>
-      {run && (run.mode.kind !== 'run' || run.pauses.length > 0) ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} /> : null}
+      {/* A replay has no workspace: its step controls stay above its side-by-side graphs. */}
+      {run && stepping && run.replay ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} /> : null}
       {run?.status === 'interrupted' ? (
         <p className="pause-banner" role="status" data-testid="pause-banner">
           The run is paused: {run.interrupts.length} tool call(s) interrupted and wait for an answer (respond or restart).
@@ -210,6 +212,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           initialTab={props.initialTab}
           pauses={run?.pauses}
           resumeSource={run ? { traceIds: run.traceIds } : undefined}
+          aside={run && stepping ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} /> : undefined}
         />
       )}
     </main>

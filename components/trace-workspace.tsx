@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { PauseInfo } from '@/lib/contract/pause';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
@@ -48,6 +48,8 @@ export function TraceWorkspace(props: {
   pauses?: PauseInfo[];
   /** Where these spans came from, so an interrupt can be answered from the workbench. */
   resumeSource?: TraceSource;
+  /** Shown above the detail, beside the graph (a stepped run's controls: graph and pause in view together). */
+  aside?: ReactNode;
 }) {
   const { graph, spans, onSpansNeeded, spanViewUrl } = props;
   const tree = useMemo(() => spanTreeOf(spans), [spans]);
@@ -122,11 +124,14 @@ export function TraceWorkspace(props: {
           )}
         </div>
       </div>
-      {tab === 'graph' ? (
-        <NodeDetail graph={graph} node={selectedNode} spanView={detail.view} spanError={detail.error} onSelectNode={selectNode} resumeSource={props.resumeSource} />
-      ) : (
-        <SpanDetail view={detail.view} error={detail.error} />
-      )}
+      <div className="workspace-side">
+        {props.aside}
+        {tab === 'graph' ? (
+          <NodeDetail graph={graph} node={selectedNode} spanView={detail.view} spanError={detail.error} onSelectNode={selectNode} resumeSource={props.resumeSource} />
+        ) : (
+          <SpanDetail view={detail.view} error={detail.error} />
+        )}
+      </div>
     </div>
   );
 }

@@ -557,3 +557,15 @@ test('everyday: step keys work while a breakpoint checkbox has focus (a checkbox
   expect((await posted).status()).toBeLessThan(300);
   await expect(modelPause(page).locator('h3')).toHaveText('Paused before model call 2');
 });
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+  test('everyday: a stepped run keeps its pause controls and its graph in view together', async ({ page }) => {
+    await startFromHome(page, 'plain-tool-round', { kind: 'step' });
+    await expect(modelPause(page)).toHaveCount(1);
+    await expect(page.getByTestId('step-button')).toBeInViewport();
+    await expect(modelPause(page)).toBeInViewport({ ratio: 0.3 });
+    await expect(page.getByTestId('run-graph')).toBeInViewport({ ratio: 0.5 });
+    await expect(ghosts(page).first()).toBeInViewport();
+  });
+});

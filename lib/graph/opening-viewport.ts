@@ -10,8 +10,8 @@ export interface Viewport {
 }
 
 /**
- * Where a graph opens: all of it, centred, when it fits the pane at a readable zoom (never
- * enlarged past 1); otherwise at the readable zoom with its top-left corner — the first call —
+ * Where a graph opens: all of it — centred across, from the top down (under the legend, where
+ * the eye starts) — when it fits the pane at a readable zoom (never enlarged past 1); otherwise at the readable zoom with its top-left corner — the first call —
  * in view (the user pans to the rest; the minimap shows where they are). `fits` says which.
  * Pure: positions in graph units, pane in screen pixels.
  */
@@ -31,12 +31,12 @@ export function openingViewport(options: {
   const fitZoom = Math.min((pane.width - 2 * padding) / width, (pane.height - 2 * padding) / height);
   if (fitZoom >= READABLE_ZOOM) {
     const zoom = Math.min(1, fitZoom);
-    return { x: (pane.width - width * zoom) / 2 - minX * zoom, y: (pane.height - height * zoom) / 2 - minY * zoom, zoom, fits: true };
+    return { x: (pane.width - width * zoom) / 2 - minX * zoom, y: padding - minY * zoom, zoom, fits: true };
   }
   const zoom = READABLE_ZOOM;
-  // Centred along an axis that fits; from the top-left along one that does not.
+  // Centred across when the width fits; from the left edge when it does not; always from the top.
   const x = width * zoom <= pane.width - 2 * padding ? (pane.width - width * zoom) / 2 - minX * zoom : padding - minX * zoom;
-  const y = height * zoom <= pane.height - 2 * padding ? (pane.height - height * zoom) / 2 - minY * zoom : padding - minY * zoom;
+  const y = padding - minY * zoom;
   return { x, y, zoom, fits: false };
 }
 
