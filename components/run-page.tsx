@@ -108,6 +108,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
     );
   }
   const stepping = run !== undefined && (run.mode.kind !== 'run' || run.pauses.length > 0);
+  // Answered from the workbench: the run itself stays paused, its answers run as new runs, drawn here too.
+  const answered = run?.status === 'interrupted' && (run.answeredBy?.length ?? 0) > 0;
   return (
     <main className="run-page">
       <header className="page-head">
@@ -117,7 +119,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
             <code>{run?.replay ? run.label.replace(/^(replay|fork) of /, '') : run?.resumeOf ? ('file' in run.resumeOf ? `traces/${run.resumeOf.file}` : `trace ${run.resumeOf.traceIds.at(-1)?.slice(0, 8)}…`) : (run?.label ?? '…')}</code>
           </h1>
           <p className="detail-meta">
-            {run ? <StatusPill status={run.status} testId="run-status" /> : null}
+            {run ? <StatusPill status={answered ? 'answered' : run.status} testId="run-status" /> : null}
             {run?.finishReason ? <span> finishReason: <code data-testid="run-finish-reason">{run.finishReason}</code></span> : null}
             {run && run.resumes > 0 ? <span> · resumed {run.resumes}×</span> : null}
             {run?.runner?.pid ? <span data-testid="run-runner"> · runner {run.runner.pid}</span> : null}
@@ -137,7 +139,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       </header>
       {/* A replay has no workspace: its step controls stay above its side-by-side graphs. */}
       {run && stepping && run.replay ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} /> : null}
-      {run?.status === 'interrupted' ? (
+      {run?.status === 'interrupted' && !answered ? (
         <p className="pause-banner" role="status" data-testid="pause-banner">
           The run is paused: {run.interrupts.length} tool call(s) interrupted and wait for an answer (respond or restart).
         </p>
@@ -150,7 +152,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
               {run.answeredBy!.length > 1 ? `answer ${index + 1}` : 'the resumed run'}
             </Link>
           ))}
-          {run.answeredBy.length > 1 ? ' (alternative answers: branches of the graph)' : ''}
+          {run.answeredBy.length > 1 ? ' (alternative answers: branches of the graph below)' : ' (drawn in the graph below)'}
         </p>
       ) : null}
       {run?.status === 'running' && run.runner?.waiting ? (

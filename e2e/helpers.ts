@@ -9,7 +9,8 @@ export const PORT = E2E_PORT;
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
 
-export type RunStatus = 'running' | 'interrupted' | 'finished' | 'failed';
+/** What the run page's status pill says: `answered` is an interrupted run answered from the workbench. */
+export type RunStatus = 'running' | 'interrupted' | 'answered' | 'finished' | 'failed';
 
 /** Where global-setup.ts saves the browser state after the token exchange; every test's context starts from it. */
 export const STORAGE_STATE = E2E_STORAGE_STATE;

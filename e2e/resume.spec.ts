@@ -291,8 +291,14 @@ for (const kase of CASES) {
       }
 
       await pressResume(page);
-      // The live run's page says where its pause was answered.
+      // The live run's page says where its pause was answered, and draws the answer live (everyday, issue 14).
       await expect(page.getByTestId('answered-by').getByRole('link', { name: 'the resumed run' })).toBeVisible();
+      await expectRunStatus(page, 'answered');
+      await expect(page.getByTestId('pause-banner')).toHaveCount(0);
+      await expect(page.locator('[data-testid=graph-node][data-kind=generate]').filter({ hasText: /\(resume\)/ })).toHaveCount(1);
+      for (const request of interruptIds.keys()) {
+        await expect(nodeLocator(page, { kind: 'tool-interrupt', traceId, label: request }).getByTestId('graph-node-status')).toHaveText(`paused — answered by ${mode}`);
+      }
       const created = await expectNewRunFinished(page, kase, mode);
       // The original trace opens with its session: the new generate is there, linked by a
       // dashed edge from this trace's own interrupt to its answer (earlier identical runs of the

@@ -78,6 +78,7 @@ function createAppContext(): AppContext {
     run: (runId) => runs.get(runId),
     loadSpans: (run) => liveRunSpans({ store, runs }, run),
     build: (spans) => buildRunGraph(spans),
+    answeredRuns: (runId) => runs.answeredBy(runId),
     isWatched: (runId) => watchers.watching(runId) > 0,
     onError: (runId, error) => console.error(`loopscope: the graph of run ${runId} could not be built`, error),
   });

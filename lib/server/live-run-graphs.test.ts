@@ -152,3 +152,49 @@ describe('LiveRunGraphs', () => {
     graphs.close();
   });
 });
+
+describe('LiveRunGraphs: answers from the workbench', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('rebuilds an interrupted run’s graph when the run that answered it gets spans, and when the answer is noted', async () => {
+    const ANSWER_TRACE = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+    const bus = new EventBus();
+    const built: string[] = [];
+    let original = session({ runId: 'original', status: 'interrupted' });
+    const answer = session({ runId: 'answer', traceIds: [ANSWER_TRACE] });
+    const runs = new Map([
+      ['original', () => original],
+      ['answer', () => answer],
+    ]);
+    const graphs = new LiveRunGraphs({
+      bus,
+      run: (runId) => runs.get(runId)?.(),
+      loadSpans: async () => [],
+      build: (input) => fakeGraph(input),
+      answeredRuns: (runId) => (runId === 'answer' && original.answeredBy?.includes('answer') ? ['original'] : []),
+      isWatched: () => true,
+      intervalMs: 50,
+    });
+    bus.subscribe((event) => {
+      if (event.type === 'graph') built.push(event.runId);
+    });
+    bus.publish({ type: 'run', run: original });
+    bus.publish({ type: 'run', run: answer });
+    await vi.advanceTimersByTimeAsync(200);
+    built.length = 0;
+
+    // The workbench notes the answer on the original run: same status, same traces — a new graph all the same.
+    original = { ...original, answeredBy: ['answer'], version: original.version + 1 };
+    bus.publish({ type: 'run', run: original });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(built).toContain('original');
+
+    // The answer's spans arrive: both graphs are rebuilt.
+    built.length = 0;
+    bus.publish({ type: 'spans', traceId: ANSWER_TRACE, spans: [buildSpan({ traceId: ANSWER_TRACE, name: 'generate' })] });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(built.sort()).toEqual(['answer', 'original']);
+    graphs.close();
+  });
+});

@@ -15,6 +15,8 @@ export interface LiveRunGraphsOptions {
   loadSpans: (run: RunSession) => Promise<Span[]>;
   /** The graph builder (lib/graph's `buildRunGraph`). */
   build: (spans: Span[]) => RunGraph;
+  /** The runs whose graphs also draw this run's spans: the interrupted runs it answered from the workbench. */
+  answeredRuns?: (runId: string) => string[];
   /** Whether a page watches the run now: only watched runs are rebuilt as their spans arrive. */
   isWatched: (runId: string) => boolean;
   /** At most one build per run this often; a slow build waits twice its own time before the next. */
@@ -33,7 +35,7 @@ interface RunGraphState {
   lastBuildAt: number;
   lastBuildMs: number;
   /** What the last `run` event said, to tell a graph change from a pause or a mode change. */
-  seen?: { status: RunSession['status']; traces: number };
+  seen?: { status: RunSession['status']; traces: number; answers: number };
 }
 
 const DEFAULT_INTERVAL_MS = 50;
@@ -94,21 +96,24 @@ export class LiveRunGraphs {
     if (this.states.size > PRUNE_ABOVE) this.prune();
     for (const traceId of run.traceIds) this.runOfTrace.set(traceId, run.runId);
     const state = this.states.get(run.runId);
-    const seen = { status: run.status, traces: run.traceIds.length };
+    const seen = { status: run.status, traces: run.traceIds.length, answers: run.answeredBy?.length ?? 0 };
     const previous = state?.seen;
     if (state) state.seen = seen;
     else this.stateOf(run.runId).seen = seen;
-    // Pauses, modes and runner changes do not change the graph; new traces and a new status may.
-    if (previous && previous.status === seen.status && previous.traces === seen.traces) return;
+    // Pauses, modes and runner changes do not change the graph; new traces, answers and a new status may.
+    if (previous && previous.status === seen.status && previous.traces === seen.traces && previous.answers === seen.answers) return;
     // The run stopped running: its last spans are stored (the runner flushes them before it
     // answers), so the final graph is built now, not after the interval.
     this.changed(run.runId, { now: previous !== undefined && run.status !== 'running' });
   }
 
   private changed(runId: string, options: { now?: boolean } = {}): void {
-    const state = this.stateOf(runId);
-    state.dirty = true;
-    if (this.options.isWatched(runId)) this.schedule(runId, options.now ?? false);
+    // A workbench answer is drawn in the graph of the run it answered too.
+    for (const id of [runId, ...(this.options.answeredRuns?.(runId) ?? [])]) {
+      const state = this.stateOf(id);
+      state.dirty = true;
+      if (this.options.isWatched(id)) this.schedule(id, options.now ?? false);
+    }
   }
 
   private schedule(runId: string, now: boolean): void {

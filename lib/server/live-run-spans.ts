@@ -8,7 +8,8 @@ import { loadTraceSource } from './trace-source';
 /**
  * What a run's live graph is drawn from: the spans that started and have not ended yet (as
  * running), the stored spans of its traces, and — for a resume of a recorded interrupt — the
- * recording it answers (so the answer edge shows). Ended spans replace their open versions.
+ * recording it answers (so the answer edge shows), and the runs that answered it from the
+ * workbench (its branches, live). Ended spans replace their open versions.
  */
 export async function liveRunSpans(context: Pick<AppContext, 'store' | 'runs'>, run: RunSession): Promise<Span[]> {
   const stored: Span[] = [];
@@ -16,6 +17,12 @@ export async function liveRunSpans(context: Pick<AppContext, 'store' | 'runs'>, 
   for (const traceId of run.traceIds) stored.push(...((await context.store.getCaptured(traceId)) ?? []));
   // A recording that went away since the resume started is simply not drawn.
   if (run.resumeOf) stored.push(...(await loadTraceSource(context, run.resumeOf).catch(() => [])));
-  const open = (context.runs.snapshot(run.runId)?.spanStarts ?? []).map(openSpanFromStart);
-  return mergeSpans(open, stored);
+  const starts = [...(context.runs.snapshot(run.runId)?.spanStarts ?? [])];
+  for (const answerId of run.answeredBy ?? []) {
+    const answer = context.runs.snapshot(answerId);
+    if (!answer) continue;
+    for (const traceId of answer.run.traceIds) stored.push(...((await context.store.getCaptured(traceId)) ?? []));
+    starts.push(...answer.spanStarts);
+  }
+  return mergeSpans(starts.map(openSpanFromStart), stored);
 }

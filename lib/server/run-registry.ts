@@ -164,6 +164,11 @@ export class RunRegistry {
     }
   }
 
+  /** The runs `runId` answered from the workbench (the interrupted runs whose `answeredBy` names it). */
+  answeredBy(runId: string): string[] {
+    return [...this.runs.values()].filter((state) => state.session.answeredBy?.includes(runId)).map((state) => state.session.runId);
+  }
+
   /** Records the outcome of a replay: finished when the replay ran (matched or not), failed when it could not run. */
   completeReplay(runId: string, result: GenerateResult): RunSession | undefined {
     const state = this.runs.get(runId);
