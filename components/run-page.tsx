@@ -14,7 +14,7 @@ import { SaveTraceForm } from './save-trace-form';
 import { ReplayView } from './replay-view';
 import { StepPanel } from './step-panel';
 import { StatusPill } from './status-pill';
-import { TraceWorkspace } from './trace-workspace';
+import { TraceWorkspace, type Tab } from './trace-workspace';
 import { useLiveEvents } from './use-live-events';
 import { useSpanCollection } from './use-span-collection';
 
@@ -23,7 +23,7 @@ import { useSpanCollection } from './use-span-collection';
  * as the server rebuilds it from the spans that arrive (a `graph` event per version). The
  * spans themselves come too, for the span tree.
  */
-export function RunPage(props: { runId: string; initialNodeId?: string; initialTab?: 'graph' | 'spans' }) {
+export function RunPage(props: { runId: string; initialNodeId?: string; initialTab?: Tab }) {
   const { runId } = props;
   const [run, setRun] = useState<RunSession | undefined>();
   const [error, setError] = useState<string | undefined>();

@@ -10,7 +10,7 @@ import { apiJson, sourceSpanUrls, spanViewUrl } from './api-client';
 import { ExportReproButton, ReplayControls } from './replay-controls';
 import { SaveTraceForm } from './save-trace-form';
 import { StatusPill } from './status-pill';
-import { TraceWorkspace } from './trace-workspace';
+import { TraceWorkspace, type Tab } from './trace-workspace';
 import { useLiveEvents } from './use-live-events';
 import { useSpanCollection } from './use-span-collection';
 
@@ -20,7 +20,7 @@ import { useSpanCollection } from './use-span-collection';
  * matches decided over every captured trace, fetched again as spans of the session arrive).
  * Spans are loaded only for the span tree.
  */
-export function TracePage(props: { traceId?: string; savedFile?: string; initialNodeId?: string; initialTab?: 'graph' | 'spans' }) {
+export function TracePage(props: { traceId?: string; savedFile?: string; initialNodeId?: string; initialTab?: Tab }) {
   const { traceId, savedFile } = props;
   const collection = useSpanCollection();
   const [error, setError] = useState<string | undefined>();

@@ -11,10 +11,12 @@ import type { Span } from '@/lib/trace/span';
 import { NodeDetail } from './node-detail';
 import { RunGraphView } from './run-graph-view';
 import { SpanDetail } from './span-detail';
+import { SpanTimelineView } from './span-timeline-view';
+import type { Tab } from './workspace-tab';
 import { SpanTreeView, spanKey } from './span-tree-view';
 import { useSpanView } from './use-span-view';
 
-type Tab = 'graph' | 'spans';
+export type { Tab };
 
 /** Keeps the selected node and tab in the URL, so a view can be linked (`?node=…&tab=…`). */
 function writeUrl(patch: { node?: string; tab?: Tab }) {
@@ -71,7 +73,7 @@ export function TraceWorkspace(props: {
     writeUrl({ tab: next });
   };
   useEffect(() => {
-    if (tab === 'spans' && spans.length === 0) onSpansNeeded?.();
+    if (tab !== 'graph' && spans.length === 0) onSpansNeeded?.();
   }, [tab, spans.length, onSpansNeeded]);
 
   // Select something once there is something: the deep-linked node, else the first node/span.
@@ -108,6 +110,9 @@ export function TraceWorkspace(props: {
           <button role="tab" type="button" aria-selected={tab === 'spans'} className={`tab${tab === 'spans' ? ' active' : ''}`} onClick={() => selectTab('spans')} data-testid="tab-spans">
             Span tree
           </button>
+          <button role="tab" type="button" aria-selected={tab === 'timeline'} className={`tab${tab === 'timeline' ? ' active' : ''}`} onClick={() => selectTab('timeline')} data-testid="tab-timeline">
+            Timeline
+          </button>
           <span className="graph-summary" data-testid="graph-summary">
             {graph.summary.generates} generate(s) · {graph.summary.modelCalls} model · {graph.summary.toolCalls} tool · {graph.summary.interrupts} interrupt(s)
             {graph.summary.responds + graph.summary.restarts + graph.summary.pendingReused > 0
@@ -119,8 +124,10 @@ export function TraceWorkspace(props: {
         <div role="tabpanel" className="tab-panel">
           {tab === 'graph' ? (
             <RunGraphView graph={graph} selectedNodeId={selectedNodeId} onSelect={selectNode} pauses={props.pauses} />
-          ) : (
+          ) : tab === 'spans' ? (
             <SpanTreeView nodes={tree} selectedKey={selectedSpanKey} onSelect={setSelectedSpanKey} />
+          ) : (
+            <SpanTimelineView nodes={tree} selectedKey={selectedSpanKey} onSelect={setSelectedSpanKey} />
           )}
         </div>
       </div>

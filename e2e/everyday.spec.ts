@@ -98,3 +98,20 @@ test('everyday: every page has a way home, and ? opens the keyboard shortcuts (E
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('runner-state')).toBeVisible();
 });
+
+test('everyday: the timeline tab draws every span as a bar on one axis, parallel tool calls side by side, and selects a span for the detail', async ({ page }) => {
+  await page.goto('/saved/plain-tool-round.json?tab=timeline');
+  await expect(page.getByTestId('tab-timeline')).toHaveAttribute('aria-selected', 'true');
+  const rows = page.getByTestId('timeline-row');
+  await expect(rows).toHaveCount(6);
+  const tools = rows.and(page.locator('[data-role=tool]'));
+  await expect(tools).toHaveCount(2);
+  const bars = await Promise.all((await tools.all()).map(async (row) => ({ left: Number(await row.getAttribute('data-left')), width: Number(await row.getAttribute('data-width')) })));
+  const [a, b] = bars;
+  expect(a.left <= b.left + b.width && b.left <= a.left + a.width, 'the two tool bars overlap in time').toBe(true);
+  await tools.filter({ hasText: 'getWeather' }).click();
+  await expect(page.getByTestId('span-detail')).toContainText('Lisbon');
+  await page.getByTestId('span-timeline').focus();
+  await page.keyboard.press('Home');
+  await expect(rows.first()).toHaveAttribute('aria-selected', 'true');
+});

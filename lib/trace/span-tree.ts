@@ -1,5 +1,5 @@
 import { classifyOtelSpan, type SpanClassification, type SpanOutcome, type SpanRole } from './span-classification';
-import { compareNanos, spanDurationMillis, type Span } from './span';
+import { compareNanos, nanosToMillis, spanDurationMillis, type Span } from './span';
 
 /** One row of the span tree the page draws. Plain data: components compute nothing. */
 export interface SpanTreeNode {
@@ -13,6 +13,8 @@ export interface SpanTreeNode {
   restarted: boolean;
   errorMessage?: string;
   durationMs?: number;
+  /** Milliseconds since the epoch the span started (for the timeline). */
+  startMs: number;
   depth: number;
   /** The parent was referenced but never arrived: this span was promoted to a root. */
   orphan: boolean;
@@ -70,6 +72,7 @@ export function buildSpanTree(spans: readonly Span[], classifySpan: (span: Span)
       restarted: classification.restarted,
       errorMessage: classification.errorMessage,
       durationMs: spanDurationMillis(span),
+      startMs: nanosToMillis(span.startTimeUnixNano),
       depth,
       orphan: depth === 0 && span.parentSpanId !== undefined,
       children,
