@@ -90,7 +90,7 @@ async function loadRuntime() {
     scenarios: scenarioList.scenarios,
     problems: [
       ...tools.problems,
-      ...aiSdk.catalog.problems.map((problem) => ({ ...problem, file: `ai-sdk/${problem.file}` })),
+      ...aiSdk.problems,
       ...scenarioList.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` })),
     ],
   });
@@ -103,17 +103,23 @@ async function loadRuntime() {
  * OTLP exporter as genkit's), the tools of tools/ai-sdk/ and the AI SDK scenarios.
  */
 async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
-  const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools }, { runAiSdkGenerate }] = await Promise.all([
+  const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools }, { runAiSdkGenerate }, { checkAiSdkScenario }] = await Promise.all([
     import('ai'),
     import('@ai-sdk/otel'),
     import('./ai-sdk/load-ai-sdk-tools'),
     import('./ai-sdk/run-ai-sdk-generate'),
+    import('./ai-sdk/check-ai-sdk-scenario'),
   ]);
   registerTelemetry(new OpenTelemetry());
   const catalog = await loadAiSdkTools(path.join(toolsDir, 'ai-sdk'));
   const scenarios = new Map<string, import('../contract/ai-sdk-scenario').AiSdkScenario>();
-  for (const scenario of allScenarios) if (scenario.runtime === 'ai-sdk') scenarios.set(scenario.name, scenario);
-  return { catalog, scenarios, runAiSdkGenerate };
+  const problems: { file: string; message: string }[] = catalog.problems.map((problem) => ({ ...problem, file: `ai-sdk/${problem.file}` }));
+  for (const scenario of allScenarios) {
+    if (scenario.runtime !== 'ai-sdk') continue;
+    scenarios.set(scenario.name, scenario);
+    for (const message of checkAiSdkScenario({ scenario, catalog })) problems.push({ file: `scenarios/${scenario.name}.json`, message });
+  }
+  return { catalog, scenarios, problems, runAiSdkGenerate };
 }
 
 /** Steppers of the runs in progress, by run id (a run's resumes reuse its stepper's mode). */
