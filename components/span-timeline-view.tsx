@@ -70,7 +70,11 @@ export function SpanTimelineView(props: { nodes: SpanTreeNode[]; selectedKey?: s
                 style={{ left: `${row.left * 100}%`, width: `${row.width * 100}%` }}
                 title={`${row.node.label}: starts at ${formatMillis(row.offsetMs)}, ${row.open ? 'still running' : formatMillis(row.node.durationMs ?? 0)} · ${row.node.statusText}`}
               />
-              <span className="timeline-duration" style={{ left: `min(calc(${(row.left + row.width) * 100}% + 4px), calc(100% - 4.5rem))` }}>
+              <span
+                className="timeline-duration"
+                // After the bar, or before it when the bar ends near the right edge.
+                style={row.left + row.width > 0.85 ? { right: `calc(${(1 - row.left) * 100}% + 4px)` } : { left: `calc(${(row.left + row.width) * 100}% + 4px)` }}
+              >
                 {row.open ? 'running…' : formatMillis(row.node.durationMs ?? 0)}
               </span>
             </div>

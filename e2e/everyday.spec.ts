@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_TRACES_DIR } from '../playwright.config';
-import { expectRunStatus, openHomeWithReadyRunner } from './helpers';
+import { expectRunStatus, openHomeWithReadyRunner, runScenarioFromHome } from './helpers';
 
 /**
  * Everyday use (issue 14): a graph opens readable. React Flow's zoom is read from its viewport
@@ -114,4 +114,15 @@ test('everyday: the timeline tab draws every span as a bar on one axis, parallel
   await page.getByTestId('span-timeline').focus();
   await page.keyboard.press('Home');
   await expect(rows.first()).toHaveAttribute('aria-selected', 'true');
+});
+
+test('everyday: the shipped long-loop scenario (60 rounds) runs from the home page, opens folded and readable, and its timeline lists every span', async ({ page }) => {
+  await runScenarioFromHome(page, 'long-loop', 'graph');
+  await expectRunStatus(page, 'finished');
+  await expect(page.getByTestId('graph-summary')).toContainText('1 generate(s) · 61 model · 60 tool · 0 interrupt(s)');
+  await expect(kindNode(page, 'collapsed-rounds').first()).toBeVisible();
+  await expect.poll(() => zoomOf(page)).toBeGreaterThanOrEqual(0.8);
+  await expectInsidePane(page, kindNode(page, 'generate').first(), 'the generate');
+  await page.getByTestId('tab-timeline').click();
+  await expect(page.getByTestId('timeline-row')).toHaveCount(182);
 });

@@ -156,6 +156,15 @@ describe('scenarios through the real capture path', () => {
     expectConnectedTree(spans);
   });
 
+  it('long-loop: 61 model calls + 60 tool runs = 182 spans, every round nested in the previous, all arrive', async () => {
+    const result = await run('long-loop');
+    expect(result.outcome?.finishReason).toBe('stop');
+    const spans = await spansOf(result);
+    expect(spans).toHaveLength(182);
+    expect(roles(spans)).toMatchObject({ generate: 61, model: 61, tool: 60 });
+    expectConnectedTree(spans);
+  });
+
   it('slow-tool: finishes after its 5 s delay, inside the tool limit (2 model calls + 1 tool = 5 spans)', async () => {
     const result = await run('slow-tool');
     expect(result.outcome?.text).toContain('42 rows');
