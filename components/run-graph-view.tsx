@@ -2,7 +2,7 @@
 
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { collapseRounds } from '@/lib/graph/collapse-rounds';
 import { layoutRunGraph, NODE_HEIGHT, NODE_WIDTH } from '@/lib/graph/layout-run-graph';
 import { ghostNodes } from '@/lib/graph/ghost-nodes';
@@ -41,6 +41,8 @@ interface GraphViewProps {
   pauses?: PauseInfo[];
   /** Nodes to mark (a replay's divergence), drawn with a red ring. */
   markedNodeIds?: ReadonlySet<string>;
+  /** Shown instead of the canvas when there is nothing to draw (why, and what to do). */
+  empty?: ReactNode;
 }
 
 function GraphCanvas(props: GraphViewProps) {
@@ -178,7 +180,7 @@ function GraphCanvas(props: GraphViewProps) {
 
 /** The run graph drawn with React Flow: turns left to right, interrupts as pauses, dashed answer edges. */
 export function RunGraphView(props: GraphViewProps) {
-  if (props.graph.nodes.length === 0 && !props.pauses?.length) return <p className="empty">No generate calls in these spans yet.</p>;
+  if (props.graph.nodes.length === 0 && !props.pauses?.length) return props.empty ?? <p className="empty">No generate calls in these spans yet.</p>;
   return (
     <div className="graph-wrap">
       <GraphLegend />

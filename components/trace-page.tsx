@@ -152,6 +152,7 @@ export function TracePage(props: { traceId?: string; savedFile?: string; initial
           spans={collection.spans}
           spanViewUrl={viewUrl}
           onSpansNeeded={onSpansNeeded}
+          spansLoaded={spansWanted && !spansLoading}
           resumeSource={savedFile ? { file: savedFile } : { traceIds: sessionIds }}
           initialNodeId={props.initialNodeId}
           initialTab={props.initialTab}

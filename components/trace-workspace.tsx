@@ -11,6 +11,7 @@ import type { Span } from '@/lib/trace/span';
 import { NodeDetail } from './node-detail';
 import { RunGraphView } from './run-graph-view';
 import { SpanDetail } from './span-detail';
+import { EmptyGraphHelp } from './empty-graph-help';
 import { SpanTimelineView } from './span-timeline-view';
 import type { Tab } from './workspace-tab';
 import { SpanTreeView, spanKey } from './span-tree-view';
@@ -42,6 +43,8 @@ export function TraceWorkspace(props: {
   spans: Span[];
   /** Where one span's detail view is served. */
   spanViewUrl: (span: { traceId: string; spanId: string }) => string;
+  /** True once the spans were fetched (an empty list then means none arrived). */
+  spansLoaded?: boolean;
   /** Asked when the span tree is opened and `spans` is still empty. */
   onSpansNeeded?: () => void;
   initialNodeId?: string;
@@ -73,8 +76,9 @@ export function TraceWorkspace(props: {
     writeUrl({ tab: next });
   };
   useEffect(() => {
-    if (tab !== 'graph' && spans.length === 0) onSpansNeeded?.();
-  }, [tab, spans.length, onSpansNeeded]);
+    // An empty graph explains itself with the spans that did arrive: load them then too.
+    if ((tab !== 'graph' || graph.nodes.length === 0) && spans.length === 0) onSpansNeeded?.();
+  }, [tab, spans.length, onSpansNeeded, graph.nodes.length]);
 
   // Select something once there is something: the deep-linked node, else the first node/span.
   useEffect(() => {
@@ -123,7 +127,7 @@ export function TraceWorkspace(props: {
         </div>
         <div role="tabpanel" className="tab-panel">
           {tab === 'graph' ? (
-            <RunGraphView graph={graph} selectedNodeId={selectedNodeId} onSelect={selectNode} pauses={props.pauses} />
+            <RunGraphView graph={graph} selectedNodeId={selectedNodeId} onSelect={selectNode} pauses={props.pauses} empty={<EmptyGraphHelp spans={tree} spansLoaded={props.spansLoaded ?? spans.length > 0} />} />
           ) : tab === 'spans' ? (
             <SpanTreeView nodes={tree} selectedKey={selectedSpanKey} onSelect={setSelectedSpanKey} />
           ) : (

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_TRACES_DIR } from '../playwright.config';
-import { expectRunStatus, openHomeWithReadyRunner, runScenarioFromHome } from './helpers';
+import { expectRunStatus, openHomeWithReadyRunner, rawRequest, runScenarioFromHome, tinyOtlpTrace } from './helpers';
 
 /**
  * Everyday use (issue 14): a graph opens readable. React Flow's zoom is read from its viewport
@@ -125,4 +125,16 @@ test('everyday: the shipped long-loop scenario (60 rounds) runs from the home pa
   await expectInsidePane(page, kindNode(page, 'generate').first(), 'the generate');
   await page.getByTestId('tab-timeline').click();
   await expect(page.getByTestId('timeline-row')).toHaveCount(182);
+});
+
+test('everyday: an empty graph says which spans arrived, which runtimes Loopscope draws, and how to send spans here', async ({ page }) => {
+  const { traceId, body } = tinyOtlpTrace('http.request');
+  const response = await rawRequest({ method: 'POST', path: '/v1/traces', headers: { 'content-type': 'application/json' }, body });
+  expect(response.status, response.text).toBe(200);
+  await page.goto(`/traces/${traceId}`);
+  await expect(page.getByTestId('empty-graph-found')).toHaveText(/^1 span arrived, but none is a tool-loop call Loopscope draws: 1 other \(most common names: http\.request\)\.$/);
+  await expect(page.getByTestId('empty-graph')).toContainText('genkit JS');
+  await page.getByTestId('empty-graph').getByText('How to send spans here').click();
+  await expect(page.getByTestId('empty-graph')).toContainText('OTEL_EXPORTER_OTLP_ENDPOINT alone sends nothing');
+  await expect(page.getByTestId('empty-graph')).toContainText('registerTelemetry(new OpenTelemetry())');
 });
