@@ -8,7 +8,7 @@ import type { RunnerResponse, RunnerStatus, ScenarioListResponse } from '@/lib/c
 import type { RunResponse } from '@/lib/contract/run-session';
 import type { SavedFileRow, SavedListResponse, TraceListResponse, TraceListRow } from '@/lib/contract/trace-list';
 import { apiJson } from './api-client';
-import { ImportTraceButton } from './import-trace-button';
+import { ImportTraces } from './import-traces';
 import { StatusPill } from './status-pill';
 import { useLiveEvents } from './use-live-events';
 
@@ -218,12 +218,12 @@ export function HomePage() {
       <section aria-labelledby="traces-heading">
         <div className="section-head">
           <h2 id="traces-heading">Captured traces</h2>
-          <ImportTraceButton />
         </div>
         <p className="hint">
           From runs here, from any app exporting OTLP/HTTP to <code>/v1/traces</code>, and imported files (OTLP JSON, JSONL,
           Genkit Dev UI <code>.genkit/traces/</code> files). Newest first.
         </p>
+        <ImportTraces>
         {traces && traces.length === 0 ? <p className="empty">No traces yet: run a scenario.</p> : null}
         <table className="trace-table" data-testid="trace-table">
           <tbody>
@@ -261,6 +261,7 @@ export function HomePage() {
             ))}
           </tbody>
         </table>
+        </ImportTraces>
       </section>
 
       <section aria-labelledby="saved-heading">

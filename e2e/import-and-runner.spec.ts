@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { expectRunStatus, openHomeWithReadyRunner, runScenarioFromHome } from './helpers';
 
@@ -70,10 +73,61 @@ test('the user imports a file that is not a trace and gets a clear error, nothin
   await openHomeWithReadyRunner(page);
   const before = (await (await request.get('/api/traces', { headers: { authorization: 'Bearer e2e-token-0123456789' } })).json()).traces.length;
   await page.getByTestId('import-input').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}') });
-  await expect(page.getByTestId('import-message')).toHaveClass(/error-text/);
-  await expect(page.getByTestId('import-message')).toContainText('notes.json');
+  await expect(page.getByTestId('import-failures')).toHaveClass(/error-text/);
+  await expect(page.getByTestId('import-failures')).toContainText('notes.json');
+  await expect(page.getByTestId('imported-traces')).toHaveCount(0);
   const after = (await (await request.get('/api/traces', { headers: { authorization: 'Bearer e2e-token-0123456789' } })).json()).traces.length;
   expect(after).toBe(before);
+});
+
+test('everyday: the user imports several files at once — an extension-less Dev UI file, an empty file, a bad one — and each gets its answer, the imported ones linked at the top', async ({ page }) => {
+  const first = 'abcdef0123456789abcdef0123456780';
+  const second = 'abcdef0123456789abcdef0123456781';
+  await openHomeWithReadyRunner(page);
+  await page.getByTestId('import-input').setInputFiles([
+    { name: first, mimeType: 'application/octet-stream', buffer: Buffer.from(JSON.stringify(genkitDevUiTrace(first))) },
+    { name: second, mimeType: 'application/octet-stream', buffer: Buffer.from(JSON.stringify(genkitDevUiTrace(second))) },
+    { name: 'empty.json', mimeType: 'application/json', buffer: Buffer.alloc(0) },
+    { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}') },
+  ]);
+  await expect(page.getByTestId('import-message')).toContainText('Imported 4 spans in 2 trace(s) from 2 files');
+  const links = page.getByTestId('imported-traces').getByRole('link');
+  await expect(links).toHaveCount(2);
+  await expect(page.getByTestId('import-failures')).toContainText('empty.json: the file is empty: nothing to import');
+  await expect(page.getByTestId('import-failures')).toContainText('notes.json');
+  await links.first().click();
+  await expect(page).toHaveURL(new RegExp(`/traces/${first}`));
+  await expect(page.locator('[data-testid=graph-node][data-kind=tool-interrupt]')).toHaveAttribute('data-tone', 'interrupted');
+});
+
+test('everyday: the user drops a trace file on the captured list and it is imported', async ({ page }) => {
+  const traceId = 'abcdef0123456789abcdef0123456782';
+  await openHomeWithReadyRunner(page);
+  const text = JSON.stringify(genkitDevUiTrace(traceId));
+  const transfer = await page.evaluateHandle(({ name, body }) => {
+    const data = new DataTransfer();
+    data.items.add(new File([body], name));
+    return data;
+  }, { name: traceId, body: text });
+  await page.getByTestId('import-zone').dispatchEvent('drop', { dataTransfer: transfer });
+  await expect(page.getByTestId('import-message')).toContainText('Imported 2 spans in 1 trace(s) from');
+  await expect(page.getByTestId('imported-traces').getByRole('link')).toHaveCount(1);
+});
+
+test('everyday: the user imports a whole .genkit/traces folder of extension-less files', async ({ page }) => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'loopscope-e2e-genkit-'));
+  const folder = path.join(root, 'traces');
+  mkdirSync(folder);
+  const ids = ['abcdef0123456789abcdef0123456783', 'abcdef0123456789abcdef0123456784'];
+  for (const id of ids) writeFileSync(path.join(folder, id), JSON.stringify(genkitDevUiTrace(id)));
+  try {
+    await openHomeWithReadyRunner(page);
+    await page.getByTestId('import-folder-input').setInputFiles(folder);
+    await expect(page.getByTestId('import-message')).toContainText('Imported 4 spans in 2 trace(s) from 2 files');
+    for (const id of ids) await expect(page.locator(`[data-testid=trace-row][data-trace-id="${id}"]`)).toBeVisible();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test('the user restarts the runner from the home page and the next run still finishes', async ({ page }) => {
