@@ -110,6 +110,10 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
     );
   }
   const stepping = run !== undefined && (run.mode.kind !== 'run' || run.pauses.length > 0);
+  // Who wrote the final text: a scenario's scripted model (its text may quote tool outputs), a
+  // hand-written answer given at a step, or — in a replay — the recording.
+  const lastModel = graph?.graph.generates.at(-1)?.turns.flatMap((turn) => (turn.model ? [turn.model] : [])).at(-1);
+  const answerBy = run?.replay ? 'Recorded model' : lastModel?.handWritten ? 'Hand-written answer' : 'Scripted model';
   // Answered from the workbench: the run itself stays paused, its answers run as new runs, drawn here too.
   const answered = run?.status === 'interrupted' && (run.answeredBy?.length ?? 0) > 0;
   return (
@@ -189,7 +193,10 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       ) : null}
       {run?.text && run.status === 'finished' ? (
         <p className="final-answer" data-testid="run-text">
-          Model: {run.text}
+          <span className="final-answer-by" data-testid="run-text-by">
+            {answerBy}:
+          </span>{' '}
+          {run.text}
         </p>
       ) : null}
       {run?.resumeOf ? (

@@ -91,7 +91,8 @@ interface InterruptCase {
   /** A `defineInterrupt` tool (restartable: false): meant for respond only. */
   respondOnly?: boolean;
   /** Part of the scripted model's final answer. */
-  finalText: string;
+  /** What the scripted model ends with, per way of answering (its text quotes the tool's output). */
+  finalText: Record<'respond' | 'restart', string>;
 }
 
 const CASES: InterruptCase[] = [
@@ -106,14 +107,15 @@ const CASES: InterruptCase[] = [
       },
     ],
     pending: [],
-    finalText: 'Done: 500 USD sent to Bob',
+    // The scripted text quotes what the tool returned: the hand answer, not the script's own.
+    finalText: { respond: 'Transfer rejected: 500 USD to Bob, approved by (no transferMoney#transfer-1.approvedBy)', restart: 'Transfer done: 500 USD to Bob, approved by e2e-approver' },
   },
   {
     scenario: 'respond-to-question',
     interrupts: [{ request: 'askUser#seat-1', output: { answer: 'Aisle' }, resumed: { confirmed: true } }],
     pending: [],
     respondOnly: true,
-    finalText: 'Booked a window seat',
+    finalText: { respond: 'Booked your seat (Aisle)', restart: 'Booked your seat' },
   },
   {
     scenario: 'parallel-pending-output',
@@ -126,7 +128,7 @@ const CASES: InterruptCase[] = [
       },
     ],
     pending: ['lookupOrder#order-1'],
-    finalText: 'Refunded 240 USD to Ada Lovelace',
+    finalText: { respond: 'Refund done: 240 USD to Ada Lovelace for order A-17, approved by e2e-by-hand', restart: 'Refund done: 240 USD to Ada Lovelace for order A-17, approved by e2e-lead' },
   },
 ];
 
@@ -210,7 +212,7 @@ async function expectNewRunFinished(page: Page, kase: InterruptCase, mode: 'resp
   await page.waitForURL(/\/runs\/[^/?]+$/);
   await expectRunStatus(page, 'finished');
   await expect(page.getByTestId('run-finish-reason')).toHaveText('stop');
-  await expect(page.getByTestId('run-text')).toContainText(kase.finalText);
+  await expect(page.getByTestId('run-text')).toContainText(kase.finalText[mode]);
   const traceId = await traceIdOfLink(page.locator('.trace-links').getByRole('link'));
   expect(traceId).toMatch(/^[0-9a-f]{32}$/);
   // The run page draws the resume with the recording it answers: the new generate is a resume of an earlier one.

@@ -76,7 +76,7 @@ test.describe('running each scenario from the home page', () => {
 
     await clickResume(page);
     await expectRunStatus(page, 'finished');
-    await expect(page.getByTestId('run-text')).toContainText('window seat');
+    await expect(page.getByTestId('run-text')).toContainText('Booked your seat (Window)');
     // The resume's model call arrives; respond runs no tool, so askUser stays at one row.
     await expect(spanRowsWhere(page, { role: 'model' })).toHaveCount(2);
     await expect(asks).toHaveCount(1);

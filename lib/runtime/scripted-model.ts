@@ -1,5 +1,6 @@
 import type { GenkitBeta } from 'genkit/beta';
 import { scriptedModelName, type GenkitScenario } from './scenario';
+import { fillScriptText } from './script-text';
 
 /**
  * Defines the real genkit model that plays a scenario's script.
@@ -24,8 +25,14 @@ export function defineScriptedModel(ai: GenkitBeta, scenario: GenkitScenario) {
             `${scenario.script.length} turn(s). Add a turn to tools/scenarios/${scenario.name}.json.`,
         );
       }
+      // `{{NAME#REF.field}}` in the text: what that tool returned in this history (script-text.ts).
+      const outputOf = ({ name, ref }: { name: string; ref: string }) => {
+        const responses = request.messages.flatMap((message) => message.content.flatMap((part) => (part.toolResponse ? [part.toolResponse] : [])));
+        const response = responses.filter((candidate) => candidate.name === name && candidate.ref === ref).at(-1);
+        return response ? { found: true, output: response.output } : { found: false };
+      };
       const content = [
-        ...(turn.text !== undefined ? [{ text: turn.text }] : []),
+        ...(turn.text !== undefined ? [{ text: fillScriptText(turn.text, outputOf) }] : []),
         ...(turn.toolRequests ?? []).map((toolRequest) => ({
           toolRequest: { name: toolRequest.name, ref: toolRequest.ref, input: toolRequest.input },
         })),

@@ -9,6 +9,7 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import type { AiSdkScenario, AiSdkScriptedTurn } from '../../contract/ai-sdk-scenario';
+import { fillScriptText } from '../script-text';
 
 /** The provider name the scripted model reports (`gen_ai.provider.name` of its spans). */
 export const SCRIPTED_PROVIDER = 'loopscope-scripted';
@@ -24,6 +25,21 @@ function turnIndexOf(options: LanguageModelV4CallOptions): number {
   return options.prompt.filter((message) => message.role === 'assistant').length;
 }
 
+/** What tool call NAME#REF (its tool call id) returned in the prompt's history, for `{{NAME#REF.field}}` in a script's text (lib/runtime/script-text.ts). */
+function toolOutputIn(prompt: LanguageModelV4CallOptions['prompt'], call: { name: string; ref: string }): { found: boolean; output?: unknown } {
+  for (const message of [...prompt].reverse()) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-result' || part.toolCallId !== call.ref || part.toolName !== call.name) continue;
+      const output = part.output;
+      if (output.type === 'json' || output.type === 'text' || output.type === 'error-text' || output.type === 'error-json') return { found: true, output: output.value };
+      if (output.type === 'execution-denied') return { found: true, output: { denied: true, reason: output.reason } };
+      return { found: true, output: output.value };
+    }
+  }
+  return { found: false };
+}
+
 /** What a scripted turn can hold: text, tool calls, and the results of provider-executed calls. */
 type ScriptedContent = LanguageModelV4Text | LanguageModelV4ToolCall | LanguageModelV4ToolResult;
 
@@ -33,9 +49,9 @@ type ScriptedContent = LanguageModelV4Text | LanguageModelV4ToolCall | LanguageM
  * a script can send an input the tool rejects or a tool that does not exist. A
  * provider-executed call is followed by its result, as a provider that ran the tool sends it.
  */
-function turnContent(turn: AiSdkScriptedTurn): ScriptedContent[] {
+function turnContent(turn: AiSdkScriptedTurn, prompt: LanguageModelV4CallOptions['prompt']): ScriptedContent[] {
   const content: ScriptedContent[] = [];
-  if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
+  if (turn.text !== undefined) content.push({ type: 'text', text: fillScriptText(turn.text, (call) => toolOutputIn(prompt, call)) });
   for (const call of turn.toolCalls ?? []) {
     const providerExecuted = call.providerExecuted !== undefined;
     content.push({
@@ -65,9 +81,9 @@ function finishReasonOf(turn: AiSdkScriptedTurn): LanguageModelV4GenerateResult[
 }
 
 /** The stream parts of one turn: what a streaming provider sends for the same content. */
-function streamParts({ turn, responseId }: { turn: AiSdkScriptedTurn; responseId: string }): LanguageModelV4StreamPart[] {
+function streamParts({ turn, responseId, prompt }: { turn: AiSdkScriptedTurn; responseId: string; prompt: LanguageModelV4CallOptions['prompt'] }): LanguageModelV4StreamPart[] {
   const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'response-metadata', id: responseId, modelId: undefined }];
-  for (const [index, part] of turnContent(turn).entries()) {
+  for (const [index, part] of turnContent(turn, prompt).entries()) {
     if (part.type === 'text') {
       const id = `text-${index}`;
       parts.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: part.text }, { type: 'text-end', id });
@@ -107,7 +123,7 @@ export function scriptedLanguageModel(scenario: Pick<AiSdkScenario, 'name' | 'sc
     async doGenerate(options) {
       const { turn, responseId } = turnOf(options);
       return {
-        content: turnContent(turn),
+        content: turnContent(turn, options.prompt),
         finishReason: finishReasonOf(turn),
         usage: NO_USAGE,
         response: { id: responseId, modelId: `scripted/${scenario.name}` },
@@ -115,7 +131,7 @@ export function scriptedLanguageModel(scenario: Pick<AiSdkScenario, 'name' | 'sc
       };
     },
     async doStream(options) {
-      const parts = streamParts(turnOf(options));
+      const parts = streamParts({ ...turnOf(options), prompt: options.prompt });
       return {
         stream: new ReadableStream<LanguageModelV4StreamPart>({
           start(controller) {
