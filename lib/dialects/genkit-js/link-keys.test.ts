@@ -42,7 +42,7 @@ describe('conversationKey', () => {
 
   it('ignores part metadata, which genkit rewrites on resume (bug 3)', () => {
     const rewritten = structuredClone(conversation);
-    rewritten[1].content[0].metadata = { resolvedInterrupt: { reason: 'approval' } } as never;
+    (rewritten[1].content[0] as { metadata?: unknown }).metadata = { resolvedInterrupt: { reason: 'approval' } };
     expect(conversationKey(rewritten)).toBe(conversationKey(conversation));
     const stripped = structuredClone(conversation);
     delete (stripped[1].content[0] as { metadata?: unknown }).metadata;
