@@ -8,12 +8,12 @@ import path from 'node:path';
 export async function benchLoopGenkit() {
   const { genkit } = await import('genkit/beta');
   const { loadToolModules } = await import('../lib/runtime/load-tools');
-  const { loadScenarios } = await import('../lib/runtime/scenario');
+  const { loadScenarios, isGenkitScenario } = await import('../lib/runtime/scenario');
   const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
   const toolsDir = path.join(process.cwd(), 'bench', 'fixtures', 'tools');
   const ai = genkit({});
   await loadToolModules(ai, toolsDir);
-  const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.find((candidate) => candidate.name === 'bench-loop');
+  const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.filter(isGenkitScenario).find((candidate) => candidate.name === 'bench-loop');
   if (!scenario) throw new Error(`bench/fixtures/tools/scenarios has no bench-loop scenario.`);
   defineScriptedModel(ai, scenario);
   return { ai, scenario };

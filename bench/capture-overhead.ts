@@ -44,7 +44,8 @@ async function bareGenkit(): Promise<number[]> {
   const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
   const ai = genkit({});
   await loadToolModules(ai, toolsDir);
-  const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.find((candidate) => candidate.name === SCENARIO)!;
+  const { isGenkitScenario } = await import('../lib/runtime/scenario');
+  const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.filter(isGenkitScenario).find((candidate) => candidate.name === SCENARIO)!;
   defineScriptedModel(ai, scenario);
   const generate = () =>
     ai.generate({ model: `scripted/${SCENARIO}`, prompt: scenario.prompt, tools: scenario.tools, maxTurns: scenario.maxTurns });

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { writeFileAtomic } from '../lib/trace/atomic-write';
 import { encodeOtlpJson } from '../lib/trace/otlp-json';
+import { isGenkitScenario } from '../lib/contract/scenario';
 import type { Span } from '../lib/trace/span';
 import { startCaptureHarness } from '../lib/server/testing/capture-harness';
 
@@ -17,8 +18,9 @@ const harness = await startCaptureHarness();
 try {
   if (!(await harness.supervisor.whenReady())) throw new Error('the runner did not start');
   for (const name of EXAMPLES) {
-    const scenario = harness.supervisor.status.scenarios.find((candidate) => candidate.name === name);
-    if (!scenario) throw new Error(`no scenario ${name}`);
+    // The example traces are genkit's: the AI SDK's real runs are lib/dialects/ai-sdk/__fixtures__.
+    const scenario = harness.supervisor.status.scenarios.filter(isGenkitScenario).find((candidate) => candidate.name === name);
+    if (!scenario) throw new Error(`no genkit scenario ${name}`);
     const spans: Span[] = [];
     let result = await harness.supervisor.generate({ runId: `example-${name}`, scenario: name });
     spans.push(...((await harness.store.get(result.traceIds[0])) ?? []));

@@ -69,7 +69,7 @@ function refuse(options: { context: ResumeContext; errors: ResumeIssue[]; warnin
 /** The runner's runtime, built in this process: genkit, the tools in tools/, the scripted models. */
 async function loadRuntime(toolsDir: string, scenariosDir: string) {
   // Imported only now (after the capture is registered): `graph` never pays for genkit.
-  const [{ genkit }, { loadToolModules }, { loadScenarios }, { defineScriptedModel }, { runGenerate }] = await Promise.all([
+  const [{ genkit }, { loadToolModules }, { loadScenarios, isGenkitScenario }, { defineScriptedModel }, { runGenerate }] = await Promise.all([
     import('genkit/beta'),
     import('../runtime/load-tools'),
     import('../runtime/scenario'),
@@ -79,9 +79,11 @@ async function loadRuntime(toolsDir: string, scenariosDir: string) {
   const ai = genkit({});
   const tools = await loadToolModules(ai, toolsDir);
   const scenarioList = await loadScenarios(scenariosDir);
-  for (const scenario of scenarioList.scenarios) defineScriptedModel(ai, scenario);
+  // The CLI resumes genkit traces only: AI SDK scenarios define no genkit model.
+  const genkitScenarios = scenarioList.scenarios.filter(isGenkitScenario);
+  for (const scenario of genkitScenarios) defineScriptedModel(ai, scenario);
   const problems = [...tools.problems, ...scenarioList.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` }))];
-  return { ai, tools: tools.tools, problems, scenarios: new Map(scenarioList.scenarios.map((scenario) => [scenario.name, scenario])), runGenerate };
+  return { ai, tools: tools.tools, problems, scenarios: new Map(genkitScenarios.map((scenario) => [scenario.name, scenario])), runGenerate };
 }
 
 /** Runs the resume and prints the graph of the interrupted trace plus the new one. */

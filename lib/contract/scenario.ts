@@ -1,8 +1,11 @@
 /**
  * A scenario (`tools/scenarios/*.json`): a prompt, the tools it offers and the script of
  * the built-in scripted model. The file format is also what `GET /api/scenarios` lists.
+ * `runtime` says which loop plays it: genkit JS (absent, or `"genkit-js"`) or the Vercel
+ * AI SDK (`"ai-sdk"`, its shape in ./ai-sdk-scenario.ts).
  */
 import { z } from 'zod';
+import { AiSdkScenarioSchema } from './ai-sdk-scenario';
 import { JsonValueSchema } from './json-value';
 
 /** A tool request the scripted model makes. `ref` is required: without it genkit cannot tell two calls of one tool apart. */
@@ -41,7 +44,9 @@ export const ScriptedResumeSchema = z
     message: 'a resume needs at least one respond or restart part',
   });
 
-export const ScenarioSchema = z.object({
+/** A genkit JS scenario: every file without a `runtime`. */
+export const GenkitScenarioSchema = z.object({
+  runtime: z.literal('genkit-js').optional(),
   /** Identifier: kebab-case, also the file name. */
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lowercase letters, digits and dashes'),
   title: z.string().min(1),
@@ -58,6 +63,24 @@ export const ScenarioSchema = z.object({
   order: z.number().optional(),
 });
 
+/**
+ * Any scenario, told apart by `runtime`: a file's problems are reported against the runtime it
+ * names (a genkit file is checked exactly as before the AI SDK came).
+ */
+export const ScenarioSchema = z.discriminatedUnion('runtime', [GenkitScenarioSchema, AiSdkScenarioSchema]);
+
 export type Scenario = z.infer<typeof ScenarioSchema>;
+export type GenkitScenario = z.infer<typeof GenkitScenarioSchema>;
+export type ScenarioRuntime = NonNullable<Scenario['runtime']>;
+
+/** The runtime that plays a scenario (`genkit-js` when the file names none). */
+export function scenarioRuntime(scenario: Pick<Scenario, 'runtime'>): ScenarioRuntime {
+  return scenario.runtime ?? 'genkit-js';
+}
+
+/** Narrows a scenario to genkit JS (what the genkit runner, replays and the CLI play). */
+export function isGenkitScenario(scenario: Scenario): scenario is GenkitScenario {
+  return scenarioRuntime(scenario) === 'genkit-js';
+}
 export type ScriptedTurn = z.infer<typeof ScriptedTurnSchema>;
 export type ScriptedResume = z.infer<typeof ScriptedResumeSchema>;

@@ -3,7 +3,7 @@ import { errorMessage } from '../errors';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest } from './runner-protocol';
 import { traceGenerate, type SpanRef } from './answer-link';
 import { stepMiddleware, type RunStepper } from './run-stepper';
-import { scriptedModelName, type Scenario } from './scenario';
+import { scriptedModelName, type GenkitScenario } from './scenario';
 import { withToolRequest } from './tool-request-context';
 
 class ToolTimeoutError extends Error {
@@ -108,7 +108,7 @@ function toFailure(error: unknown): GenerateFailure {
 /** Runs one generate call of a scenario (a fresh run, or a resume of a given history). */
 export async function runGenerate(options: {
   ai: GenkitBeta;
-  scenarios: ReadonlyMap<string, Scenario>;
+  scenarios: ReadonlyMap<string, GenkitScenario>;
   command: GenerateCommand;
   toolTimeoutMs: number;
   /** Present for a run in step or breakpoint mode (or run mode with the hooks installed). */

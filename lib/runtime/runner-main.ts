@@ -66,7 +66,7 @@ async function loadRuntime() {
   // genkit is imported after telemetry starts so its tracer binds to our provider.
   const { genkit } = await import('genkit/beta');
   const { loadToolModules } = await import('./load-tools');
-  const { loadScenarios } = await import('./scenario');
+  const { loadScenarios, isGenkitScenario } = await import('./scenario');
   const { defineScriptedModel } = await import('./scripted-model');
   const { runGenerate } = await import('./run-generate');
   const stepping = await import('./run-stepper');
@@ -74,8 +74,9 @@ async function loadRuntime() {
   stepping.defineHandWrittenModel(ai);
   const tools = await loadToolModules(ai, toolsDir);
   const scenarioList = await loadScenarios(scenariosDir);
-  const scenarios = new Map(scenarioList.scenarios.map((scenario) => [scenario.name, scenario]));
-  for (const scenario of scenarioList.scenarios) defineScriptedModel(ai, scenario);
+  const genkitScenarios = scenarioList.scenarios.filter(isGenkitScenario);
+  const scenarios = new Map(genkitScenarios.map((scenario) => [scenario.name, scenario]));
+  for (const scenario of genkitScenarios) defineScriptedModel(ai, scenario);
   const models = Object.keys(await ai.registry.listActions())
     .filter((key) => key.startsWith('/model/'))
     .map((key) => key.slice('/model/'.length));

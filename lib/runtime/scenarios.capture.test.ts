@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isGenkitScenario } from '../contract/scenario';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { classifySpan } from '../dialects/classify-span';
 import { CLOSED_BY_ATTRIBUTE } from '../trace/loopscope-attributes';
@@ -25,7 +26,7 @@ afterAll(async () => harness?.close());
 
 let runCounter = 0;
 async function run(scenario: string, resumeFrom?: GenerateResult): Promise<GenerateResult> {
-  const scripted = harness.supervisor.status.scenarios.find((candidate) => candidate.name === scenario);
+  const scripted = harness.supervisor.status.scenarios.filter(isGenkitScenario).find((candidate) => candidate.name === scenario);
   return harness.supervisor.generate({
     runId: `test-${++runCounter}`,
     scenario,

@@ -1,5 +1,5 @@
 import type { GenkitBeta } from 'genkit/beta';
-import { scriptedModelName, type Scenario } from './scenario';
+import { scriptedModelName, type GenkitScenario } from './scenario';
 
 /**
  * Defines the real genkit model that plays a scenario's script.
@@ -8,7 +8,7 @@ import { scriptedModelName, type Scenario } from './scenario';
  * the request's history. That makes a resume (whose history holds the interrupted model
  * message) continue the script exactly where the first generate stopped, in any process.
  */
-export function defineScriptedModel(ai: GenkitBeta, scenario: Scenario) {
+export function defineScriptedModel(ai: GenkitBeta, scenario: GenkitScenario) {
   return ai.defineModel(
     {
       name: scriptedModelName(scenario.name),

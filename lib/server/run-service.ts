@@ -1,3 +1,4 @@
+import { isGenkitScenario } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
 import type { ResumeRequest } from '../runtime/runner-protocol';
 import type { Breakpoints, PauseDecision, RunMode } from '../runtime/step-protocol';
@@ -30,7 +31,7 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
   let answer = resume;
   if (!answer) {
     const scenario = context.supervisor.status.scenarios.find((candidate) => candidate.name === run.scenario);
-    answer = scenario?.resumes?.[run.resumes];
+    answer = scenario && isGenkitScenario(scenario) ? scenario.resumes?.[run.resumes] : undefined;
     if (!answer) {
       throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${run.scenario}" has no scripted answer for resume ${run.resumes + 1}.`);
     }
