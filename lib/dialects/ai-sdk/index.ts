@@ -12,6 +12,7 @@
 import { LoopscopeError } from '../../errors';
 import { enclosingCall } from '../span-index';
 import type { RuntimeDialect } from '../runtime-dialect';
+import { aiSdkAfterLinking } from './after-linking';
 import { classifyAiSdkSpan, isAiSdkSpan } from './classify-span';
 import { readAiSdkCall } from './read-call';
 import { toolCallFromSpan } from './read-tool-call';
@@ -33,6 +34,7 @@ export const aiSdk: RuntimeDialect = {
   enclosedByCall: (index, span) => enclosingCall(index, span).call !== undefined,
   readCall: readAiSdkCall,
   readStandaloneTool: (index, span) => toolCallFromSpan({ index, span }),
+  notesAfterLinking: aiSdkAfterLinking,
   spanValues: aiSdkSpanValues,
   resume: { contextOf: notYet, validate: notYet },
 };

@@ -134,7 +134,7 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   else if (pending.length > 0) status = 'interrupted';
   else status = 'ok';
   const finishReason = status === 'ok' || status === 'interrupted' ? (callView.finishReasons[0] ?? lastStep?.view.finishReasons[0]) : undefined;
-  const resume = readAiSdkResolutions({ generateId: id, input: callView.input.messages, firstModelInput: steps[0]?.view.input.messages ?? [], resumeToolCalls });
+  const resume = readAiSdkResolutions({ generateId: id, input: callView.input.messages, firstModelInput: steps[0]?.view.input.messages ?? [], resumeToolCalls, failedWith: failed ? (classification.exceptionType ?? classification.errorMessage) : undefined });
   const call: GenerateCall = {
     id,
     traceId: root.traceId,

@@ -54,4 +54,6 @@ export const RESOLUTION_WORDS = {
   callerResult: 'answered by the caller (tool-result)',
   sentToModel: 'answered before the next model call (no tool span recorded)',
   unanswered: 'left unanswered by the next call',
+  callFailed: (error: string) => `not run: the answering call failed first (${error})`,
+  approvalFailed: (error: string) => `approval not applied: the answering call failed first (${error})`,
 } as const;
