@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
+import { renderGraphText } from '../../graph/render-graph-text';
 import type { GraphSummary, RunGraph, ToolCall } from '../../graph/run-graph';
 import { loadTraceFile } from '../../trace/load-trace-file';
 
@@ -143,6 +144,7 @@ describe('node states in the SDK’s words', () => {
     const graph = await graphOf('ai-sdk-unknown-tool');
     expect(graph.generates[0].turns[0].toolCalls[0].errorMessage).toMatch(/^AI_NoSuchToolError: /);
     expect(graph.nodes.find((node) => node.kind === 'tool-call')?.status).toBe('NoSuchToolError — the model saw the error and went on');
+    expect(renderGraphText(graph)).toContain('cancelSubscription#cancel-1  NoSuchToolError — the model saw the error and went on: AI_NoSuchToolError: ');
   });
 
   it('a provider-executed tool: its span inside the chat, type extension, the provider’s result', async () => {
@@ -168,5 +170,25 @@ describe('node states in the SDK’s words', () => {
     expect(call).toMatchObject({ status: 'ok', finishReason: 'tool-calls', runtimeState: { code: 'step-limit' } });
     expect(call.pendingInterrupts).toEqual([]);
     expect(graph.nodes[0].status).toMatch(/step limit/);
+  });
+});
+
+describe('what the offered tools (gen_ai.tool.definitions) tell', () => {
+  const deferred = () => loadTraceFile(path.join(process.cwd(), 'lib', 'dialects', 'otel-genai', '__fixtures__', 'deferred-tool-pending.otlp.json'));
+  const offering = async (tools: object[]) =>
+    buildRunGraph((await deferred()).map((span) => (span.name.startsWith('chat ') ? { ...span, attributes: { ...span.attributes, 'gen_ai.tool.definitions': JSON.stringify(tools) } } : span))).generates[0].turns[0].toolCalls[0];
+
+  it('a function tool asked for and never run is pending; its definition is named as evidence, and cannot tell approval from handed back', async () => {
+    const call = await offering([{ type: 'function', name: 'delete_file', parameters: {} }]);
+    expect(call.status).toBe('interrupted');
+    expect(call.interrupt?.metadata).toMatchObject({ evidence: expect.stringContaining('offered to the model as a function tool') });
+  });
+
+  it('a provider tool with no span and no result ran at the provider: not a pause', async () => {
+    expect(await offering([{ type: 'provider', name: 'delete_file', id: 'x.delete' }])).toMatchObject({ status: 'ok', runtimeState: { code: 'provider-executed' } });
+  });
+
+  it('a tool the model was not offered is no pause', async () => {
+    expect(await offering([{ type: 'function', name: 'read_file' }])).toMatchObject({ status: 'not-run', runtimeState: { code: 'not-offered' } });
   });
 });

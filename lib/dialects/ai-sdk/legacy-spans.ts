@@ -16,6 +16,7 @@ export const LEGACY = {
   modelId: 'ai.model.id',
   prompt: 'ai.prompt',
   promptMessages: 'ai.prompt.messages',
+  tools: 'ai.prompt.tools',
   finishReason: 'ai.response.finishReason',
   text: 'ai.response.text',
   toolCalls: 'ai.response.toolCalls',

@@ -113,6 +113,7 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
       nextResponse: request.ref !== undefined && seen.has(request.ref) ? { value: seen.get(request.ref) } : undefined,
       loopWentOn: next !== undefined,
       answerFinished: step.view.finishReasons.length > 0 && !step.view.finishReasons.some((reason) => TOOL_CALLS_FINISH_REASONS.has(reason)),
+      offered: step.view.tools === undefined ? undefined : (step.view.tools.get(request.name) ?? null),
     });
     const toolCalls: ToolCall[] = step.requests.map((request) => {
       let at = unused.findIndex((span) => request.ref !== undefined && toolView(span).callId === request.ref);

@@ -9,7 +9,8 @@ import { spanKey, type Span } from '../../trace/span';
 import type { ToolCall, ToolRequestData } from '../loop-model';
 import { requestLabel } from '../loop-model';
 import type { SpanIndex } from '../span-index';
-import { denialOf, parseErrorOf, PROVIDER_EXECUTED_TOOL_TYPE, STATES } from './sdk-words';
+import type { OfferedTool } from '../otel-genai/genai-tool-definitions';
+import { denialOf, parseErrorOf, PROVIDER_EXECUTED_TOOL_TYPE, PROVIDER_TOOL_DEFINITION_TYPE, STATES } from './sdk-words';
 import { toolView } from './span-views';
 
 /** What the model saw of a call, around the turn that asked for it. */
@@ -22,6 +23,8 @@ export interface CallContext {
   loopWentOn: boolean;
   /** The model's answer that asked for it did not stop for tools (a finish reason other than `tool-calls`). */
   answerFinished?: boolean;
+  /** How the tool was offered to the model: `undefined` when the offered tools are not recorded, `null` when it was not among them. */
+  offered?: OfferedTool | null;
 }
 
 /** A tool call from its span; `request` is what the model asked for (its input may differ: a repaired call). */
@@ -76,15 +79,18 @@ export function toolCallWithoutSpan({ turnId, traceId, request, context, pending
     // Answered without a tool span (a span lost, or run elsewhere): what the model got is the output.
     return { ...call, status: 'ok', output: response };
   }
-  // Asked for in a final answer that did not stop for tools, and nothing ran it here: the
-  // provider ran it (the legacy spans record no result for a provider-executed tool).
+  // A provider tool with no recorded result: the provider ran it (the legacy spans record none).
+  if (context.offered?.type === PROVIDER_TOOL_DEFINITION_TYPE) return { ...call, status: 'ok', runtimeState: STATES.providerTool };
+  // Asked for in a final answer that did not stop for tools, and nothing ran it here: the provider did.
   if (context.answerFinished && !context.loopWentOn) return { ...call, status: 'ok', runtimeState: STATES.providerExecutedInferred };
+  if (context.offered === null) return { ...call, runtimeState: STATES.notOffered };
   if (pending) {
+    const offered = context.offered ? 'offered to the model as a function tool (its definition does not tell an approval from a tool without execute), ' : '';
     return {
       ...call,
       status: 'interrupted',
       interrupt: {
-        metadata: { waitingFor: 'an approval or the caller’s tool result', evidence: 'asked for in the last model turn, never executed, and the call stopped with tool-calls' },
+        metadata: { waitingFor: 'an approval or the caller’s tool result', evidence: `${offered}asked for in the last model turn, never executed, and the call stopped with tool-calls` },
         evidence: 'message',
       },
     };

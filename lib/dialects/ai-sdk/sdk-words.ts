@@ -16,6 +16,9 @@ export const LEGACY_TOOL_CALLS: ReadonlySet<string> = new Set(['ai.toolCall']);
 export const APPROVAL_REQUEST_PART = 'tool-approval-request';
 export const APPROVAL_RESPONSE_PART = 'tool-approval-response';
 
+/** The `type` of a provider tool in the offered tool definitions (run by the provider, not the app). */
+export const PROVIDER_TOOL_DEFINITION_TYPE = 'provider';
+
 /** `gen_ai.tool.type` of a tool the provider ran (the SDK records a provider-executed tool as `extension`). */
 export const PROVIDER_EXECUTED_TOOL_TYPE = 'extension';
 
@@ -39,6 +42,8 @@ export function parseErrorOf(response: unknown): { code: string; message: string
 export const STATES = {
   providerExecuted: { code: 'provider-executed', words: 'ok — executed by the provider' },
   providerExecutedInferred: { code: 'provider-executed', words: 'ok — executed by the provider (no tool span; the model answered without stopping for it)' },
+  providerTool: { code: 'provider-executed', words: 'ok — executed by the provider (offered as a provider tool; no result recorded)' },
+  notOffered: { code: 'not-offered', words: 'never ran — not among the tools the model was offered' },
   toolError: { code: 'tool-error', words: 'tool-error — the model saw the error and went on' },
   repaired: { code: 'repaired', words: 'ok — input repaired before it ran (repairToolCall)' },
   stepLimit: { code: 'step-limit', words: 'ok — stopped at the step limit (stopWhen), tool results not yet seen by the model' },

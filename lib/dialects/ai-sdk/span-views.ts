@@ -7,6 +7,7 @@
 import type { AttributeValue, Span } from '../../trace/span';
 import { AGENT_OPERATIONS, finishReasonsOf, GEN_AI, genAiOperation, MODEL_OPERATIONS, stringAttribute, TOOL_OPERATIONS } from '../otel-genai/genai-attributes';
 import { readGenAiMessages, type ReadMessages } from '../otel-genai/genai-messages';
+import { offeredTools, type OfferedTool } from '../otel-genai/genai-tool-definitions';
 import { LEGACY, legacyCallInput, legacyModelInput, legacyOperation, legacyOutput } from './legacy-spans';
 import { LEGACY_CALLS, LEGACY_MODEL_CALLS, LEGACY_TOOL_CALLS } from './sdk-words';
 
@@ -38,6 +39,8 @@ export interface MessagesView {
   output: ReadMessages;
   finishReasons: string[];
   model?: string;
+  /** The tools a model call was offered, when recorded (`gen_ai.tool.definitions`, legacy `ai.prompt.tools`). */
+  tools?: Map<string, OfferedTool>;
 }
 
 function modelName(span: Span): string | undefined {
@@ -61,6 +64,7 @@ export function messagesView(span: Span): MessagesView {
     output: legacy ? legacyOutput(span) : readGenAiMessages(span.attributes[GEN_AI.outputMessages]),
     finishReasons: finishReasonsOfSpan(span),
     model: modelName(span),
+    tools: kind === 'model' ? offeredTools(span.attributes[legacy ? LEGACY.tools : GEN_AI.toolDefinitions]) : undefined,
   };
 }
 
