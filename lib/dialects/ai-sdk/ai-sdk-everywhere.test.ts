@@ -99,4 +99,14 @@ describe('a trace with genkit and AI SDK spans draws both', () => {
     expect(mixed.edges.filter((edge) => edge.kind === 'answer')).toHaveLength(2);
     expect(renderGraphText(mixed)).toContain('transferMoney#transfer-1');
   });
+
+  it('one trace holding a genkit generate and an AI SDK call (a genkit flow step calling generateText) draws both', async () => {
+    const genkit = await loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', 'plain-round.otlp.json'));
+    const [traceId] = new Set(genkit.map((span) => span.traceId));
+    const sdk = (await load('ai-sdk-plain-tool-round')).map((span) => ({ ...span, traceId }));
+    const graph = buildRunGraph([...genkit, ...sdk]);
+    expect(graph.summary).toStrictEqual({ traces: 1, generates: 2, modelCalls: 4, toolCalls: 4, interrupts: 0, responds: 0, restarts: 0, pendingReused: 0, errors: 0, finishReason: 'stop' });
+    expect(graph.generates.map((generate) => generate.turns.map((turn) => turn.toolCalls.length))).toEqual(expect.arrayContaining([[2, 0]]));
+    expect(graph.nodes.filter((node) => node.kind === 'final-answer')).toHaveLength(2);
+  });
 });
