@@ -1,8 +1,7 @@
 import type { Span } from '../../trace/span';
 import { classifyOtelSpan, type SpanClassification, type SpanOutcome } from '../../trace/span-classification';
-import { TOOL_CALLS_FINISH_REASONS } from '../otel-genai/genai-attributes';
+import { GEN_AI, TOOL_CALLS_FINISH_REASONS } from '../otel-genai/genai-attributes';
 import { readGenAiMessages, toolCallParts, toolResponsesById } from '../otel-genai/genai-messages';
-import { GEN_AI } from '../otel-genai/genai-attributes';
 import { finishReasonsOfSpan, sdkSpanKind, sdkSpanLabel, sdkSpanSource } from './span-views';
 
 /** True for the spans the AI SDK records (the GenAI conventions' `gen_ai.operation.name`, or a legacy `ai.*` span). */

@@ -40,6 +40,7 @@ export function toolCallFromSpan({ index, span, request, context }: { index: Spa
     ref: view.callId ?? request?.ref,
     input,
     output: view.rawResult === undefined ? undefined : (jsonAttributeOrUndefined(view.rawResult) ?? view.rawResult),
+    // A tool span is never a pause of its own: the SDK's pauses are calls that did not run.
     status: classification.outcome === 'interrupted' ? 'ok' : classification.outcome,
     restarted: false,
     parked: false,
