@@ -150,8 +150,8 @@ export function HomePage() {
           </span>
         </div>
         <p className="hint">
-          Each scenario runs real genkit with your tools from <code>tools/</code> and a scripted model. Edit a tool and
-          the runner reloads it.
+          Each scenario runs real genkit with your tools from <code>tools/</code> (AI SDK scenarios: the AI SDK&apos;s
+          <code>generateText</code> with <code>tools/ai-sdk/</code>) and a scripted model. Edit a tool and the runner reloads it.
         </p>
         {error ? (
           <p role="alert" className="error-text" data-testid="home-error">
@@ -189,18 +189,27 @@ export function HomePage() {
                 <button type="button" onClick={() => run(scenario.name)} disabled={starting !== undefined} data-testid={`run-${scenario.name}`}>
                   {starting === scenario.name ? 'Starting…' : 'Run'}
                 </button>
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => run(scenario.name, { kind: 'step' })}
-                  disabled={starting !== undefined}
-                  data-testid={`step-${scenario.name}`}
-                  title="Pause before every model call and every tool execution"
-                >
-                  Step through
-                </button>
+                {scenario.runtime === 'ai-sdk' ? (
+                  <span className="hint" data-testid={`runtime-${scenario.name}`}>
+                    AI SDK: runs straight through (step-by-step is genkit-only for now)
+                  </span>
+                ) : null}
+                {scenario.runtime === 'ai-sdk' ? null : (
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => run(scenario.name, { kind: 'step' })}
+                    disabled={starting !== undefined}
+                    data-testid={`step-${scenario.name}`}
+                    title="Pause before every model call and every tool execution"
+                  >
+                    Step through
+                  </button>
+                )}
               </div>
-              <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
+              {scenario.runtime === 'ai-sdk' ? null : (
+                <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
+              )}
             </li>
           ))}
         </ul>

@@ -31,6 +31,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   const [tools, setTools] = useState<ListedTool[]>([]);
   const [graph, setGraph] = useState<{ version: number; graph: RunGraph } | undefined>();
   const [scenarioTools, setScenarioTools] = useState<string[]>([]);
+  const [isAiSdk, setIsAiSdk] = useState(false);
   const [resuming, setResuming] = useState(false);
   const collection = useSpanCollection();
   const addSpans = collection.add;
@@ -65,6 +66,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
         setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > (resumes ?? 0));
         setTools(registered);
         setScenarioTools(scenario?.tools ?? []);
+        setIsAiSdk(scenario?.runtime === 'ai-sdk');
       })
       .catch(() => setHasScriptedAnswer(false));
   }, [hasRun, scenarioName, resumes]);
@@ -137,7 +139,9 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       {run && (run.mode.kind !== 'run' || run.pauses.length > 0) ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} /> : null}
       {run?.status === 'interrupted' ? (
         <p className="pause-banner" role="status" data-testid="pause-banner">
-          The run is paused: {run.interrupts.length} tool call(s) interrupted and wait for an answer (respond or restart).
+          {isAiSdk
+            ? `The run is paused: ${run.interrupts.length} tool call(s) wait for an answer (an approval to give, or a handed-back tool's result).`
+            : `The run is paused: ${run.interrupts.length} tool call(s) interrupted and wait for an answer (respond or restart).`}
         </p>
       ) : null}
       {run?.answeredBy?.length ? (

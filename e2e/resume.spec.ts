@@ -139,11 +139,13 @@ const traceIdOfLink = async (link: Locator) => ((await link.getAttribute('href')
 test('resume matrix: it covers every scenario that interrupts, each with its saved example trace', () => {
   // A scenario that interrupts ships a scripted answer (`resumes`): a new one needs a case in
   // CASES. Each has a saved example in traces/ where a generate ended "interrupted", which the
-  // saved-trace tests below answer again.
+  // saved-trace tests below answer again. The matrix is genkit's (respond / restart): AI SDK
+  // scenarios answer with approve / deny / respond (lib/runtime/ai-sdk/ai-sdk-scenarios.capture.test.ts).
   const scenarioDir = path.join(process.cwd(), 'tools', 'scenarios');
   const interrupting = readdirSync(scenarioDir)
     .filter((file) => file.endsWith('.json'))
-    .map((file) => JSON.parse(readFileSync(path.join(scenarioDir, file), 'utf8')) as { name: string; resumes?: unknown[] })
+    .map((file) => JSON.parse(readFileSync(path.join(scenarioDir, file), 'utf8')) as { name: string; runtime?: string; resumes?: unknown[] })
+    .filter((scenario) => (scenario.runtime ?? 'genkit-js') === 'genkit-js')
     .filter((scenario) => (scenario.resumes?.length ?? 0) > 0)
     .map((scenario) => scenario.name)
     .sort();

@@ -1,10 +1,11 @@
 /**
  * The runner: a child process of the server that loads `tools/` into one real `genkit/beta`
- * instance and runs generate calls on request. Started as `node --import tsx runner-main.ts`
+ * instance (and `tools/ai-sdk/` for the AI SDK scenarios, which run real `generateText`) and
+ * runs generate calls on request. Started as `node --import tsx runner-main.ts`
  * with an IPC channel; it exits when the channel closes, so it never outlives the server.
  *
  * Environment: LOOPSCOPE_OTLP_ENDPOINT (where spans go), LOOPSCOPE_TOKEN, LOOPSCOPE_TOOLS_DIR,
- * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS.
+ * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals).
  */
 import path from 'node:path';
 import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './runner-protocol';
@@ -77,6 +78,7 @@ async function loadRuntime() {
   const genkitScenarios = scenarioList.scenarios.filter(isGenkitScenario);
   const scenarios = new Map(genkitScenarios.map((scenario) => [scenario.name, scenario]));
   for (const scenario of genkitScenarios) defineScriptedModel(ai, scenario);
+  const aiSdk = await loadAiSdkRuntime(scenarioList.scenarios);
   const models = Object.keys(await ai.registry.listActions())
     .filter((key) => key.startsWith('/model/'))
     .map((key) => key.slice('/model/'.length));
@@ -86,9 +88,38 @@ async function loadRuntime() {
     tools: tools.tools,
     models,
     scenarios: scenarioList.scenarios,
-    problems: [...tools.problems, ...scenarioList.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` }))],
+    problems: [
+      ...tools.problems,
+      ...aiSdk.problems,
+      ...scenarioList.problems.map((problem) => ({ ...problem, file: `scenarios/${problem.file}` })),
+    ],
   });
-  return { ai, scenarios, runGenerate, stepping };
+  return { ai, scenarios, runGenerate, stepping, aiSdk };
+}
+
+/**
+ * The AI SDK side of the runner: its telemetry integration registered once on this process's
+ * tracer provider (the global one the runner's NodeSDK set, so its spans leave through the same
+ * OTLP exporter as genkit's), the tools of tools/ai-sdk/ and the AI SDK scenarios.
+ */
+async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
+  const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools }, { runAiSdkGenerate }, { checkAiSdkScenario }] = await Promise.all([
+    import('ai'),
+    import('@ai-sdk/otel'),
+    import('./ai-sdk/load-ai-sdk-tools'),
+    import('./ai-sdk/run-ai-sdk-generate'),
+    import('./ai-sdk/check-ai-sdk-scenario'),
+  ]);
+  registerTelemetry(new OpenTelemetry());
+  const catalog = await loadAiSdkTools(path.join(toolsDir, 'ai-sdk'));
+  const scenarios = new Map<string, import('../contract/ai-sdk-scenario').AiSdkScenario>();
+  const problems: { file: string; message: string }[] = catalog.problems.map((problem) => ({ ...problem, file: `ai-sdk/${problem.file}` }));
+  for (const scenario of allScenarios) {
+    if (scenario.runtime !== 'ai-sdk') continue;
+    scenarios.set(scenario.name, scenario);
+    for (const message of checkAiSdkScenario({ scenario, catalog })) problems.push({ file: `scenarios/${scenario.name}.json`, message });
+  }
+  return { catalog, scenarios, problems, runAiSdkGenerate };
 }
 
 /** Steppers of the runs in progress, by run id (a run's resumes reuse its stepper's mode). */
@@ -165,8 +196,16 @@ process.on('message', async (raw) => {
   }
   if (command.type === 'replay') return handleReplay(command);
   if (command.type !== 'generate') return handleStepCommand(command);
-  const { ai, scenarios, runGenerate, stepping } = await loaded;
+  const { ai, scenarios, runGenerate, stepping, aiSdk } = await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
+  const aiSdkScenario = aiSdk.scenarios.get(command.scenario);
+  if (aiSdkScenario) {
+    const result = await runContext.run(run, () =>
+      aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET }),
+    );
+    await finishRequest(command.requestId, result.failure);
+    return send({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+  }
   let stepper: import('./run-stepper').RunStepper | undefined;
   if (command.mode) {
     stepper = new stepping.RunStepper(command.mode, {

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { AiSdkScriptedResumeSchema } from '../contract/ai-sdk-scenario';
 import { SpanRefSchema, TraceIdSchema } from '../contract/ids';
 import { PauseDecisionSchema, type PauseInfo } from '../contract/pause';
 import type { ReplayReport } from '../contract/replay';
@@ -36,6 +37,8 @@ export const GenerateCommandSchema = z.object({
   mode: RunModeSchema.optional(),
   /** For a resume: the interrupted generate's span, recorded as an OTel link on the resume's root span. */
   answers: SpanRefSchema.optional(),
+  /** For the next call of an AI SDK scenario: its approve / deny / respond answers to the calls waiting in `messages`. */
+  aiSdkAnswers: AiSdkScriptedResumeSchema.optional(),
 });
 
 /** An absolute path: the server resolves every name before it reaches the runner. */

@@ -52,6 +52,20 @@ describe('RunRegistry', () => {
     expect(changes.at(-1)).toEqual(session);
   });
 
+  it('an AI SDK call that stopped with calls waiting (finish reason tool-calls) is interrupted; one that stopped at a step limit is finished', () => {
+    const { runs } = registry();
+    const pending = { kind: 'approval', toolName: 'transferMoney', toolCallId: 'transfer-1', input: { to: 'Bob', amountUsd: 500 }, approvalId: 'approval-1' };
+    const waiting = runs.create({ scenario: 'ai-sdk-approval-approved' });
+    expect(runs.complete(waiting.runId, { traceIds: ['t-1'], outcome: { finishReason: 'tool-calls', text: '', interrupts: [pending], messages: [] } })).toMatchObject({
+      status: 'interrupted',
+      finishReason: 'tool-calls',
+      interrupts: [pending],
+    });
+    expect(runs.resumeInput(waiting.runId, { approve: [{ toolName: 'transferMoney', toolCallId: 'transfer-1' }] }).resume).toEqual({ approve: [{ toolName: 'transferMoney', toolCallId: 'transfer-1' }] });
+    const limited = runs.create({ scenario: 'ai-sdk-step-limit' });
+    expect(runs.complete(limited.runId, { traceIds: ['t-2'], outcome: { finishReason: 'tool-calls', text: '', interrupts: [], messages: [] } })).toMatchObject({ status: 'finished', finishReason: 'tool-calls' });
+  });
+
   it('resumeInput on an interrupted run returns its history and sets it running with one more resume', () => {
     const { runs, changes } = registry();
     const { runId } = runs.create({ scenario: 'respond-to-question' });

@@ -120,7 +120,7 @@ export class RunRegistry {
   }
 
   /** The history and scenario to resume a paused run with. */
-  resumeInput(runId: string, resume: ResumeRequest): { scenario?: string; messages: unknown[]; resume: ResumeRequest; answers?: { traceId: string; spanId: string } } {
+  resumeInput<Answer = ResumeRequest>(runId: string, resume: Answer): { scenario?: string; messages: unknown[]; resume: Answer; answers?: { traceId: string; spanId: string } } {
     const state = this.runs.get(runId);
     if (!state) throw new LoopscopeError('NOT_FOUND', `No run ${runId} (runs are kept in memory until the server restarts).`);
     if (state.session.status !== 'interrupted' || !state.messages) {
@@ -143,7 +143,8 @@ export class RunRegistry {
       state.messages = outcome?.messages;
       state.lastGenerate = result.rootSpan;
       this.update(state, {
-        status: outcome?.finishReason === 'interrupted' ? 'interrupted' : 'finished',
+        // genkit says `interrupted`; the AI SDK ends `tool-calls` with calls waiting for an answer (approvals, handed-back tools).
+        status: outcome?.finishReason === 'interrupted' || (outcome?.interrupts.length ?? 0) > 0 ? 'interrupted' : 'finished',
         finishReason: outcome?.finishReason,
         text: outcome?.text,
         interrupts: outcome?.interrupts ?? [],

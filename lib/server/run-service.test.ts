@@ -28,3 +28,28 @@ describe('a run answered with its scenario’s scripted answer', () => {
     expect(graph.generates[1].resume).toMatchObject({ answersGenerateId: `${original.traceId}:${original.spanId}`, evidence: 'link' });
   });
 });
+
+describe('an AI SDK run answered with its scenario’s scripted answer', () => {
+  it('pauses on the approval as interrupted, and the scripted approve resumes it to the end', async () => {
+    const run = await startRun({ context: runner.context, scenario: 'ai-sdk-approval-approved' });
+    const interrupted = await runEnded({ context: runner.context, runId: run.runId });
+    expect(interrupted).toMatchObject({ status: 'interrupted', finishReason: 'tool-calls', interrupts: [{ kind: 'approval', toolName: 'transferMoney', toolCallId: 'transfer-1' }] });
+    expect(() => resumeRun({ context: runner.context, runId: run.runId, resume: { respond: [{ name: 'transferMoney', ref: 'transfer-1', output: {} }] } })).toThrow(/runs on the AI SDK/);
+    resumeRun({ context: runner.context, runId: run.runId });
+    const done = await runEnded({ context: runner.context, runId: run.runId });
+    expect(done).toMatchObject({ status: 'finished', finishReason: 'stop', text: 'Sent 500 USD to Bob.', resumes: 1, interrupts: [] });
+    expect(done.traceIds).toHaveLength(2);
+    const second = (await runner.harness.store.get(done.traceIds[1]))!;
+    expect(second.filter((span) => span.name === 'execute_tool transferMoney')).toHaveLength(1);
+  });
+
+  it('a forged signed approval fails the run with the AI SDK’s signature error', async () => {
+    const run = await startRun({ context: runner.context, scenario: 'ai-sdk-signed-approval-forged' });
+    expect((await runEnded({ context: runner.context, runId: run.runId })).status).toBe('interrupted');
+    resumeRun({ context: runner.context, runId: run.runId });
+    const refused = await runEnded({ context: runner.context, runId: run.runId });
+    expect(refused.status).toBe('failed');
+    expect(refused.failure).toMatchObject({ name: 'AI_InvalidToolApprovalSignatureError' });
+    expect(refused.failure?.message).toMatch(/invalid signature/);
+  });
+});

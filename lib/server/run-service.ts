@@ -28,10 +28,21 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
   if (run.scenario === undefined) {
     throw new LoopscopeError('FAILED_PRECONDITION', `Run ${runId} (${run.label}) is not a scenario's run: answer its interrupt from the resume workbench.`);
   }
+  const scenario = context.supervisor.status.scenarios.find((candidate) => candidate.name === run.scenario);
+  if (scenario && !isGenkitScenario(scenario)) {
+    // An AI SDK scenario answers with its own scripted approve / deny / respond (no hand-written genkit answer applies).
+    if (resume) throw new LoopscopeError('INVALID_ARGUMENT', `Scenario "${scenario.name}" runs on the AI SDK: it is answered with its scripted approve / deny / respond, not genkit's respond / restart.`);
+    const aiSdkAnswers = scenario.resumes?.[run.resumes];
+    if (!aiSdkAnswers) throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${run.scenario}" has no scripted answer for resume ${run.resumes + 1}.`);
+    const input = context.runs.resumeInput(runId, aiSdkAnswers);
+    void context.supervisor
+      .generate({ runId, scenario: scenario.name, messages: input.messages, aiSdkAnswers: input.resume, mode: run.mode, answers: input.answers })
+      .then((result) => context.runs.complete(runId, result));
+    return context.runs.get(runId) as RunSession;
+  }
   let answer = resume;
   if (!answer) {
-    const scenario = context.supervisor.status.scenarios.find((candidate) => candidate.name === run.scenario);
-    answer = scenario && isGenkitScenario(scenario) ? scenario.resumes?.[run.resumes] : undefined;
+    answer = scenario?.resumes?.[run.resumes];
     if (!answer) {
       throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${run.scenario}" has no scripted answer for resume ${run.resumes + 1}.`);
     }

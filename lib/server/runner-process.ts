@@ -56,6 +56,8 @@ export interface RunnerSpawnSettings {
   toolTimeoutMs: number;
   memoryLimitMb: number;
   pauseTimeoutMs?: number;
+  /** Signs the approvals of AI SDK scenarios that ask for it: one per server, so any runner verifies what another signed. */
+  approvalSecret?: string;
 }
 
 /** What the process tells its owner. */
@@ -125,6 +127,7 @@ export class RunnerProcess {
           LOOPSCOPE_TOOLS_DIR: settings.toolsDir,
           LOOPSCOPE_TOOL_TIMEOUT_MS: String(settings.toolTimeoutMs),
           ...(settings.pauseTimeoutMs ? { LOOPSCOPE_PAUSE_TIMEOUT_MS: String(settings.pauseTimeoutMs) } : {}),
+          ...(settings.approvalSecret ? { LOOPSCOPE_APPROVAL_SECRET: settings.approvalSecret } : {}),
         }),
       },
     );

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { errorMessage } from '../errors';
 import type { GenerateCommand, ReplayCommand, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
@@ -93,6 +94,8 @@ export class RunnerSupervisor {
   private watchTimer?: NodeJS.Timeout;
   private stopped = true;
   private catalog: RunnerCatalog = { tools: [], models: [], scenarios: [], problems: [] };
+  /** Signs AI SDK approvals (`experimental_toolApprovalSecret`); lives as long as this server, never written anywhere. */
+  private readonly approvalSecret = randomBytes(32).toString('base64url');
   private restarts = 0;
   private lastRestartReason?: string;
   private statusText = '';
@@ -124,7 +127,7 @@ export class RunnerSupervisor {
   private createProcess(): RunnerProcess {
     const { projectDir, otlpEndpoint, token, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs } = this.options;
     return new RunnerProcess(
-      { projectDir, otlpEndpoint, token, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs },
+      { projectDir, otlpEndpoint, token, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs, approvalSecret: this.approvalSecret },
       {
         onReady: (process) => {
           if (process.catalog && this.pool.isUsable(process)) this.catalog = process.catalog;

@@ -111,6 +111,8 @@ export async function runAiSdkCall(options: {
   messages?: readonly ModelMessage[];
   answers?: AiSdkScriptedResume;
   integrations?: Telemetry[];
+  /** The AI SDK's own tool time limit (`timeout.toolMs`): a tool past it becomes a tool error. */
+  toolTimeoutMs?: number;
 }): Promise<{ outcome?: AiSdkCallOutcome; failure?: AiSdkCallFailure }> {
   const { scenario } = options;
   try {
@@ -130,6 +132,7 @@ export async function runAiSdkCall(options: {
       toolApproval: toolApprovalOf(options),
       ...(scenario.approvalSecret ? { experimental_toolApprovalSecret: options.approvalSecret } : {}),
       repairToolCall: repairOf(scenario),
+      ...(options.toolTimeoutMs ? { timeout: { toolMs: options.toolTimeoutMs } } : {}),
       telemetry: { functionId: scenario.name, ...(options.integrations ? { integrations: options.integrations } : {}) },
     });
     return {

@@ -24,14 +24,15 @@ function turnIndexOf(options: LanguageModelV4CallOptions): number {
   return options.prompt.filter((message) => message.role === 'assistant').length;
 }
 
+/** What a scripted turn can hold: text, tool calls, and the results of provider-executed calls. */
+type ScriptedContent = LanguageModelV4Text | LanguageModelV4ToolCall | LanguageModelV4ToolResult;
+
 /**
  * The content of one scripted turn. A tool call carries the script's `ref` as its
  * `toolCallId` (what answers and repairs name it by) and its input exactly as written, so
  * a script can send an input the tool rejects or a tool that does not exist. A
  * provider-executed call is followed by its result, as a provider that ran the tool sends it.
  */
-type ScriptedContent = LanguageModelV4Text | LanguageModelV4ToolCall | LanguageModelV4ToolResult;
-
 function turnContent(turn: AiSdkScriptedTurn): ScriptedContent[] {
   const content: ScriptedContent[] = [];
   if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
