@@ -31,6 +31,16 @@ export interface InterruptInfo {
 
 export type ToolCallStatus = 'ok' | 'interrupted' | 'error' | 'running' | 'not-run';
 
+/**
+ * The runtime's own word for how a call ended, where the loop model's status says less (the AI
+ * SDK's `NoSuchToolError`, `denied`, `provider-executed`, a step limit: docs/interrupt-model.md),
+ * and the phrase the graph shows for it.
+ */
+export interface RuntimeState {
+  code: string;
+  words: string;
+}
+
 export interface ToolCall {
   /** Graph node id. */
   id: string;
@@ -55,6 +65,13 @@ export interface ToolCall {
   resolvedBy: { generateId: string; kind: ResolutionKind; nodeId: string }[];
   /** Known runtime misbehaviours this call shows (a tool run on its own), in words. */
   notes?: string[];
+  /** The runtime's own word for how it ended (absent where the status says it all). */
+  runtimeState?: RuntimeState;
+  /**
+   * It failed or did not run, and the runtime gave the model the error (or the denial) as the
+   * call's result: the loop went on (the AI SDK's `tool-error`; genkit fails the whole call instead).
+   */
+  loopWentOn?: true;
 }
 
 export interface ModelCall {
@@ -96,6 +113,8 @@ export interface Resolution {
   restartedToolCallId?: string;
   /** The interrupted/parked tool call it answers, when that generate is loaded. */
   answersToolCallId?: string;
+  /** The runtime's words for this answer (the AI SDK's `approved`, `denied: <reason>`), shown instead of respond / restart. */
+  words?: string;
 }
 
 export interface GenerateCall {
@@ -135,6 +154,8 @@ export interface GenerateCall {
   text?: string;
   /** Known runtime misbehaviours this call shows (genkit 1.42's resume bugs: docs/interrupt-model.md §7), in words. */
   notes: string[];
+  /** The runtime's own word for how the call ended, where status and finishReason say less (the AI SDK's step limit). */
+  runtimeState?: RuntimeState;
 }
 
 /** `name#ref` (or `name` without a ref): how a tool request is named on the graph, in the CLI and in genkit's own messages. */

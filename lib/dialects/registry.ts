@@ -3,10 +3,11 @@
  * is one folder (lib/dialects/<runtime>/) and one line here.
  */
 import type { Span } from '../trace/span';
+import { aiSdk } from './ai-sdk';
 import { genkitJs } from './genkit-js';
 import type { RuntimeDialect } from './runtime-dialect';
 
-export const DIALECTS: readonly RuntimeDialect[] = [genkitJs];
+export const DIALECTS: readonly RuntimeDialect[] = [genkitJs, aiSdk];
 
 /** The dialect that claims a span (the first that does), or undefined when none knows it. */
 export function dialectOf(span: Span, dialects: readonly RuntimeDialect[] = DIALECTS): RuntimeDialect | undefined {

@@ -9,6 +9,10 @@ const RESOLUTION_WORDS: Record<Resolution['kind'], string> = {
 };
 
 function toolStatus(call: ToolCall, running: boolean): { status: string; tone: GraphNode['tone'] } {
+  // The runtime's own words, where it has some (a pause keeps its paused / answered words).
+  if (call.runtimeState && call.status !== 'interrupted' && call.status !== 'running') {
+    return { status: call.runtimeState.words, tone: call.status === 'error' ? 'error' : call.status === 'ok' ? 'ok' : 'neutral' };
+  }
   switch (call.status) {
     case 'ok':
       if (call.answeredByHand) return { status: 'answered by hand — the tool did not run', tone: 'answered' };
@@ -85,7 +89,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       traceId: generate.traceId,
       spanId: generate.spanId,
       label: `generate ${position + 1}${generate.resume ? ' (resume)' : ''}`,
-      status: generateStatus(generate, firstResume),
+      status: generate.status === 'ok' && generate.runtimeState ? generate.runtimeState.words : generateStatus(generate, firstResume),
       tone: generate.status === 'ok' ? 'ok' : generate.status,
       detail: generate.model,
       notes: generate.notes.length > 0 ? generate.notes : undefined,
@@ -101,7 +105,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
           generateId: id,
           traceId: generate.traceId,
           label: requestLabel(resolution.request),
-          status: RESOLUTION_WORDS[resolution.kind],
+          status: resolution.words ?? RESOLUTION_WORDS[resolution.kind],
           tone: resolution.kind === 'unresolved' ? 'error' : 'answered',
           detail:
             resolution.kind === 'respond' || resolution.kind === 'pending'
@@ -176,7 +180,8 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       for (const call of turn.toolCalls) {
         addNode(toolNode({ call, generateId: id, running: generate.status === 'running' }));
         connect([model.id], call.id);
-        if (call.status !== 'interrupted' && call.status !== 'not-run' && call.status !== 'error') next.push(call.id);
+        // A failure the runtime handed to the model as the call's result does not end the branch.
+        if (call.loopWentOn || (call.status !== 'interrupted' && call.status !== 'not-run' && call.status !== 'error')) next.push(call.id);
       }
       frontier = next;
     }

@@ -28,8 +28,11 @@ export function renderGraphText(graph: RunGraph): string {
   ];
   const position = new Map(graph.generates.map((generate, index) => [generate.id, index + 1]));
   const describeCall = (call: ToolCall) => {
+    // The runtime's own words, where it has some (the AI SDK's NoSuchToolError, tool-error, denied, …).
+    const own = call.runtimeState && call.status !== 'interrupted' && call.status !== 'running' ? `${call.runtimeState.words}${call.errorMessage ? `: ${firstLine(call.errorMessage)}` : ''}` : undefined;
     const words =
-      call.status === 'interrupted'
+      own ??
+      (call.status === 'interrupted'
         ? `paused — interrupt ${short(call.interrupt?.metadata)}`
         : call.status === 'error'
           ? `failed: ${firstLine(call.errorMessage ?? '')}`
@@ -39,7 +42,7 @@ export function renderGraphText(graph: RunGraph): string {
               ? 'ok (restarted)'
               : call.parked
                 ? 'ok (parked as pendingOutput)'
-                : call.status;
+                : call.status);
     const answers = call.resolvedBy.map((resolution) => `${resolution.kind} in generate ${position.get(resolution.generateId)}`);
     return `${ICON[call.status]} ${requestLabel(call)}  ${words}${answers.length > 0 ? `  → answered by ${answers.join(', ')}` : ''}`;
   };
@@ -53,14 +56,21 @@ export function renderGraphText(graph: RunGraph): string {
       : generate.resume
         ? ' (resume)'
         : '';
-    const outcome = generate.status === 'error' ? `✗ failed: ${firstLine(generate.errorMessage ?? '')}` : generate.status === 'interrupted' ? '⏸ interrupted — waiting for an answer' : generate.status === 'running' ? '… running' : `✓ ${generate.finishReason ?? 'ok'}`;
+    const outcome =
+      generate.status === 'error'
+        ? `✗ failed: ${firstLine(generate.errorMessage ?? '')}`
+        : generate.status === 'interrupted'
+          ? '⏸ interrupted — waiting for an answer'
+          : generate.status === 'running'
+            ? '… running'
+            : `✓ ${generate.finishReason ?? 'ok'}${generate.runtimeState ? ` (${generate.runtimeState.words})` : ''}`;
     lines.push('', `generate ${position.get(generate.id)}${resumeOf}  trace ${generate.traceId}  ${generate.model ?? ''}  ${outcome}`);
     if (generate.resume) {
       lines.push('  resume');
       for (const resolution of generate.resume.resolutions) {
         const detail =
           resolution.kind === 'respond' ? `respond ${short(resolution.output)}` : resolution.kind === 'restart' ? `restart, resumed ${short(resolution.resumed)}${resolution.replacedInput !== undefined ? `, new input ${short(resolution.replacedInput)}` : ''}` : resolution.kind === 'pending' ? 'pendingOutput reused — not re-run' : 'left unanswered';
-        lines.push(`    ${requestLabel(resolution.request)}  ${detail}`);
+        lines.push(`    ${requestLabel(resolution.request)}  ${detail}${resolution.words ? ` — ${resolution.words}` : ''}`);
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
         if (ran) lines.push(`      ${describeCall(ran)}`);
       }

@@ -10,7 +10,13 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
       .filter((name) => name.endsWith(suffix))
       .sort()
       .map((name) => ({ file: path.join(projectDir, folder, name), golden: `${prefix}${name.slice(0, -suffix.length)}.graph.json` }));
-  return [...list({ folder: 'lib/graph/__fixtures__', suffix: '.otlp.json', prefix: 'fixture-' }), ...list({ folder: 'traces', suffix: '.json', prefix: 'traces-' })];
+  return [
+    ...list({ folder: 'lib/graph/__fixtures__', suffix: '.otlp.json', prefix: 'fixture-' }),
+    ...list({ folder: 'traces', suffix: '.json', prefix: 'traces-' }),
+    // Other runtimes' fixtures, by the dialect folder that reads them.
+    ...list({ folder: 'lib/dialects/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
+    ...list({ folder: 'lib/dialects/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
+  ];
 }
 
 /** The golden text of one trace file: its whole Graph JSON (summary, generates, nodes, edges), one value per line. */

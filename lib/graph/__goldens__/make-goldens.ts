@@ -1,6 +1,6 @@
 /**
- * Writes the Graph JSON of every committed trace fixture (lib/graph/__fixtures__/*.otlp.json and
- * traces/*.json) next to this script, as the golden files that goldens.test.ts compares
+ * Writes the Graph JSON of every committed trace fixture (lib/graph/__fixtures__/*.otlp.json,
+ * traces/*.json and the dialects' fixtures, golden-sources.ts) next to this script, as the golden files that goldens.test.ts compares
  * byte for byte. Regenerate only when a change of the graph is intended, and say why in the
  * commit:
  *

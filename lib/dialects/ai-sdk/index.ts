@@ -1,0 +1,40 @@
+/**
+ * The Vercel AI SDK v7 dialect: the SDK's spans read into the loop model — those of its
+ * `OpenTelemetry` integration (the OTel GenAI conventions: `invoke_agent`, `agent_step`, `chat`,
+ * `execute_tool`) and of `LegacyOpenTelemetry` (`ai.generateText`, `ai.streamText`, their
+ * `doGenerate` / `doStream`, `ai.toolCall`). It reads any other app emitting the GenAI
+ * conventions too (Pydantic AI, Google ADK): the conventions themselves are
+ * lib/dialects/otel-genai/, the SDK's own words are here (sdk-words.ts, legacy-spans.ts).
+ * Approvals and handed-back tools are drawn as pauses and linked to their answers by tool call
+ * id (read-call.ts, read-resolutions.ts, link-keys.ts); answering them from Loopscope is not
+ * built yet (docs/interrupt-model.md, "Vercel AI SDK v7").
+ */
+import { LoopscopeError } from '../../errors';
+import { enclosingCall } from '../span-index';
+import type { RuntimeDialect } from '../runtime-dialect';
+import { aiSdkAfterLinking } from './after-linking';
+import { classifyAiSdkSpan, isAiSdkSpan } from './classify-span';
+import { readAiSdkCall } from './read-call';
+import { toolCallFromSpan } from './read-tool-call';
+import { aiSdkSpanValues } from './span-values';
+
+export const AI_SDK_DIALECT_ID = 'ai-sdk';
+const TITLE = 'Vercel AI SDK';
+
+const notYet = (): never => {
+  throw new LoopscopeError('FAILED_PRECONDITION', `Answering a paused call is not supported yet for AI SDK traces: ${TITLE} approvals and handed-back tools are drawn and linked, not answered here.`);
+};
+
+export const aiSdk: RuntimeDialect = {
+  id: AI_SDK_DIALECT_ID,
+  title: TITLE,
+  claims: isAiSdkSpan,
+  classify: classifyAiSdkSpan,
+  // The SDK's spans carry no ancestry of their own (genkit's `genkit:path`): the parent chain decides.
+  enclosedByCall: (index, span) => enclosingCall(index, span).call !== undefined,
+  readCall: readAiSdkCall,
+  readStandaloneTool: (index, span) => toolCallFromSpan({ index, span }),
+  notesAfterLinking: aiSdkAfterLinking,
+  spanValues: aiSdkSpanValues,
+  resume: { contextOf: notYet, validate: notYet },
+};
