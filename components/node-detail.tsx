@@ -3,7 +3,9 @@
 import type { SpanView } from '@/lib/contract/span-view';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
-import type { Resolution, RunGraph } from '@/lib/graph/run-graph';
+import { DIALECTS } from '@/lib/dialects/registry';
+import type { DialectExplanations } from '@/lib/dialects/runtime-dialect';
+import type { RunGraph } from '@/lib/graph/run-graph';
 import { useState } from 'react';
 import { ForkEditor } from './fork-editor';
 import { findResolution, graphNodeData } from './graph-node-data';
@@ -27,12 +29,14 @@ const EVIDENCE_WORDS: Record<'link' | 'history' | 'requests', string> = {
   requests: 'matched only by the interrupted tool requests',
 };
 
-const RESOLUTION_TITLE: Record<Resolution['kind'], string> = {
-  respond: 'Answered by respond — a hand-written output; the tool did not run again',
-  restart: 'Restarted — the tool ran again with ctx.resumed set',
-  pending: 'Reused pendingOutput — the tool finished in the interrupted turn and was not re-run',
-  unresolved: 'Left unanswered — genkit refuses the resume (INVALID_ARGUMENT)',
+/** The words of the runtime that recorded a call (its dialect's `explains`), or plain ones when none is known. */
+const PLAIN_WORDS: DialectExplanations = {
+  pause: 'This tool call paused the loop to wait for an answer; it is not a failure.',
+  resolutions: { respond: 'Answered with an output — the tool did not run again', restart: 'Ran again with the answer', pending: 'Reused a finished output — not run again', unresolved: 'Left unanswered' },
 };
+function wordsOf(runtime: string | undefined): DialectExplanations {
+  return DIALECTS.find((dialect) => dialect.id === runtime)?.explains ?? PLAIN_WORDS;
+}
 
 /** What the selected graph node stands for, then the span behind it (if it has one). */
 export function NodeDetail(props: {
@@ -52,6 +56,7 @@ export function NodeDetail(props: {
   const call = data.toolCall;
   const found = data.resolution;
   const generate = data.generate;
+  const words = wordsOf(graph.generates.find((candidate) => candidate.id === node.generateId)?.runtime);
   const modelCall = data.modelCall;
   return (
     <aside className="detail" data-testid="node-detail" aria-label="Node detail">
@@ -112,10 +117,10 @@ export function NodeDetail(props: {
       {call?.interrupt ? (
         <section className="detail-block interrupt-note" data-testid="interrupt-answers">
           <h3>Interrupt</h3>
-          <p>This tool paused the loop (genkit records a ToolInterruptError; it is not a failure).</p>
+          <p data-testid="pause-explained">{words.pause}</p>
           <Json title={`Interrupt metadata (seen in the ${call.interrupt.evidence})`} value={call.interrupt.metadata} testId="interrupt-metadata" />
           <h3>Answer</h3>
-          {call.resolvedBy.length === 0 ? <p>Not answered yet in the loaded traces: resume the run with respond or restart.</p> : null}
+          {call.resolvedBy.length === 0 ? <p>Not answered yet in the loaded traces.</p> : null}
           <ul>
             {call.resolvedBy.map((resolvedBy) => {
               const answer = findResolution(graph, resolvedBy.nodeId)?.resolution;
@@ -146,11 +151,11 @@ export function NodeDetail(props: {
       ) : null}
       {found ? (
         <section className="detail-block">
-          <h3>{RESOLUTION_TITLE[found.resolution.kind]}</h3>
+          <h3>{found.resolution.words ? `${found.resolution.words} — ${words.resolutions[found.resolution.kind]}` : words.resolutions[found.resolution.kind]}</h3>
           <Json title="Request" value={found.resolution.request} />
           <Json title="Output" value={found.resolution.output} testId="resolution-output" />
           <Json title="Resumed metadata" value={found.resolution.resumed} />
-          <Json title="Replacement input (genkit 1.42 keeps the old input in history: bug 2)" value={found.resolution.replacedInput} />
+          <Json title="Replacement input" value={found.resolution.replacedInput} />
           {found.resolution.answersToolCallId ? (
             <button type="button" className="link" onClick={() => onSelectNode(found.resolution.answersToolCallId!)}>
               Show the interrupt it answers

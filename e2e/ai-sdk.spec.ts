@@ -72,6 +72,10 @@ async function resumeWithScenarioAnswer(page: Page): Promise<void> {
 test('ai sdk: approve from the live run — the approved tool runs first in the answer call, drawn as a restart linked to the pause', async ({ page }) => {
   await runScenarioFromHome(page, 'ai-sdk-approval-approved', 'graph');
   await expectRunStatus(page, 'interrupted');
+  // The pause is explained in the AI SDK's terms, not genkit's.
+  await page.locator('[data-testid=graph-node][data-kind=tool-interrupt]').click();
+  await expect(page.getByTestId('pause-explained')).toContainText('tool-approval-response');
+  await expect(page.getByTestId('pause-explained')).not.toContainText('ToolInterruptError');
   await resumeWithScenarioAnswer(page);
   await expectRunStatus(page, 'finished');
   await expect(page.getByTestId('run-text')).toContainText('Sent 500 USD to Bob.');

@@ -128,6 +128,8 @@ export interface GenerateCall {
   startTime: number;
   endTime?: number;
   status: 'ok' | 'interrupted' | 'error' | 'running';
+  /** The dialect that read this call (`genkit-js`, `ai-sdk`): pages look up its words (`RuntimeDialect.explains`). Set by the graph builder. */
+  runtime?: string;
   finishReason?: string;
   errorMessage?: string;
   /** genkit's status name in the error message (NOT_FOUND, ABORTED, INVALID_ARGUMENT, …). */

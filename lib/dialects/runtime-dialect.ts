@@ -8,7 +8,7 @@
  */
 import type { AttributeValue, Span } from '../trace/span';
 import type { InterruptedGenerateKey, ResumeGenerateKey } from '../trace/trace-link-keys';
-import type { GenerateCall, ToolCall } from './loop-model';
+import type { GenerateCall, ResolutionKind, ToolCall } from './loop-model';
 import type { ResumeRules } from './resume-model';
 import type { SpanClassification } from '../trace/span-classification';
 import type { SpanIndex } from './span-index';
@@ -34,11 +34,21 @@ export interface SpanValues {
   attributeKeys: string[];
 }
 
+/** How a runtime's pauses and answers read for people: the detail panel's sentences, in the runtime's own terms. */
+export interface DialectExplanations {
+  /** What a paused tool call is in this runtime (genkit: an interrupt recorded as an error that is not one). */
+  pause: string;
+  /** What each kind of answer did. */
+  resolutions: Record<ResolutionKind, string>;
+}
+
 export interface RuntimeDialect {
   /** `genkit-js`: named in scenarios, Graph JSON and the wire contract. */
   readonly id: string;
   /** For people: `genkit JS`. */
   readonly title: string;
+  /** Its pauses and answers in words (the detail panel's sentences). */
+  readonly explains: DialectExplanations;
   /** True for the spans this runtime records (the first dialect that claims a span reads it). */
   claims(span: Span): boolean;
   /** What a claimed span is in the loop model. */

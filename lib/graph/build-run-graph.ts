@@ -71,6 +71,7 @@ export function readGenerates(index: SpanIndex, dialects: readonly RuntimeDialec
       continue;
     }
     const read = dialect.readCall({ index, root: span, flowSpanId: enclosingFlow(index, span)?.spanId });
+    read.call.runtime = dialect.id;
     generates.push(read.call);
     if (read.interrupted) keys.interrupted.push(read.interrupted);
     if (read.resume) keys.resumes.push(read.resume);

@@ -28,6 +28,16 @@ const notYet = (): never => {
 export const aiSdk: RuntimeDialect = {
   id: AI_SDK_DIALECT_ID,
   title: TITLE,
+  explains: {
+    pause:
+      'The model asked for this tool call, nothing ran it, and the call stopped with finish reason tool-calls: it waits for an approval (toolApproval) or for the caller to supply the result of a tool without execute. The AI SDK records no error: it is a pause, answered in a next call by a tool-approval-response or a tool-result part.',
+    resolutions: {
+      respond: 'Answered without running the tool — a denial the model sees, or the result the caller supplied',
+      restart: 'Approved — the tool ran at the start of the answering call, before its first model call',
+      pending: 'Reused a finished result — not run again',
+      unresolved: 'Left unanswered — the answering call did not resolve this tool call (it failed first, or the answer was refused)',
+    },
+  },
   claims: isAiSdkSpan,
   classify: classifyAiSdkSpan,
   // The SDK's spans carry no ancestry of their own (genkit's `genkit:path`): the parent chain decides.

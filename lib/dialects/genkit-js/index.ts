@@ -48,6 +48,15 @@ function notesAfterLinking(generates: readonly GenerateCall[]): void {
 export const genkitJs: RuntimeDialect = {
   id: GENKIT_DIALECT_ID,
   title: 'genkit JS',
+  explains: {
+    pause: 'This tool paused the loop: it called ctx.interrupt() (or is a defineInterrupt tool). genkit records a ToolInterruptError on its span, but it is not a failure: the generate ended with finishReason "interrupted" and waits for a respond or restart part.',
+    resolutions: {
+      respond: 'Answered by respond — a hand-written output; the tool did not run again',
+      restart: 'Restarted — the tool ran again with ctx.resumed set',
+      pending: 'Reused pendingOutput — the tool finished in the interrupted turn and was not re-run',
+      unresolved: 'Left unanswered — genkit refuses the resume (INVALID_ARGUMENT)',
+    },
+  },
   claims: isGenkitSpan,
   classify: classifyGenkitSpan,
   enclosedByCall,

@@ -89,6 +89,10 @@ function readCall(options: { index: SpanIndex; root: Span; flowSpanId?: string }
 export const toyLoop: RuntimeDialect = {
   id: 'toy-loop',
   title: 'Toy loop',
+  explains: {
+    pause: 'The toy loop waits for an answer here.',
+    resolutions: { respond: 'Answered', restart: 'Ran again', pending: 'Reused', unresolved: 'Left unanswered' },
+  },
   claims: (span) => kindOf(span) !== undefined,
   classify,
   enclosedByCall: (index, span) => enclosingCall(index, span).call !== undefined,
