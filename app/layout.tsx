@@ -8,7 +8,7 @@ import './globals.css';
 
 export const metadata: Metadata = {
   title: 'Loopscope',
-  description: 'See what your Genkit tool loop did and why it stopped.',
+  description: 'See what your tool loop (genkit, Vercel AI SDK) did and why it stopped.',
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
@@ -23,7 +23,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link href="/" className="brand">
             Loopscope
           </Link>
-          <span className="tagline">tool rounds, interrupts and resumes of your Genkit loops</span>
+          <span className="tagline">tool rounds, pauses and answers of your genkit and AI SDK loops</span>
           <Link href="/" className="topbar-home" data-testid="home-link">
             Runs and traces
           </Link>

@@ -7,6 +7,7 @@ import { DIALECTS } from '@/lib/dialects/registry';
 import type { DialectExplanations } from '@/lib/dialects/runtime-dialect';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { useState } from 'react';
+import { ConversationSection } from './conversation-section';
 import { ForkEditor } from './fork-editor';
 import { findResolution, graphNodeData } from './graph-node-data';
 import { ResumeWorkbench } from './resume-workbench';
@@ -48,6 +49,8 @@ export function NodeDetail(props: {
   onSelectNode: (nodeId: string) => void;
   /** Where the graph's spans were recorded: the workbench resumes from there, a fork replays it. */
   resumeSource?: TraceSource;
+  /** Where a span's view is served (a resume's message view compares with its interrupt's). */
+  spanViewUrl?: (span: { traceId: string; spanId: string }) => string;
 }) {
   const { graph, node, onSelectNode } = props;
   const [workbenchFor, setWorkbenchFor] = useState<string | undefined>();
@@ -176,6 +179,16 @@ export function NodeDetail(props: {
           traceId={modelCall.traceId}
           spanId={modelCall.spanId}
           initial={{ role: 'model', content: [...(modelCall.text ? [{ text: modelCall.text }] : []), ...modelCall.toolRequests.map((toolRequest) => ({ toolRequest }))] }}
+        />
+      ) : null}
+      {generate && props.spanView?.conversation ? (
+        <ConversationSection
+          key={generate.id}
+          conversation={props.spanView.conversation}
+          interruptedViewUrl={(() => {
+            const answered = generate.resume?.answersGenerateId ? graph.generates.find((candidate) => candidate.id === generate.resume!.answersGenerateId) : undefined;
+            return answered && props.spanViewUrl ? props.spanViewUrl({ traceId: answered.traceId, spanId: answered.spanId }) : undefined;
+          })()}
         />
       ) : null}
       <SpanDetail view={props.spanView} error={props.spanError} embedded />

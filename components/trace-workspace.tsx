@@ -138,7 +138,7 @@ export function TraceWorkspace(props: {
       <div className="workspace-side">
         {props.aside}
         {tab === 'graph' ? (
-          <NodeDetail graph={graph} node={selectedNode} spanView={detail.view} spanError={detail.error} onSelectNode={selectNode} resumeSource={props.resumeSource} />
+          <NodeDetail graph={graph} node={selectedNode} spanView={detail.view} spanError={detail.error} onSelectNode={selectNode} resumeSource={props.resumeSource} spanViewUrl={spanViewUrl} />
         ) : (
           <SpanDetail view={detail.view} error={detail.error} />
         )}

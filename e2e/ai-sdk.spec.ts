@@ -81,6 +81,10 @@ test('ai sdk: approve from the live run — the approved tool runs first in the 
   await expect(page.getByTestId('run-text')).toContainText('Sent 500 USD to Bob.');
   await expect(page.getByTestId('graph-summary')).toContainText('2 generate(s) · 2 model · 1 tool · 1 interrupt(s) · answered: 0 respond, 1 restart, 0 pending');
   await expect(page.locator('[data-testid=run-graph] .react-flow__edge').filter({ hasText: 'answered by' })).not.toHaveCount(0);
+  // The answer call's message view: the history it sent carries the SDK's approval parts.
+  await page.locator('[data-testid=graph-node][data-kind=generate]').filter({ hasText: '(resume)' }).click();
+  await expect(page.getByTestId('conversation-sent').locator('[data-testid=message-part][data-kind=approval-request]')).not.toHaveCount(0);
+  await expect(page.getByTestId('conversation-sent').locator('[data-testid=message-part][data-kind=approval-response]')).not.toHaveCount(0);
 });
 
 test('ai sdk: deny from the live run — no tool runs, the denial and its reason are the answer the model sees', async ({ page }) => {

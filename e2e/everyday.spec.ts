@@ -138,3 +138,20 @@ test('everyday: an empty graph says which spans arrived, which runtimes Loopscop
   await expect(page.getByTestId('empty-graph')).toContainText('OTEL_EXPORTER_OTLP_ENDPOINT alone sends nothing');
   await expect(page.getByTestId('empty-graph')).toContainText('registerTelemetry(new OpenTelemetry())');
 });
+
+test('everyday: the message view of a resume shows its history with the interrupt markers, its answers, and what it changed', async ({ page }) => {
+  await page.goto('/saved/parallel-pending-output.json');
+  // The interrupted generate received the model message with the interrupt and the parked pendingOutput.
+  await page.locator('[data-testid=graph-node][data-kind=generate]').filter({ hasText: 'generate 1' }).click();
+  const received = page.getByTestId('conversation-received');
+  await expect(received.getByTestId('message-marker').filter({ hasText: /^interrupt$/ })).toHaveCount(1);
+  await expect(received.getByTestId('message-marker').filter({ hasText: /^pendingOutput$/ })).toHaveCount(1);
+  // The resume: its restart answer, and the model message whose markers genkit rewrote.
+  await page.locator('[data-testid=graph-node][data-kind=generate]').filter({ hasText: '(resume)' }).click();
+  await expect(page.getByTestId('conversation-answers').getByTestId('message-marker').filter({ hasText: /^resumed$/ })).toHaveCount(1);
+  const sent = page.getByTestId('conversation-sent');
+  await expect(sent.locator('[data-testid=message][data-status=changed]')).toHaveCount(1);
+  await expect(sent.locator('[data-testid=message-part][data-change=markers]').first()).toBeVisible();
+  await page.getByTestId('conversation-compare').uncheck();
+  await expect(sent.locator('[data-testid=message][data-status=changed]')).toHaveCount(0);
+});

@@ -4,6 +4,7 @@
  * came out — already read from the runtime's attributes, so the page parses none of them.
  */
 import { z } from 'zod';
+import { ConversationViewSchema } from './conversation-view';
 
 /** A recorded JSON value: parsed, or the raw text with the reason it could not be parsed (truncated, hand-edited, too deep). */
 export const RecordedValueSchema = z.discriminatedUnion('parsed', [
@@ -37,6 +38,8 @@ export const SpanViewSchema = z.object({
   interruptMetadata: RecordedValueSchema.optional(),
   /** A restarted tool: the resumed metadata it was given. */
   resumedMetadata: RecordedValueSchema.optional(),
+  /** A call's span: its conversation, read by the dialect (the message view). */
+  conversation: ConversationViewSchema.optional(),
   /** Every other attribute, as recorded. */
   attributes: z.record(z.string(), z.unknown()),
   events: z.array(z.object({ name: z.string(), timeUnixNano: z.string(), attributes: z.record(z.string(), z.unknown()) })),

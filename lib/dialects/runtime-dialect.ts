@@ -6,6 +6,7 @@
  * and is registered with one line in registry.ts. Graph elements, linking, collapsing, layout
  * and components never name a runtime. docs/architecture.md says how to add one.
  */
+import type { ConversationView } from '../contract/conversation-view';
 import type { AttributeValue, Span } from '../trace/span';
 import type { InterruptedGenerateKey, ResumeGenerateKey } from '../trace/trace-link-keys';
 import type { GenerateCall, ResolutionKind, ToolCall } from './loop-model';
@@ -65,6 +66,8 @@ export interface RuntimeDialect {
   readStandaloneTool(index: SpanIndex, span: Span): ToolCall;
   /** Adds what this runtime's known bugs show once every resume is tied to its interrupt (genkit 1.42 bug 3 shows only then). */
   notesAfterLinking?(generates: readonly GenerateCall[]): void;
+  /** A call span's conversation — the history it sent, what it received, each part typed and its markers named (the message view). */
+  conversationOf?(span: Span): ConversationView | undefined;
   /** What went in and came out of a claimed span (`interrupted`: it ended in an interrupt). */
   spanValues(span: Span, interrupted: boolean): SpanValues;
   /** How a paused call of this runtime is answered: its context and the rules answers must keep. */

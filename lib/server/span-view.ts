@@ -20,7 +20,8 @@ export function spanView(span: Span): SpanView {
   const classification = classifySpan(span);
   const interrupted = classification.outcome === 'interrupted';
   // The runtime that recorded the span knows which attributes hold its values.
-  const values = dialectOf(span)?.spanValues(span, interrupted) ?? { attributeKeys: [] };
+  const dialect = dialectOf(span);
+  const values = dialect?.spanValues(span, interrupted) ?? { attributeKeys: [] };
   const shownApart = new Set(values.attributeKeys);
   // Keys come from the trace: a null-prototype map keeps `__proto__` an ordinary key.
   const attributes: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -41,6 +42,7 @@ export function spanView(span: Span): SpanView {
     output: recorded(values.output),
     interruptMetadata: recorded(values.interruptMetadata),
     resumedMetadata: recorded(values.resumedMetadata),
+    conversation: dialect?.conversationOf?.(span),
     attributes,
     events: span.events.map((event) => ({ name: event.name, timeUnixNano: event.timeUnixNano, attributes: { ...event.attributes } })),
     links: span.links.map((link) => ({ traceId: link.traceId, spanId: link.spanId, attributes: { ...link.attributes } })),

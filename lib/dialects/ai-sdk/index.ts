@@ -17,6 +17,7 @@ import { classifyAiSdkSpan, isAiSdkSpan } from './classify-span';
 import { readAiSdkCall } from './read-call';
 import { toolCallFromSpan } from './read-tool-call';
 import { aiSdkSpanValues } from './span-values';
+import { aiSdkConversationOf } from './conversation';
 
 export const AI_SDK_DIALECT_ID = 'ai-sdk';
 const TITLE = 'Vercel AI SDK';
@@ -46,5 +47,6 @@ export const aiSdk: RuntimeDialect = {
   readStandaloneTool: (index, span) => toolCallFromSpan({ index, span }),
   notesAfterLinking: aiSdkAfterLinking,
   spanValues: aiSdkSpanValues,
+  conversationOf: aiSdkConversationOf,
   resume: { contextOf: notYet, validate: notYet },
 };

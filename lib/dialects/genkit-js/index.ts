@@ -19,6 +19,7 @@ import { buildToolCall } from './read-tool-call';
 import { genkitResumeContextOf } from './resume-context';
 import { genkitSpanValues } from './span-values';
 import { validateGenkitResume } from './resume-rules';
+import { genkitConversationOf } from './conversation';
 
 /** A tool run directly as an action: genkit gives its caller an error for an interrupt there (bug 5). */
 function readStandaloneTool(index: SpanIndex, span: Span): ToolCall {
@@ -64,5 +65,6 @@ export const genkitJs: RuntimeDialect = {
   readStandaloneTool,
   notesAfterLinking,
   spanValues: genkitSpanValues,
+  conversationOf: genkitConversationOf,
   resume: { contextOf: genkitResumeContextOf, validate: validateGenkitResume },
 };
