@@ -9,7 +9,7 @@ import type { RunResponse } from '@/lib/contract/run-session';
 import type { SavedFileRow, SavedListResponse, TraceListResponse, TraceListRow } from '@/lib/contract/trace-list';
 import { apiJson } from './api-client';
 import { ImportTraces } from './import-traces';
-import { StatusPill } from './status-pill';
+import { TraceList } from './trace-list';
 import { useLiveEvents } from './use-live-events';
 
 /** "2 of 4 runners busy, 1 idle · 1 run waiting": the pool at a glance. */
@@ -20,10 +20,6 @@ function runnerPoolSummary(status: RunnerStatus): string {
   if (count('starting') > 0) parts.push(`${count('starting')} starting`);
   const waiting = status.waiting ? ` · ${status.waiting} run${status.waiting === 1 ? '' : 's'} waiting` : '';
   return `${parts.join(', ')}${waiting}`;
-}
-
-function formatTime(millis: number): string {
-  return new Date(millis).toLocaleString();
 }
 
 /** Pick tools (and model calls) to pause at, then run to the first one. */
@@ -75,6 +71,11 @@ export function HomePage() {
     } catch (loadError) {
       setError((loadError as Error).message);
     }
+  }, []);
+  // A delete shows at once; the traces-changed event that follows reloads the list anyway.
+  const dropTraces = useCallback((traceIds: string[]) => {
+    const gone = new Set(traceIds);
+    setTraces((current) => current?.filter((trace) => !gone.has(trace.traceId)));
   }, []);
   const loadScenarios = useCallback(async () => {
     try {
@@ -221,46 +222,11 @@ export function HomePage() {
         </div>
         <p className="hint">
           From runs here, from any app exporting OTLP/HTTP to <code>/v1/traces</code>, and imported files (OTLP JSON, JSONL,
-          Genkit Dev UI <code>.genkit/traces/</code> files). Newest first.
+          Genkit Dev UI <code>.genkit/traces/</code> files). Newest first; a resume is listed under the run it answered. Press <kbd>/</kbd> to search.
         </p>
         <ImportTraces>
         {traces && traces.length === 0 ? <p className="empty">No traces yet: run a scenario.</p> : null}
-        <table className="trace-table" data-testid="trace-table">
-          <tbody>
-            {traces?.map((trace) => (
-              <tr key={trace.traceId} data-testid="trace-row" data-trace-id={trace.traceId}>
-                <td>
-                  <Link href={`/traces/${trace.traceId}`}>{trace.models.length > 0 ? trace.models.join(', ') : trace.name}</Link>
-                </td>
-                <td>
-                  {trace.name}
-                  {trace.serviceName ? ` · ${trace.serviceName}` : ''} <span className="trace-id">{trace.traceId.slice(0, 8)}</span>
-                </td>
-                <td>
-                  <StatusPill status={trace.status} testId="trace-status" />
-                  {trace.answeredBy?.length ? (
-                    <span className="trace-note" data-testid="trace-answered-by">
-                      by{' '}
-                      {trace.answeredBy.map((traceId, position) => (
-                        <span key={traceId}>
-                          {position > 0 ? ', ' : ''}
-                          <Link href={`/traces/${traceId}`}>{traceId.slice(0, 8)}</Link>
-                        </span>
-                      ))}
-                    </span>
-                  ) : null}
-                  {trace.failedTools ? (
-                    <span className="trace-note error-text" data-testid="trace-failed-tools">
-                      {trace.failedTools === 1 ? '1 tool failed' : `${trace.failedTools} tools failed`}
-                    </span>
-                  ) : null}
-                </td>
-                <td>{trace.spanCount} spans</td>
-                <td>{formatTime(trace.startTime)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        {traces ? <TraceList traces={traces} onDeleted={dropTraces} /> : null}
         </ImportTraces>
       </section>
 

@@ -20,6 +20,8 @@ async function importFixture(request: APIRequestContext, name: string): Promise<
 }
 
 const row = (page: Page, traceId: string) => page.locator(`[data-testid=trace-row][data-trace-id="${traceId}"]`);
+/** The list draws only the rows in view (issue 14): search a trace by id to bring it (and its session) into the window. */
+const findTrace = (page: Page, traceId: string) => page.getByTestId('trace-search').fill(traceId);
 
 test('trust: the trace list says answered (linking the resume), paused for a flow that ended interrupted, and counts failed tools', async ({ page, request }) => {
   const [interrupted, resume] = await importFixture(request, 'interrupt-restart');
@@ -27,15 +29,18 @@ test('trust: the trace list says answered (linking the resume), paused for a flo
   const [failed] = await importFixture(request, 'tool-error');
   await openHomeWithReadyRunner(page);
 
+  await findTrace(page, interrupted);
   await expect(row(page, interrupted).getByTestId('trace-status')).toHaveAttribute('data-status', 'answered');
   await expect(row(page, interrupted).getByTestId('trace-status')).toHaveText('answered');
   await expect(row(page, interrupted).getByTestId('trace-answered-by').getByRole('link')).toHaveAttribute('href', `/traces/${resume}`);
   await expect(row(page, resume).getByTestId('trace-status')).toHaveAttribute('data-status', 'ok');
 
   // The flow span succeeded, but its second generate is waiting for an answer.
+  await findTrace(page, flow);
   await expect(row(page, flow).getByTestId('trace-status')).toHaveAttribute('data-status', 'interrupted');
   await expect(row(page, flow).getByTestId('trace-status')).toHaveText('paused — waiting for an answer');
 
+  await findTrace(page, failed);
   await expect(row(page, failed).getByTestId('trace-status')).toHaveAttribute('data-status', 'error');
   await expect(row(page, failed).getByTestId('trace-failed-tools')).toHaveText('1 tool failed');
 });

@@ -4,6 +4,7 @@ import { summarizeTrace, type TraceSummary } from '../trace/summarize-trace';
 import type { TraceLinkKeys } from '../trace/trace-link-keys';
 import { indexSpans, readGenerates } from './build-run-graph';
 import { matchResumes, type ResumeMatch } from './match-resumes';
+import { traceTitle } from './trace-title';
 
 /** What the trace index keeps of a trace's graph, so lists and sessions never re-read traces. */
 export interface TraceGraphFacts {
@@ -22,7 +23,13 @@ export function traceGraphFacts(spans: readonly Span[]): TraceGraphFacts {
 /** A captured trace's index entry: its summary plus the graph facts lists and sessions need. */
 export function summarizeCapturedTrace(traceId: string, spans: readonly Span[]): TraceSummary {
   const facts = traceGraphFacts(spans);
-  return { ...summarizeTrace({ traceId, spans, classifySpan }), linkKeys: facts.linkKeys, ...(facts.failedTools > 0 ? { failedTools: facts.failedTools } : {}) };
+  const summary = summarizeTrace({ traceId, spans, classifySpan });
+  return {
+    ...summary,
+    ...traceTitle({ spans, models: summary.models }),
+    linkKeys: facts.linkKeys,
+    ...(facts.failedTools > 0 ? { failedTools: facts.failedTools } : {}),
+  };
 }
 
 type LinkedSummary = Pick<TraceSummary, 'traceId' | 'status' | 'linkKeys'>;
@@ -31,6 +38,8 @@ type LinkedSummary = Pick<TraceSummary, 'traceId' | 'status' | 'linkKeys'>;
 export interface TraceLinks {
   /** The traces connected to `traceId` through interrupts and their answers, itself included, in the summaries' order. */
   sessionOf(traceId: string): string[];
+  /** Every session at once (each in the summaries' order, sessions in the order of their first trace): one pass for a list of thousands. */
+  sessions(): string[][];
   /**
    * The matches of the resumes in these traces, decided with every trace in view: a page that
    * draws only a session passes them to `buildRunGraph`, so a guess and its alternatives (in
@@ -81,6 +90,26 @@ export function linkTraces(summaries: readonly LinkedSummary[]): TraceLinks {
         }
       }
       return order.filter((id) => found.has(id));
+    },
+    sessions() {
+      const sessionIndex = new Map<string, number>();
+      const sessions: string[][] = [];
+      for (const traceId of order) {
+        if (sessionIndex.has(traceId)) continue;
+        const at = sessions.length;
+        sessions.push([]);
+        const queue = [traceId];
+        sessionIndex.set(traceId, at);
+        while (queue.length > 0) {
+          for (const next of neighbours.get(queue.shift() as string) ?? []) {
+            if (sessionIndex.has(next)) continue;
+            sessionIndex.set(next, at);
+            queue.push(next);
+          }
+        }
+      }
+      for (const traceId of order) sessions[sessionIndex.get(traceId) as number].push(traceId);
+      return sessions;
     },
     matchesOf(traceIds) {
       const wanted = new Set(traceIds);

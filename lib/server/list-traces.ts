@@ -1,18 +1,28 @@
+import type { TraceListRow } from '../contract/trace-list';
 import { linkTraces } from '../graph/trace-sessions';
-import type { TraceSummary } from '../trace/summarize-trace';
 import type { AppContext } from './app-context';
 
 /**
  * The captured traces, newest first, each with its status as the other traces show it (an
- * interrupt answered by a later resume is `answered`, with the answering traces named). The
- * link keys stay on the server: the page gets the words it shows.
+ * interrupt answered by a later resume is `answered`, with the answering traces named) and,
+ * for the later traces of a session, the first one they nest under. The link keys stay on the
+ * server: the page gets the words it shows.
  */
-export async function listTraces(context: Pick<AppContext, 'store'>): Promise<TraceSummary[]> {
+export async function listTraces(context: Pick<AppContext, 'store'>): Promise<TraceListRow[]> {
   const summaries = await context.store.list();
   const links = linkTraces(summaries);
+  const startOf = new Map(summaries.map((summary) => [summary.traceId, summary.startTime]));
+  const groupOf = new Map<string, string>();
+  for (const session of links.sessions()) {
+    if (session.length < 2) continue;
+    // The session's first trace (the run it came from) heads it; ties keep the list's order.
+    const first = session.reduce((earliest, traceId) => ((startOf.get(traceId) as number) < (startOf.get(earliest) as number) ? traceId : earliest), session[session.length - 1]);
+    for (const traceId of session) if (traceId !== first) groupOf.set(traceId, first);
+  }
   return summaries.map((summary) => {
     const { linkKeys: _linkKeys, ...rest } = summary;
     const { status, answeredBy } = links.statusOf(summary);
-    return { ...rest, status, ...(answeredBy ? { answeredBy } : {}) };
+    const group = groupOf.get(summary.traceId);
+    return { ...rest, title: summary.title ?? summary.name, status, ...(answeredBy ? { answeredBy } : {}), ...(group ? { groupOf: group } : {}) };
   });
 }

@@ -30,6 +30,10 @@ export interface TraceSummary {
   failedTools?: number;
   /** With `answered`: the traces whose resumes answered it. */
   answeredBy?: string[];
+  /** What the list calls it: scenario, flow or root span name (lib/graph/trace-title.ts); set for captured traces. */
+  title?: string;
+  /** The dialect that claims the root span (`genkit-js`), when one does. */
+  runtime?: string;
 }
 
 /**

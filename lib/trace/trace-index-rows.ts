@@ -36,4 +36,6 @@ export const TraceSummarySchema = z.object({
   failedTools: z.number().optional(),
   /** With `answered`: the traces whose resumes answered it. */
   answeredBy: z.array(z.string()).optional(),
+  title: z.string().optional(),
+  runtime: z.string().optional(),
 }) satisfies z.ZodType<TraceSummary>;

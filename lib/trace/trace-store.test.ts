@@ -9,7 +9,7 @@ import { buildSpan, type SpanOverrides } from './testing/build-span';
 import { MAX_JSON_DEPTH } from './parse-json-limited';
 import { deepKvlistValueText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from './testing/deep-json';
 import { summarizeTrace } from './summarize-trace';
-import { TraceStore } from './trace-store';
+import { INDEX_VERSION, TraceStore } from './trace-store';
 
 const TRACE_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const TRACE_B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -150,7 +150,7 @@ describe('TraceStore index', () => {
     const reopened = new TraceStore({ dataDir, savedDir });
     expect((await reopened.list()).map((summary) => summary.traceId)).toEqual([TRACE_A]);
     const index = JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8'));
-    expect(index).toMatchObject({ version: 2, traces: [{ traceId: TRACE_A, spanCount: 1 }] });
+    expect(index).toMatchObject({ version: INDEX_VERSION, traces: [{ traceId: TRACE_A, spanCount: 1 }] });
   });
 
   it('rebuilds an index of an older version (without link keys) from the trace files', async () => {
@@ -159,7 +159,7 @@ describe('TraceStore index', () => {
     await writeFile(path.join(dataDir, 'index.json'), JSON.stringify(old));
     const reopened = new TraceStore({ dataDir, savedDir });
     expect((await reopened.list()).map((summary) => [summary.traceId, summary.spanCount])).toEqual([[TRACE_A, 1]]);
-    expect(JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8'))).toMatchObject({ version: 2 });
+    expect(JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8'))).toMatchObject({ version: INDEX_VERSION });
   });
 
   it('rebuilds a missing or unreadable index from the trace files, skipping corrupt ones', async () => {
@@ -353,5 +353,78 @@ describe('TraceStore.listSaved', () => {
 
   it('loads .jsonl saved files too', async () => {
     expect((await store.loadSaved('capture.jsonl')).map((item) => item.traceId)).toEqual([TRACE_B]);
+  });
+});
+
+describe('TraceStore.delete', () => {
+  const capturedFiles = async () => (await readdir(path.join(dataDir, 'traces')).catch(() => [])).sort();
+
+  beforeEach(async () => {
+    await store.append([span(TRACE_A, ROOT), span(TRACE_B, ROOT), span(TRACE_C, ROOT)]);
+    await mkdir(savedDir, { recursive: true });
+    await writeFile(path.join(savedDir, 'kept.json'), JSON.stringify(encodeOtlpJson([span(TRACE_A, ROOT)])));
+  });
+
+  it('removes the given traces, their files and index entries, and leaves saved files alone', async () => {
+    const saved = await readFile(path.join(savedDir, 'kept.json'), 'utf8');
+    expect(await store.delete({ traceIds: [TRACE_A, TRACE_B.toUpperCase()] })).toEqual({ traceIds: [TRACE_A, TRACE_B] });
+    expect((await store.list()).map((summary) => summary.traceId)).toEqual([TRACE_C]);
+    expect(await capturedFiles()).toEqual([`${TRACE_C}.json`]);
+    expect(await store.getCaptured(TRACE_A)).toBeUndefined();
+    // The saved copy still answers for the trace, byte for byte untouched.
+    expect((await store.get(TRACE_A))?.map((item) => item.spanId)).toEqual([ROOT]);
+    expect(await readFile(path.join(savedDir, 'kept.json'), 'utf8')).toBe(saved);
+    // A fresh store reads the index without them: deleted stays deleted.
+    expect((await new TraceStore({ dataDir, savedDir }).list()).map((summary) => summary.traceId)).toEqual([TRACE_C]);
+  });
+
+  it('deletes all captured traces, also stray files the index never listed', async () => {
+    const stray = path.join(dataDir, 'traces', `${'d'.repeat(32)}.json`);
+    await writeFile(stray, '{}');
+    expect((await store.delete({ all: true })).traceIds.sort()).toEqual([TRACE_A, TRACE_B, TRACE_C]);
+    expect(await store.list()).toEqual([]);
+    expect(await capturedFiles()).toEqual([]);
+    expect(await readdir(savedDir)).toEqual(['kept.json']);
+  });
+
+  it('refuses unknown ids by name and deletes nothing', async () => {
+    const unknown = 'e'.repeat(32);
+    const before = await snapshot();
+    const refused = await store.delete({ traceIds: [TRACE_A, unknown] }).catch((error: unknown) => error);
+    expect(LoopscopeError.isInstance(refused) && refused.code).toBe('NOT_FOUND');
+    expect((refused as Error).message).toContain(unknown);
+    expect((refused as Error).message).not.toContain(TRACE_A);
+    expect(await snapshot()).toEqual(before);
+    await expect(store.delete({ traceIds: ['nope'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(store.delete({ traceIds: [] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('a crash between the index write and the file removal leaves a listing that works', async () => {
+    // The index is written first: the crash leaves a stray file, which no listing shows.
+    const indexPath = path.join(dataDir, 'index.json');
+    const filePath = path.join(dataDir, 'traces', `${TRACE_A}.json`);
+    const kept = await readFile(filePath, 'utf8');
+    await store.delete({ traceIds: [TRACE_A] });
+    await writeFile(filePath, kept); // as if the unlink never happened
+    const afterCrash = new TraceStore({ dataDir, savedDir });
+    expect((await afterCrash.list()).map((summary) => summary.traceId).sort()).toEqual([TRACE_B, TRACE_C]);
+    // The other way round (a file gone under an index entry) still lists, and reads as absent.
+    await unlink(path.join(dataDir, 'traces', `${TRACE_B}.json`));
+    expect((await afterCrash.list()).map((summary) => summary.traceId).sort()).toEqual([TRACE_B, TRACE_C]);
+    expect(await afterCrash.getCaptured(TRACE_B)).toBeUndefined();
+    // …and deleting it cleans the entry up without an error.
+    expect(await afterCrash.delete({ traceIds: [TRACE_B] })).toEqual({ traceIds: [TRACE_B] });
+    expect(JSON.parse(await readFile(indexPath, 'utf8')).traces.map((summary: { traceId: string }) => summary.traceId)).toEqual([TRACE_C]);
+    // Deleting all removes the stray file too.
+    await afterCrash.delete({ all: true });
+    expect(await capturedFiles()).toEqual([]);
+  });
+
+  it('runs after an append in flight, never between its file and index writes', async () => {
+    const appending = store.append([span(TRACE_A, childId(1), { parentSpanId: ROOT })]);
+    const deleting = store.delete({ traceIds: [TRACE_A] });
+    await Promise.all([appending, deleting]);
+    expect((await store.list()).map((summary) => summary.traceId).sort()).toEqual([TRACE_B, TRACE_C]);
+    expect(await capturedFiles()).toEqual([`${TRACE_B}.json`, `${TRACE_C}.json`]);
   });
 });

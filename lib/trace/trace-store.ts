@@ -6,7 +6,7 @@
  * trace files. Every write is atomic (temp file + rename). The saved folder is handled by
  * `SavedTraces` (saved-traces.ts), which this store delegates to.
  */
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
@@ -32,8 +32,11 @@ export interface TraceStoreOptions {
   summarize?: (traceId: string, spans: Span[]) => TraceSummary;
 }
 
-/** Version 2: link keys with resources and history hashes (issue 10); a version-1 index is rebuilt from the trace files. */
-const INDEX_VERSION = 2;
+/**
+ * Version 3: titles and runtimes (issue 14); version 2 added link keys with resources and
+ * history hashes (issue 10). An index of another version is rebuilt from the trace files.
+ */
+export const INDEX_VERSION = 3;
 const IndexFileSchema = z.object({ version: z.literal(INDEX_VERSION), traces: z.array(TraceSummarySchema) });
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
@@ -118,6 +121,40 @@ export class TraceStore {
       }
       await this.writeIndex(index);
       return { traceIds: [...groups.keys()] };
+    });
+  }
+
+  /**
+   * Deletes captured traces — the given ones, or all — their files and index entries; saved
+   * files are never touched. The index is written first, then the files removed: a crash in
+   * between leaves stray files the index does not list (harmless, never listed), never an
+   * entry pointing at a missing file. Runs in the append queue, so a batch being stored is
+   * not half-deleted.
+   * @returns the deleted trace ids.
+   * @throws LoopscopeError INVALID_ARGUMENT (malformed ids, none given), NOT_FOUND naming the ids that are not captured (nothing deleted).
+   */
+  async delete(target: { traceIds: readonly string[] } | { all: true }): Promise<{ traceIds: string[] }> {
+    const wanted = 'all' in target ? undefined : [...new Set(target.traceIds.map(checkedTraceId))];
+    if (wanted && wanted.length === 0) throw new LoopscopeError('INVALID_ARGUMENT', 'Choose at least one trace to delete.');
+    return this.enqueueAppend(async () => {
+      const index = await this.loadIndex();
+      const traceIds = wanted ?? [...index.keys()];
+      const missing = traceIds.filter((traceId) => !index.has(traceId));
+      if (missing.length > 0) throw new LoopscopeError('NOT_FOUND', `No captured trace${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: nothing was deleted.`);
+      if (traceIds.length === 0) return { traceIds };
+      const remaining = new Map(index);
+      for (const traceId of traceIds) remaining.delete(traceId);
+      await this.writeIndex(remaining);
+      for (const traceId of traceIds) index.delete(traceId);
+      // Stray files (a crash before this loop, or `all` with files the index never listed) are
+      // removed on the next delete of all; a failed unlink is a warning, not a failed delete.
+      const files = wanted ? traceIds.map((traceId) => `${traceId}.json`) : await this.capturedFileNames();
+      for (const file of files) {
+        await unlink(path.join(this.tracesDir, file)).catch((error: unknown) => {
+          if (errorCode(error) !== 'ENOENT') this.warnings.push(`Could not remove ${path.join(this.tracesDir, file)}: ${errorMessage(error)}`);
+        });
+      }
+      return { traceIds };
     });
   }
 
@@ -270,12 +307,7 @@ export class TraceStore {
       if (text !== undefined) this.warnings.push(`${this.indexPath} was unreadable (${errorMessage(error)}); rebuilt it from the trace files.`);
     }
     const index = new Map<string, TraceSummary>();
-    let files: string[] = [];
-    try {
-      files = (await readdir(this.tracesDir)).filter((file) => /^[0-9a-f]{32}\.json$/.test(file)).sort();
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw new LoopscopeError('INTERNAL', `Could not list ${this.tracesDir}: ${errorMessage(error)}`, { cause: error });
-    }
+    const files = await this.capturedFileNames();
     for (const file of files) {
       const traceId = file.slice(0, 32);
       try {
@@ -288,6 +320,16 @@ export class TraceStore {
     // Nothing to record for an empty store: leave the folder untouched.
     if (files.length > 0 || text !== undefined) await this.writeIndex(index);
     return index;
+  }
+
+  /** The `<traceId>.json` files of the captured folder, sorted; none when it does not exist. */
+  private async capturedFileNames(): Promise<string[]> {
+    try {
+      return (await readdir(this.tracesDir)).filter((file) => /^[0-9a-f]{32}\.json$/.test(file)).sort();
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw new LoopscopeError('INTERNAL', `Could not list ${this.tracesDir}: ${errorMessage(error)}`, { cause: error });
+      return [];
+    }
   }
 
   private async writeIndex(index: Map<string, TraceSummary>): Promise<void> {
