@@ -61,6 +61,11 @@ export const TraceRow = memo(function TraceRow({ line, position, count, selected
           {row.title}
         </Link>
         <span className="trace-row-meta">
+          {row.replays?.length ? (
+            <span className="tag" data-testid="trace-replay-tag" title={`Replays ${row.replays.map((id) => id.slice(0, 8)).join(', ')}`}>
+              replay
+            </span>
+          ) : null}
           {row.serviceName ? <span data-testid="trace-service">{row.serviceName}</span> : null}
           {row.name !== row.title ? <span>{row.name}</span> : null}
           {row.runtime ? <span data-testid="trace-runtime">{row.runtime}</span> : null}

@@ -119,6 +119,24 @@ test('everyday: a resumed run is grouped under the run it answered, and the grou
   await expect(rows(page).nth(0)).toHaveAttribute('data-trace-id', interrupted);
 });
 
+test('everyday: a replay of a captured run is listed under that run, tagged replay', async ({ page, request }) => {
+  const [interrupted] = await importFixture(request, 'interrupt-restart');
+  await openHomeWithReadyRunner(page);
+  await page.goto(`/traces/${interrupted}`);
+  await page.getByTestId('replay-button').click();
+  await page.waitForURL(/\/runs\/[^/?]+$/);
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'finished', { timeout: 30_000 });
+  const replayTraces = await Promise.all((await page.locator('.trace-links a').all()).map(async (link) => ((await link.getAttribute('href')) ?? '').split('/traces/')[1]));
+  expect(replayTraces.length).toBeGreaterThan(0);
+  await page.goto('/');
+  await page.getByTestId('trace-search').fill(interrupted);
+  await expect(rows(page).nth(0)).toHaveAttribute('data-trace-id', interrupted);
+  for (const traceId of replayTraces) {
+    await expect(row(page, traceId)).toHaveAttribute('data-depth', '1');
+  }
+  await expect(row(page, replayTraces[0]).getByTestId('trace-replay-tag')).toHaveText('replay');
+});
+
 test('everyday: the user deletes one trace, then the selected ones, then all, each after a confirmation, and saved files stay', async ({ page, request }) => {
   const tag = `everyday-delete-${Date.now().toString(36)}`;
   const ids = [await sendTrace(`${tag}-a`), await sendTrace(`${tag}-b`), await sendTrace(`${tag}-c`)];

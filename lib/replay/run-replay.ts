@@ -26,7 +26,7 @@ export interface ReplayOptions {
    * resume's root span links to the replayed generate it continues (lib/runtime/answer-link.ts),
    * as a live resume's does. Without it (the CLI, benchmarks) calls run as they are.
    */
-  traceGenerate?: <T>(link: { answers?: SpanRef; onRootSpan: (root: SpanRef) => void }, run: () => Promise<T>) => Promise<T>;
+  traceGenerate?: <T>(link: { answers?: SpanRef; replays?: SpanRef; onRootSpan: (root: SpanRef) => void }, run: () => Promise<T>) => Promise<T>;
 }
 
 const untraced = <T>(_link: unknown, run: () => Promise<T>): Promise<T> => run();
@@ -256,7 +256,8 @@ async function replaySteps({ recording, options, session, ai, use, started }: {
       sent.set(step.index, messages.value);
       try {
         const answers = step.continues === undefined ? undefined : roots.get(step.continues);
-        const response = await (options.traceGenerate ?? untraced)({ answers, onRootSpan: (root) => roots.set(step.index, root) }, () =>
+        const replays = { traceId: step.traceId, spanId: step.spanId };
+        const response = await (options.traceGenerate ?? untraced)({ answers, replays, onRootSpan: (root) => roots.set(step.index, root) }, () =>
           ai.generate({
             ...generateOptions(step),
             messages: messages.value as MessageData[],

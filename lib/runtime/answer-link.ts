@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { TraceFlags, type Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE } from '../trace/trace-link-keys';
+import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE, REPLAYS_LINK_VALUE } from '../trace/trace-link-keys';
 
 /** A span by its ids (hex). */
 export interface SpanRef {
@@ -18,6 +18,7 @@ export interface SpanRef {
 
 interface Pending {
   answers?: SpanRef;
+  replays?: SpanRef;
   onRootSpan?: (root: SpanRef) => void;
   seen: boolean;
 }
@@ -26,10 +27,12 @@ const pending = new AsyncLocalStorage<Pending>();
 
 /**
  * Runs one generate call so that the first root span it starts links to `answers` (when
- * given) and is reported to `onRootSpan` (so a later resume can link back to it). Needs
+ * given: the interrupt it answers) and to `replays` (when given: the recorded call a replay or
+ * fork plays again, so the list shows it under its recording), and is reported to `onRootSpan`
+ * (so a later resume can link back to it). Needs
  * `AnswerLinkProcessor` among the tracer provider's span processors.
  */
-export function traceGenerate<T>(options: { answers?: SpanRef; onRootSpan?: (root: SpanRef) => void }, run: () => Promise<T>): Promise<T> {
+export function traceGenerate<T>(options: { answers?: SpanRef; replays?: SpanRef; onRootSpan?: (root: SpanRef) => void }, run: () => Promise<T>): Promise<T> {
   return pending.run({ ...options, seen: false }, run);
 }
 
@@ -45,6 +48,12 @@ export class AnswerLinkProcessor implements SpanProcessor {
       span.addLink({
         context: { traceId: store.answers.traceId, spanId: store.answers.spanId, traceFlags: TraceFlags.SAMPLED },
         attributes: { [ANSWERS_LINK_ATTRIBUTE]: ANSWERS_LINK_VALUE },
+      });
+    }
+    if (store.replays) {
+      span.addLink({
+        context: { traceId: store.replays.traceId, spanId: store.replays.spanId, traceFlags: TraceFlags.SAMPLED },
+        attributes: { [ANSWERS_LINK_ATTRIBUTE]: REPLAYS_LINK_VALUE },
       });
     }
   }

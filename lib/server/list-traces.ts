@@ -19,6 +19,18 @@ export async function listTraces(context: Pick<AppContext, 'store'>): Promise<Tr
     const first = session.reduce((earliest, traceId) => ((startOf.get(traceId) as number) < (startOf.get(earliest) as number) ? traceId : earliest), session[session.length - 1]);
     for (const traceId of session) if (traceId !== first) groupOf.set(traceId, first);
   }
+  // A replay or fork nests under the run it replays (its calls link to the recording), and so
+  // does everything nested under it. A recording that is not listed (a saved file) leaves it alone.
+  const byId = new Map(summaries.map((summary) => [summary.traceId, summary]));
+  const finalHead = (traceId: string, seen: Set<string>): string => {
+    const head = groupOf.get(traceId) ?? traceId;
+    if (seen.has(head)) return head;
+    seen.add(head);
+    const replayed = (byId.get(head)?.replays ?? []).find((id) => id !== head && byId.has(id));
+    return replayed ? finalHead(replayed, seen) : head;
+  };
+  const heads = new Map(summaries.map((summary) => [summary.traceId, finalHead(summary.traceId, new Set())]));
+  for (const [traceId, head] of heads) if (head !== traceId) groupOf.set(traceId, head);
   return summaries.map((summary) => {
     const { linkKeys: _linkKeys, ...rest } = summary;
     const { status, answeredBy } = links.statusOf(summary);

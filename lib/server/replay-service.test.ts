@@ -1,8 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../graph/build-run-graph';
+import { summarizeCapturedTrace } from '../graph/trace-sessions';
 import { loadTraceFile } from '../trace/load-trace-file';
+import { TraceStore } from '../trace/trace-store';
 import type { Span } from '../trace/span';
+import { listTraces } from './list-traces';
 import { startReplay } from './replay-service';
 import { runEnded, useRunnerContext } from './testing/runner-context';
 
@@ -39,8 +44,22 @@ describe('replays in the runner', () => {
     expect(buildRunGraph(replayed).summary).toEqual(buildRunGraph(spans).summary);
     // The replayed resume says which replayed generate it continues: an OTel link, as a live resume's.
     const [original, resume] = done.traceIds.map((traceId) => replayed.find((span) => span.traceId === traceId && span.parentSpanId === undefined)!);
-    expect(resume.links.map((link) => `${link.traceId}:${link.spanId}`)).toEqual([`${original.traceId}:${original.spanId}`]);
+    const ofType = (span: Span, type: string) => span.links.filter((link) => link.attributes['loopscope.link.type'] === type).map((link) => `${link.traceId}:${link.spanId}`);
+    expect(ofType(resume, 'answers-interrupt')).toEqual([`${original.traceId}:${original.spanId}`]);
     expect(buildRunGraph(replayed).generates[1].resume?.evidence).toBe('link');
+    // Each replayed call also names the recorded call it replays, so the list nests the replay under its recording.
+    const recordedRoots = traceIds.map((traceId) => spans.find((span) => span.traceId === traceId && span.parentSpanId === undefined)!);
+    expect([original, resume].map((root) => ofType(root, 'replays'))).toEqual(recordedRoots.map((root) => [`${root.traceId}:${root.spanId}`]));
+    // Listed as the server lists them (its store summarizes with the dialects: link keys, sessions).
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-replay-list-'));
+    const store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved'), summarize: summarizeCapturedTrace });
+    await store.append(spans);
+    await store.append(replayed);
+    const rows = new Map((await listTraces({ store })).map((row) => [row.traceId, row]));
+    await rm(dataDir, { recursive: true, force: true });
+    const recordedHead = traceIds.find((traceId) => rows.get(traceId)?.groupOf === undefined)!;
+    expect(rows.get(done.traceIds[0])).toMatchObject({ groupOf: recordedHead, replays: [traceIds[0]] });
+    expect(rows.get(done.traceIds[1])?.groupOf).toBe(recordedHead);
   });
 
   it('replays with the runner’s local tools', async () => {

@@ -1,6 +1,6 @@
 import { classifyOtelSpan, type SpanClassification } from './span-classification';
 import { compareNanos, nanosToMillis, type Span } from './span';
-import type { TraceLinkKeys } from './trace-link-keys';
+import { replayedTraceIds, type TraceLinkKeys } from './trace-link-keys';
 
 /** One line of a trace listing; kept in the store's index so listing never re-reads traces. */
 export interface TraceSummary {
@@ -30,6 +30,8 @@ export interface TraceSummary {
   failedTools?: number;
   /** With `answered`: the traces whose resumes answered it. */
   answeredBy?: string[];
+  /** The recorded traces this one replays (a replay or fork started by Loopscope links its calls to them). */
+  replays?: string[];
   /** What the list calls it: scenario, flow or root span name (lib/graph/trace-title.ts); set for captured traces. */
   title?: string;
   /** The dialect that claims the root span (`genkit-js`), when one does. */
@@ -70,6 +72,7 @@ export function summarizeTrace({ traceId, spans, classifySpan = classifyOtelSpan
   }
 
   const serviceName = root?.resource['service.name'];
+  const replays = replayedTraceIds(spans);
   return {
     traceId,
     name: root ? classifySpan(root).label : 'empty trace',
@@ -80,5 +83,6 @@ export function summarizeTrace({ traceId, spans, classifySpan = classifyOtelSpan
     status,
     errorMessage,
     serviceName: typeof serviceName === 'string' ? serviceName : undefined,
+    ...(replays.length > 0 ? { replays } : {}),
   };
 }

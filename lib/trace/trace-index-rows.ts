@@ -38,4 +38,5 @@ export const TraceSummarySchema = z.object({
   answeredBy: z.array(z.string()).optional(),
   title: z.string().optional(),
   runtime: z.string().optional(),
+  replays: z.array(z.string()).optional(),
 }) satisfies z.ZodType<TraceSummary>;

@@ -51,6 +51,28 @@ export type TraceLinkKeys = z.infer<typeof TraceLinkKeysSchema>;
  */
 export const ANSWERS_LINK_ATTRIBUTE = 'loopscope.link.type';
 export const ANSWERS_LINK_VALUE = 'answers-interrupt';
+/** The link type of a replayed (or forked) call's root span to the recorded call it replays. */
+export const REPLAYS_LINK_VALUE = 'replays';
+
+/**
+ * The links of a call's root span that may name the interrupt it answers: every link except
+ * Loopscope's replay links (a replay names its recording, not an answer). `authoritative` when
+ * Loopscope's answer link is among them.
+ */
+export function answerLinksOf(root: Span): { links: string[]; authoritative: boolean } {
+  const candidates = root.links.filter((link) => link.attributes[ANSWERS_LINK_ATTRIBUTE] !== REPLAYS_LINK_VALUE);
+  return {
+    links: candidates.map((link) => `${link.traceId}:${link.spanId}`),
+    authoritative: candidates.some((link) => link.attributes[ANSWERS_LINK_ATTRIBUTE] === ANSWERS_LINK_VALUE),
+  };
+}
+
+/** The traces the spans of one trace replay: named by Loopscope's replay links (`REPLAYS_LINK_VALUE`), in order, once each. */
+export function replayedTraceIds(spans: readonly Span[]): string[] {
+  const traceIds = new Set<string>();
+  for (const span of spans) for (const link of span.links) if (link.attributes[ANSWERS_LINK_ATTRIBUTE] === REPLAYS_LINK_VALUE && link.traceId !== span.traceId) traceIds.add(link.traceId);
+  return [...traceIds];
+}
 
 /** Who sent a span, for keeping unrelated services apart. */
 export function resourceOf(span: Span): LinkResource {

@@ -36,7 +36,7 @@ export interface TraceStoreOptions {
  * Version 3: titles and runtimes (issue 14); version 2 added link keys with resources and
  * history hashes (issue 10). An index of another version is rebuilt from the trace files.
  */
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 const IndexFileSchema = z.object({ version: z.literal(INDEX_VERSION), traces: z.array(TraceSummarySchema) });
 
 const TRACE_ID = /^[0-9a-f]{32}$/;

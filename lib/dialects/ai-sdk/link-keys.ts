@@ -6,7 +6,7 @@
  * of the paused model answer; the history key is the conversation up to that answer.
  */
 import type { Span } from '../../trace/span';
-import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE, resourceOf, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
+import { answerLinksOf, resourceOf, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
 import type { GenerateCall } from '../loop-model';
 import { genAiConversationKey } from '../otel-genai/genai-conversation-key';
 import type { GenAiMessage } from '../otel-genai/genai-messages';
@@ -33,8 +33,7 @@ export function aiSdkInterruptedKey(options: { call: GenerateCall; root: Span; l
 export function aiSdkResumeKey(options: { call: GenerateCall; root: Span; history: readonly GenAiMessage[]; requestIds: readonly string[] }): ResumeGenerateKey {
   const { call, root } = options;
   const history = genAiConversationKey(options.history);
-  const links = root.links.map((link) => `${link.traceId}:${link.spanId}`);
-  const authoritative = root.links.some((link) => link.attributes[ANSWERS_LINK_ATTRIBUTE] === ANSWERS_LINK_VALUE);
+  const { links, authoritative } = answerLinksOf(root);
   return {
     generateId: call.id,
     traceId: call.traceId,

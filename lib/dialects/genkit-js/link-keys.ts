@@ -6,7 +6,7 @@
  */
 import { canonicalJson, isObject } from '../../trace/json-value';
 import type { Span } from '../../trace/span';
-import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE, resourceOf, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
+import { answerLinksOf, resourceOf, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
 import { ValueHash } from '../../trace/value-hash';
 import type { GenerateCall, ToolRequestData } from '../loop-model';
 import { inputMessages } from './message-parts';
@@ -45,8 +45,7 @@ export function resumeKeyOf(options: { call: GenerateCall; root: Span; input?: R
   const { call, root, input } = options;
   if (!call.resume || call.resume.resolutions.length === 0) return undefined;
   const history = input ? conversationKey(inputMessages(input)) : undefined;
-  const links = root.links.map((link) => `${link.traceId}:${link.spanId}`);
-  const authoritative = root.links.some((link) => link.attributes[ANSWERS_LINK_ATTRIBUTE] === ANSWERS_LINK_VALUE);
+  const { links, authoritative } = answerLinksOf(root);
   return {
     generateId: call.id,
     traceId: call.traceId,
