@@ -12,3 +12,13 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 export function hasCommandModifier(event: KeyboardEvent): boolean {
   return event.metaKey || event.ctrlKey || event.altKey;
 }
+
+/** Where a list's selection moves for a key (↓/j, ↑/k, Home, End), or undefined for any other key. */
+export function listStep(options: { key: string; index: number; length: number }): number | undefined {
+  const { key, index, length } = options;
+  if (key === 'ArrowDown' || key === 'j') return Math.min(length - 1, index + 1);
+  if (key === 'ArrowUp' || key === 'k') return Math.max(0, index - 1);
+  if (key === 'Home') return 0;
+  if (key === 'End') return length - 1;
+  return undefined;
+}

@@ -4,6 +4,7 @@ import { useCallback, useMemo, type KeyboardEvent } from 'react';
 import { formatMillis, spanTimeline } from '@/lib/trace/span-timeline';
 import type { SpanTreeNode } from '@/lib/trace/span-tree';
 import { spanKey } from './span-tree-view';
+import { listStep } from './keyboard';
 
 /**
  * The spans as a waterfall, as Jaeger and Phoenix draw them: one row per span in tree order,
@@ -18,12 +19,8 @@ export function SpanTimelineView(props: { nodes: SpanTreeNode[]; selectedKey?: s
       const rows = timeline.rows;
       if (rows.length === 0) return;
       const index = rows.findIndex((row) => spanKey(row.node) === selectedKey);
-      let next = index;
-      if (event.key === 'ArrowDown' || event.key === 'j') next = Math.min(rows.length - 1, index + 1);
-      else if (event.key === 'ArrowUp' || event.key === 'k') next = Math.max(0, index - 1);
-      else if (event.key === 'Home') next = 0;
-      else if (event.key === 'End') next = rows.length - 1;
-      else return;
+      const next = listStep({ key: event.key, index, length: rows.length });
+      if (next === undefined) return;
       event.preventDefault();
       const key = spanKey(rows[next].node);
       onSelect(key);

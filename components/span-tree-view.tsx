@@ -2,6 +2,7 @@
 
 import { memo, useCallback, useMemo, type KeyboardEvent } from 'react';
 import { flattenSpanTree, type SpanTreeNode } from '@/lib/trace/span-tree';
+import { listStep } from './keyboard';
 
 const ROLE_ICON: Record<SpanTreeNode['role'], string> = {
   generate: '⟳',
@@ -57,12 +58,8 @@ export function SpanTreeView(props: { nodes: SpanTreeNode[]; selectedKey?: strin
     (event: KeyboardEvent<HTMLDivElement>) => {
       if (flat.length === 0) return;
       const index = flat.findIndex((node) => spanKey(node) === selectedKey);
-      let next = index;
-      if (event.key === 'ArrowDown' || event.key === 'j') next = Math.min(flat.length - 1, index + 1);
-      else if (event.key === 'ArrowUp' || event.key === 'k') next = Math.max(0, index - 1);
-      else if (event.key === 'Home') next = 0;
-      else if (event.key === 'End') next = flat.length - 1;
-      else return;
+      const next = listStep({ key: event.key, index, length: flat.length });
+      if (next === undefined) return;
       event.preventDefault();
       const key = spanKey(flat[next]);
       onSelect(key);

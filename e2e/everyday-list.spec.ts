@@ -1,24 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E_TRACES_DIR } from '../playwright.config';
-import { decodeOtlpJson } from '../lib/trace/otlp-json';
-import { AUTH, openHomeWithReadyRunner, rawRequest, tinyOtlpTrace } from './helpers';
+import { AUTH, importFixture, openHomeWithReadyRunner, rawRequest, tinyOtlpTrace } from './helpers';
 
 /** Everyday use (issue 14): the captured list — titles, search and filters, sessions grouped, deletes confirmed. */
 
-const FIXTURES = path.join(process.cwd(), 'lib', 'graph', '__fixtures__');
-
-/** Imports a recorded fixture through the import route; returns its trace ids, oldest root first. */
-async function importFixture(request: APIRequestContext, name: string): Promise<string[]> {
-  const text = readFileSync(path.join(FIXTURES, `${name}.otlp.json`), 'utf8');
-  const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: `${name}.otlp.json`, text } });
-  expect(response.status(), await response.text()).toBe(201);
-  const roots = decodeOtlpJson(JSON.parse(text))
-    .filter((span) => span.parentSpanId === undefined)
-    .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
-  return [...new Set(roots.map((span) => span.traceId))];
-}
 
 /** Sends one tiny trace over OTLP, as any app would; returns its id. */
 async function sendTrace(name: string): Promise<string> {

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { decodeOtlpJson } from '../lib/trace/otlp-json';
 import config, { E2E_PORT, E2E_STORAGE_STATE, E2E_TOKEN } from '../playwright.config';
 
 export const TOKEN = E2E_TOKEN;
@@ -289,4 +292,17 @@ export async function startSecondServer(options: { env?: Record<string, string> 
 /** Stops every second server a test left running (for afterEach: a timed-out test skips its finally). */
 export async function stopSecondServers(): Promise<void> {
   await Promise.all([...liveSecondServers.keys()].map((server) => server.stop()));
+}
+
+const GRAPH_FIXTURES = path.join(process.cwd(), 'lib', 'graph', '__fixtures__');
+
+/** Imports a recorded fixture of lib/graph/__fixtures__ through the import route; returns its trace ids, oldest root first. */
+export async function importFixture(request: APIRequestContext, name: string): Promise<string[]> {
+  const text = readFileSync(path.join(GRAPH_FIXTURES, `${name}.otlp.json`), 'utf8');
+  const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: `${name}.otlp.json`, text } });
+  expect(response.status(), await response.text()).toBe(201);
+  const roots = decodeOtlpJson(JSON.parse(text))
+    .filter((span) => span.parentSpanId === undefined)
+    .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
+  return [...new Set(roots.map((span) => span.traceId))];
 }

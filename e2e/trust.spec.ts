@@ -1,23 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { decodeOtlpJson } from '../lib/trace/otlp-json';
-import { AUTH, openHomeWithReadyRunner } from './helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { AUTH, importFixture, openHomeWithReadyRunner } from './helpers';
 
 /** Issue 10: what the lists, the graph and the workbench tell a user about answers must be true. */
 
-const FIXTURES = path.join(process.cwd(), 'lib', 'graph', '__fixtures__');
-
-/** Imports a recorded fixture through the import route; returns its trace ids, oldest root first. */
-async function importFixture(request: APIRequestContext, name: string): Promise<string[]> {
-  const text = readFileSync(path.join(FIXTURES, `${name}.otlp.json`), 'utf8');
-  const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: `${name}.otlp.json`, text } });
-  expect(response.status(), await response.text()).toBe(201);
-  const roots = decodeOtlpJson(JSON.parse(text))
-    .filter((span) => span.parentSpanId === undefined)
-    .sort((a, b) => (BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1));
-  return [...new Set(roots.map((span) => span.traceId))];
-}
 
 const row = (page: Page, traceId: string) => page.locator(`[data-testid=trace-row][data-trace-id="${traceId}"]`);
 /** The list draws only the rows in view (issue 14): search a trace by id to bring it (and its session) into the window. */

@@ -5,6 +5,7 @@ import { buildRunGraph } from './build-run-graph';
 import { collapseRounds, type ViewNode } from './collapse-rounds';
 import { layoutRunGraph, NODE_HEIGHT, NODE_WIDTH, type NodePosition } from './layout-run-graph';
 import type { GraphEdge, RunGraph } from './run-graph';
+import { expectNoOverlap } from './testing/expect-no-overlap';
 
 const fixture = async (name: string) => buildRunGraph(await loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', `${name}.otlp.json`)));
 
@@ -18,17 +19,6 @@ const at = (positions: Map<string, NodePosition>, id: string) => {
   return position!;
 };
 
-function expectNoOverlap(positions: Map<string, NodePosition>) {
-  const boxes = [...positions.entries()];
-  for (let i = 0; i < boxes.length; i++) {
-    for (let j = i + 1; j < boxes.length; j++) {
-      const [a, first] = boxes[i];
-      const [b, second] = boxes[j];
-      const apart = first.x + first.width <= second.x || second.x + second.width <= first.x || first.y + first.height <= second.y || second.y + second.height <= first.y;
-      expect(apart, `${a} overlaps ${b}`).toBe(true);
-    }
-  }
-}
 
 const FIXTURES = ['plain-round', 'multi-round', 'pending-output', 'interrupt-restart', 'unanswered-interrupt', 'max-turns', 'identical-conversations', 'flow-two-generates'];
 

@@ -6,6 +6,7 @@ import { collapseRounds } from './collapse-rounds';
 import { layoutRunGraph, NODE_WIDTH, type NodePosition } from './layout-run-graph';
 import { openingViewport, READABLE_ZOOM, rowWidthFor } from './opening-viewport';
 import { ROW_GAP, wrapIntoRows } from './wrap-rows';
+import { expectNoOverlap } from './testing/expect-no-overlap';
 
 const laidOut = async (name: string) => {
   const graph = buildRunGraph(await loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', `${name}.otlp.json`)));
@@ -16,17 +17,6 @@ const laidOut = async (name: string) => {
 const right = (positions: Map<string, NodePosition>) => Math.max(...[...positions.values()].map((box) => box.x + box.width));
 const left = (positions: Map<string, NodePosition>) => Math.min(...[...positions.values()].map((box) => box.x));
 
-function expectNoOverlap(positions: Map<string, NodePosition>) {
-  const boxes = [...positions.entries()];
-  for (let i = 0; i < boxes.length; i++) {
-    for (let j = i + 1; j < boxes.length; j++) {
-      const [a, first] = boxes[i];
-      const [b, second] = boxes[j];
-      const apart = first.x + first.width <= second.x || second.x + second.width <= first.x || first.y + first.height <= second.y || second.y + second.height <= first.y;
-      expect(apart, `${a} overlaps ${b}`).toBe(true);
-    }
-  }
-}
 
 describe('wrapIntoRows', () => {
   it('folds the multi-round loop (11 nodes in one strip) into rows no wider than the limit, keeping reading order', async () => {
