@@ -151,7 +151,7 @@ export function HomePage() {
           </span>
         </div>
         <p className="hint">
-          Each scenario runs real genkit with your tools from <code>tools/</code> (AI SDK scenarios: the AI SDK&apos;s
+          Each scenario runs real genkit with your tools from <code>tools/</code> (AI SDK scenarios: the AI SDK&apos;s{' '}
           <code>generateText</code> with <code>tools/ai-sdk/</code>) and a scripted model. Edit a tool and the runner reloads it.
         </p>
         {error ? (

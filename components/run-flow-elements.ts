@@ -75,14 +75,14 @@ export function flowEdges(options: { view: Pick<RunGraphView, 'edges'>; graph: R
           id: edge.id,
           source: edge.source,
           target: edge.target,
+          type: 'answer',
           animated: true,
-          // Content could not decide: say which other interrupts this resume could answer.
-          label: edge.ambiguous ? `answered by? ${alternativesText(edge, generateLabels)}` : 'answered by',
           style: { stroke: TONE_COLOURS.interrupted, strokeDasharray: edge.ambiguous ? '2 4' : '6 4', strokeWidth: 2 },
           labelStyle: { fill: TONE_COLOURS.interrupted, fontSize: 11 },
           labelBgStyle: { fill: '#171a23' },
           markerEnd: { type: MarkerType.ArrowClosed, color: TONE_COLOURS.interrupted },
-          data: { kind: 'answer', ambiguous: edge.ambiguous ?? false },
+          // Content could not decide: the label says which other interrupts this resume could answer.
+          data: { kind: 'answer', ambiguous: edge.ambiguous ?? false, words: edge.ambiguous ? `answered by? ${alternativesText(edge, generateLabels)}` : 'answered by' },
         }
       : {
           id: edge.id,

@@ -11,6 +11,7 @@ import { wrapIntoRows } from '@/lib/graph/wrap-rows';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import type { PauseInfo } from '@/lib/contract/pause';
 import { GraphLegend } from './graph-legend';
+import { edgeTypes } from './answer-edge';
 import { nodeTypes, type RunFlowNode } from './graph-nodes';
 import { answerLayoutEdges, flowEdges, flowNodes, TONE_COLOURS } from './run-flow-elements';
 
@@ -153,6 +154,7 @@ function GraphCanvas(props: GraphViewProps) {
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodeClick={(_event, node) => select(node.id)}
         onMoveStart={(event) => {
           // Only a user's pan or zoom (with an input event) stops the view from following.
