@@ -88,3 +88,25 @@ export function resourceOf(span: Span): LinkResource {
 export function sameResource(a: LinkResource, b: LinkResource): boolean {
   return a.service === b.service && (a.instance === undefined || b.instance === undefined || a.instance === b.instance);
 }
+
+/** The call a key is made for: its graph id, trace and start (the loop model's `GenerateCall` has them). */
+interface KeyedCall {
+  id: string;
+  traceId: string;
+  startTime: number;
+}
+
+/**
+ * An interrupted call's key, from what its dialect read: the requests key and the history hash
+ * in the runtime's own terms; who sent it comes from the root span.
+ */
+export function interruptedGenerateKey(options: { call: KeyedCall; root: Span; requests: string; history?: string }): InterruptedGenerateKey {
+  const { call, root, requests, history } = options;
+  return { generateId: call.id, traceId: call.traceId, resource: resourceOf(root), startTime: call.startTime, requests, ...(history ? { history } : {}) };
+}
+
+/** An answering call's key: as an interrupted call's, plus the root span's answer links (`answerLinksOf`). */
+export function resumeGenerateKey(options: { call: KeyedCall; root: Span; requests: string; history?: string }): ResumeGenerateKey {
+  const { links, authoritative } = answerLinksOf(options.root);
+  return { ...interruptedGenerateKey(options), ...(links.length > 0 ? { links } : {}), ...(authoritative ? { authoritative } : {}) };
+}

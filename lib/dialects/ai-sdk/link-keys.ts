@@ -6,7 +6,7 @@
  * of the paused model answer; the history key is the conversation up to that answer.
  */
 import type { Span } from '../../trace/span';
-import { answerLinksOf, resourceOf, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
+import { interruptedGenerateKey, resumeGenerateKey, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
 import type { GenerateCall } from '../loop-model';
 import { genAiConversationKey } from '../otel-genai/genai-conversation-key';
 import type { GenAiMessage } from '../otel-genai/genai-messages';
@@ -26,22 +26,11 @@ export function aiSdkInterruptedKey(options: { call: GenerateCall; root: Span; l
   if (call.status !== 'interrupted' || !lastTurn?.model) return undefined;
   const ids = lastTurn.model.toolRequests.flatMap((request) => (request.ref !== undefined ? [request.ref] : []));
   const history = genAiConversationKey(options.lastModelMessages);
-  return { generateId: call.id, traceId: call.traceId, resource: resourceOf(root), startTime: call.startTime, requests: toolCallIdsKey(ids), ...(history ? { history } : {}) };
+  return interruptedGenerateKey({ call, root, requests: toolCallIdsKey(ids), history });
 }
 
 /** The key of a call that answers pending calls (`history`: its input up to the answered model message). */
 export function aiSdkResumeKey(options: { call: GenerateCall; root: Span; history: readonly GenAiMessage[]; requestIds: readonly string[] }): ResumeGenerateKey {
   const { call, root } = options;
-  const history = genAiConversationKey(options.history);
-  const { links, authoritative } = answerLinksOf(root);
-  return {
-    generateId: call.id,
-    traceId: call.traceId,
-    resource: resourceOf(root),
-    startTime: call.startTime,
-    requests: toolCallIdsKey(options.requestIds),
-    ...(history ? { history } : {}),
-    ...(links.length > 0 ? { links } : {}),
-    ...(authoritative ? { authoritative } : {}),
-  };
+  return resumeGenerateKey({ call, root, requests: toolCallIdsKey(options.requestIds), history: genAiConversationKey(options.history) });
 }

@@ -5,7 +5,7 @@
  * (docs/interrupt-model.md, "Vercel AI SDK v7"). Also reads any app emitting the OTel GenAI
  * conventions (Pydantic AI, Google ADK: model and tool spans with or without `agent_step`).
  */
-import { compareNanos, nanosToMillis, spanKey, type Span } from '../../trace/span';
+import { compareNanos, spanKey, type Span } from '../../trace/span';
 import type { GenerateCall, ToolCall, ToolRequestData, Turn } from '../loop-model';
 import type { ReadCall } from '../runtime-dialect';
 import type { SpanIndex } from '../span-index';
@@ -16,6 +16,7 @@ import { readAiSdkResolutions } from './read-resolutions';
 import { toolCallFromSpan, toolCallWithoutSpan, type CallContext } from './read-tool-call';
 import { STATES } from './sdk-words';
 import { messagesView, toolView, type MessagesView } from './span-views';
+import { callSpanFields } from '../call-span-fields';
 
 interface ModelStep {
   span: Span;
@@ -137,12 +138,7 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   const finishReason = status === 'ok' || status === 'interrupted' ? (callView.finishReasons[0] ?? lastStep?.view.finishReasons[0]) : undefined;
   const resume = readAiSdkResolutions({ generateId: id, input: callView.input.messages, firstModelInput: steps[0]?.view.input.messages ?? [], resumeToolCalls, failedWith: failed ? (classification.exceptionType ?? classification.errorMessage) : undefined });
   const call: GenerateCall = {
-    id,
-    traceId: root.traceId,
-    spanId: root.spanId,
-    flowSpanId,
-    startTime: nanosToMillis(root.startTimeUnixNano),
-    endTime: root.endTimeUnixNano !== undefined ? nanosToMillis(root.endTimeUnixNano) : undefined,
+    ...callSpanFields({ root, flowSpanId }),
     status,
     finishReason,
     errorMessage: status === 'error' ? classification.errorMessage : undefined,

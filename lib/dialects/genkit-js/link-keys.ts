@@ -6,7 +6,7 @@
  */
 import { canonicalJson, isObject } from '../../trace/json-value';
 import type { Span } from '../../trace/span';
-import { answerLinksOf, resourceOf, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
+import { interruptedGenerateKey, resumeGenerateKey, type InterruptedGenerateKey, type ResumeGenerateKey } from '../../trace/trace-link-keys';
 import { ValueHash } from '../../trace/value-hash';
 import type { GenerateCall, ToolRequestData } from '../loop-model';
 import { inputMessages } from './message-parts';
@@ -30,14 +30,7 @@ export function interruptedKeyOf(options: { call: GenerateCall; root: Span; outp
   if (!lastTurn?.model || !lastTurn.toolCalls.some((toolCall) => toolCall.status === 'interrupted')) return undefined;
   const request = isObject(output?.request) ? output.request : undefined;
   const history = Array.isArray(request?.messages) && output?.message !== undefined ? conversationKey([...request.messages, output.message]) : undefined;
-  return {
-    generateId: call.id,
-    traceId: call.traceId,
-    resource: resourceOf(root),
-    startTime: call.startTime,
-    requests: requestsKey(lastTurn.model.toolRequests),
-    ...(history ? { history } : {}),
-  };
+  return interruptedGenerateKey({ call, root, requests: requestsKey(lastTurn.model.toolRequests), history });
 }
 
 /** The key of a resume generate (`input` is its parsed recorded input), or undefined when it is not one. */
@@ -45,17 +38,7 @@ export function resumeKeyOf(options: { call: GenerateCall; root: Span; input?: R
   const { call, root, input } = options;
   if (!call.resume || call.resume.resolutions.length === 0) return undefined;
   const history = input ? conversationKey(inputMessages(input)) : undefined;
-  const { links, authoritative } = answerLinksOf(root);
-  return {
-    generateId: call.id,
-    traceId: call.traceId,
-    resource: resourceOf(root),
-    startTime: call.startTime,
-    requests: requestsKey(call.resume.resolutions.map((resolution) => resolution.request)),
-    ...(history ? { history } : {}),
-    ...(links.length > 0 ? { links } : {}),
-    ...(authoritative ? { authoritative } : {}),
-  };
+  return resumeGenerateKey({ call, root, requests: requestsKey(call.resume.resolutions.map((resolution) => resolution.request)), history });
 }
 
 /**

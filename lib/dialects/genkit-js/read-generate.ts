@@ -5,7 +5,7 @@
  */
 import { isObject } from '../../trace/json-value';
 import { jsonAttributeOrUndefined } from '../../trace/parse-json-attribute';
-import { nanosToMillis, spanKey, type Span } from '../../trace/span';
+import { spanKey, type Span } from '../../trace/span';
 import type { GenerateCall, ModelCall, Resolution, ToolCall, Turn } from '../loop-model';
 import type { ReadCall } from '../runtime-dialect';
 import type { SpanIndex } from '../span-index';
@@ -16,6 +16,7 @@ import { messageText, toolRequestParts } from './message-parts';
 import { readResolutions } from './read-resolutions';
 import { buildToolCall, pairToolCalls } from './read-tool-call';
 import { readResumeInput } from './resume-parts';
+import { callSpanFields } from '../call-span-fields';
 
 const STATUS_PREFIX = /^([A-Z_]{3,}):/;
 
@@ -132,12 +133,7 @@ export function readGenerateCall(options: { index: SpanIndex; root: Span; flowSp
   const resume = input && resumeInput ? { resolutions: readResolutions({ generateId: id, input, resume: resumeInput, errorMessage, resumeToolCalls }) } : undefined;
   const firstModel = turns.find((turn) => turn.model)?.model?.model;
   const call: GenerateCall = {
-    id,
-    traceId: root.traceId,
-    spanId: root.spanId,
-    flowSpanId,
-    startTime: nanosToMillis(root.startTimeUnixNano),
-    endTime: root.endTimeUnixNano !== undefined ? nanosToMillis(root.endTimeUnixNano) : undefined,
+    ...callSpanFields({ root, flowSpanId }),
     status,
     finishReason: status === 'ok' || status === 'interrupted' ? finishReason : undefined,
     errorMessage,
