@@ -51,19 +51,11 @@ export function EmptyGraphHelp(props: { spans: readonly SpanTreeNode[]; spansLoa
           OpenTelemetry SDK with an OTLP exporter. Point it at <code>{endpoint}</code> (traces go to <code>{endpoint}/v1/traces</code>).
         </p>
         <ul>
-          <li>
-            <strong>genkit JS</strong>: call <code>disableGenkitOTelInitialization()</code> from <code>genkit/tracing</code>, then start a{' '}
-            <code>NodeSDK</code> with an <code>OTLPTraceExporter</code> before importing genkit.
-          </li>
-          <li>
-            <strong>Vercel AI SDK v7</strong>: <code>experimental_telemetry</code> alone emits nothing — call{' '}
-            <code>registerTelemetry(new OpenTelemetry())</code> from <code>@ai-sdk/otel</code> once, with a <code>NodeSDK</code> and an{' '}
-            <code>OTLPTraceExporter</code> started.
-          </li>
-          <li>
-            <strong>Other frameworks</strong> (Pydantic AI, Google ADK, …): any OTLP/HTTP exporter of spans that follow the OpenTelemetry
-            GenAI conventions (<code>gen_ai.operation.name</code>).
-          </li>
+          {DIALECTS.map((dialect) => (
+            <li key={dialect.id}>
+              <strong>{dialect.title}</strong>: {dialect.explains.sendSpans}
+            </li>
+          ))}
         </ul>
       </details>
     </div>

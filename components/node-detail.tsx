@@ -34,6 +34,7 @@ const EVIDENCE_WORDS: Record<'link' | 'history' | 'requests', string> = {
 const PLAIN_WORDS: DialectExplanations = {
   pause: 'This tool call paused the loop to wait for an answer; it is not a failure.',
   resolutions: { respond: 'Answered with an output — the tool did not run again', restart: 'Ran again with the answer', pending: 'Reused a finished output — not run again', unresolved: 'Left unanswered' },
+  sendSpans: '',
 };
 function wordsOf(runtime: string | undefined): DialectExplanations {
   return DIALECTS.find((dialect) => dialect.id === runtime)?.explains ?? PLAIN_WORDS;

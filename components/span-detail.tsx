@@ -1,6 +1,7 @@
 'use client';
 
 import type { RecordedValue, SpanView } from '@/lib/contract/span-view';
+import { DIALECTS } from '@/lib/dialects/registry';
 
 /** A recorded value as text: parsed JSON pretty-printed, else the raw text with why it is not JSON; never HTML. */
 function ValueBlock(props: { title: string; value: RecordedValue | undefined; testId: string }) {
@@ -43,11 +44,7 @@ export function SpanDetail(props: { view?: SpanView; error?: string; embedded?: 
       {view.outcome === 'interrupted' && !props.embedded ? (
         <section className="detail-block interrupt-note" data-testid="interrupt-note">
           <h3>Interrupt</h3>
-          <p>
-            The tool paused the loop and asked for an answer. genkit records this as an error, but it is a pause: the
-            generate ended with <code>finishReason: &quot;interrupted&quot;</code> and waits to be resumed with a respond or
-            restart part.
-          </p>
+          <p>{DIALECTS.find((dialect) => dialect.id === view.runtime)?.explains.pause ?? 'The tool paused the loop to wait for an answer; it is not a failure.'}</p>
           <ValueBlock title="Interrupt metadata" value={view.interruptMetadata} testId="detail-interrupt" />
         </section>
       ) : null}

@@ -21,6 +21,8 @@ export const SpanViewSchema = z.object({
   traceId: z.string(),
   spanId: z.string(),
   parentSpanId: z.string().optional(),
+  /** The dialect that recorded the span (`genkit-js`, `ai-sdk`), when one claims it: pages take its words. */
+  runtime: z.string().optional(),
   /** The span's own name. */
   name: z.string(),
   role: SpanRoleSchema,

@@ -41,6 +41,8 @@ export interface DialectExplanations {
   pause: string;
   /** What each kind of answer did. */
   resolutions: Record<ResolutionKind, string>;
+  /** How an app of this runtime sends its spans to Loopscope (an empty graph says it). */
+  sendSpans: string;
 }
 
 export interface RuntimeDialect {

@@ -31,6 +31,7 @@ export function spanView(span: Span): SpanView {
     traceId: span.traceId,
     spanId: span.spanId,
     parentSpanId: span.parentSpanId,
+    runtime: dialect?.id,
     name: span.name,
     role: classification.role,
     label: classification.label,

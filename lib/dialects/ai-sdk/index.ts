@@ -38,6 +38,7 @@ export const aiSdk: RuntimeDialect = {
       pending: 'Reused a finished result — not run again',
       unresolved: 'Left unanswered — the answering call did not resolve this tool call (it failed first, or the answer was refused)',
     },
+    sendSpans: 'experimental_telemetry alone emits nothing — call registerTelemetry(new OpenTelemetry()) from @ai-sdk/otel once, with a NodeSDK and an OTLPTraceExporter started. Apps of other frameworks that follow the OTel GenAI conventions (gen_ai.operation.name: Pydantic AI, Google ADK) are read too.',
   },
   claims: isAiSdkSpan,
   classify: classifyAiSdkSpan,

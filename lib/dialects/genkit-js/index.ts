@@ -57,6 +57,7 @@ export const genkitJs: RuntimeDialect = {
       pending: 'Reused pendingOutput — the tool finished in the interrupted turn and was not re-run',
       unresolved: 'Left unanswered — genkit refuses the resume (INVALID_ARGUMENT)',
     },
+    sendSpans: 'call disableGenkitOTelInitialization() from genkit/tracing, then start a NodeSDK with an OTLPTraceExporter before importing genkit.',
   },
   claims: isGenkitSpan,
   classify: classifyGenkitSpan,

@@ -92,6 +92,7 @@ export const toyLoop: RuntimeDialect = {
   explains: {
     pause: 'The toy loop waits for an answer here.',
     resolutions: { respond: 'Answered', restart: 'Ran again', pending: 'Reused', unresolved: 'Left unanswered' },
+    sendSpans: 'The toy loop writes its spans by hand.',
   },
   claims: (span) => kindOf(span) !== undefined,
   classify,
