@@ -17,6 +17,10 @@ export type ResumeContextRequest = z.infer<typeof ResumeContextRequestSchema>;
 export const ResumeContextViewSchema = z.object({
   traceId: z.string(),
   spanId: z.string(),
+  /** The runtime whose rules apply (`genkit-js`, `ai-sdk`): it decides the kinds of answer offered. */
+  dialect: z.string(),
+  /** Its name for people (`Vercel AI SDK`). */
+  runtimeTitle: z.string(),
   /** The model the generate called, to resume with the same one. */
   model: z.string().optional(),
   /** The tools the recorded request offered. */
@@ -30,6 +34,13 @@ export const ResumeContextViewSchema = z.object({
       state: z.enum(['interrupted', 'pending', 'done']),
       interruptMetadata: z.unknown().optional(),
       pendingOutput: z.unknown().optional(),
+      /**
+       * AI SDK: what the paused call waits for — an approval (`approve` / `deny`), the result of
+       * a tool without `execute` (`respond`); absent when neither the trace nor the local tools tell.
+       */
+      waitingFor: z.enum(['approval', 'result']).optional(),
+      /** How that was known, in words. */
+      waitingEvidence: z.string().optional(),
       /** A respond output to start from, built from the tool's output schema. */
       outputExample: z.unknown().optional(),
     }),
