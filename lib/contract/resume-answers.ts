@@ -85,5 +85,7 @@ export const ResumeCheckResponseSchema = z.object({
   errors: z.array(ResumeIssueSchema),
   warnings: z.array(ResumeIssueSchema),
   payload: ResumePayloadSchema,
+  /** The payload as the app's own code (`ai.generate({…})`, `generateText({…})`), for the copy button. */
+  snippet: z.string(),
 });
 export type ResumeCheckResponse = z.infer<typeof ResumeCheckResponseSchema>;

@@ -5,6 +5,7 @@
  * by respond / restart; other runtimes (AI SDK approvals) add their own kinds of answer.
  */
 import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ResumeIssue, ResumePayload } from '../contract/resume-answers';
+import type { AnswerKind } from '../contract/resume-context';
 import type { Span } from '../trace/span';
 import type { SpanIndex } from './span-index';
 
@@ -87,6 +88,12 @@ export interface LocalToolFacts {
 
 /** A dialect's resume rules. */
 export interface ResumeRules {
+  /** The kinds of answer its runtime takes, in words, the first the default (genkit: respond, restart; the AI SDK: approve, deny, respond). */
+  answerKinds: AnswerKind[];
+  /** The kind a request's answer starts as. */
+  defaultKind?(request: PendingRequest, waitingFor?: 'approval' | 'result'): AnswerKind['kind'];
+  /** A checked payload as the app's own call, for people to paste. */
+  snippet(context: ResumeContext, payload: ResumePayload): string;
   /** The context of one interrupted call from its root span (its recorded input and output; the index holds its model and tool spans). */
   contextOf(root: Span, index: SpanIndex): ResumeContext;
   /** Checks answers before anything runs and builds the payload. */

@@ -24,6 +24,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
     spanId: resume.spanId,
     dialect: resume.dialect,
     runtimeTitle: dialectTitle(resume.dialect),
+    answerKinds: rules?.answerKinds ?? [],
     model: resume.model,
     tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? localTools.get(tool.name)?.outputSchema })),
     requests: resume.requests.map((request) => {
@@ -36,6 +37,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
         interruptMetadata: request.interruptMetadata,
         pendingOutput: request.pendingOutput,
         ...(waiting.waitingFor ? { waitingFor: waiting.waitingFor, waitingEvidence: waiting.evidence } : {}),
+        ...(request.state === 'interrupted' && rules?.defaultKind ? { defaultKind: rules.defaultKind(request, waiting.waitingFor) } : {}),
         outputExample: exampleFromSchema(outputSchemaOf(request.name)) ?? {},
       };
     }),

@@ -5,7 +5,6 @@ import { buildRunGraph } from '../../graph/build-run-graph';
 import { renderGraphText } from '../../graph/render-graph-text';
 import { linkTraces, summarizeCapturedTrace, traceGraphFacts } from '../../graph/trace-sessions';
 import { readRecording } from '../../replay/read-recording';
-import { resumeContextFrom } from '../../resume/resume-context';
 import { spanView } from '../../server/span-view';
 import { loadTraceFile } from '../../trace/load-trace-file';
 import type { Span } from '../../trace/span';

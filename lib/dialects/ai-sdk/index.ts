@@ -21,6 +21,7 @@ import { aiSdkConversationOf } from './conversation';
 import { AI_SDK_DIALECT_ID } from './dialect-id';
 import { aiSdkResumeContextOf } from './resume-context';
 import { validateAiSdkResume, waitingForOf } from './resume-rules';
+import { AI_SDK_ANSWER_KINDS, aiSdkAnswerSnippet, aiSdkDefaultKind } from './resume-snippet';
 
 export { AI_SDK_DIALECT_ID };
 const TITLE = 'Vercel AI SDK';
@@ -48,5 +49,12 @@ export const aiSdk: RuntimeDialect = {
   notesAfterLinking: aiSdkAfterLinking,
   spanValues: aiSdkSpanValues,
   conversationOf: aiSdkConversationOf,
-  resume: { contextOf: aiSdkResumeContextOf, validate: validateAiSdkResume, waitingFor: waitingForOf },
+  resume: {
+    answerKinds: AI_SDK_ANSWER_KINDS,
+    defaultKind: aiSdkDefaultKind,
+    contextOf: aiSdkResumeContextOf,
+    validate: validateAiSdkResume,
+    waitingFor: waitingForOf,
+    snippet: aiSdkAnswerSnippet,
+  },
 };

@@ -34,9 +34,11 @@ async function pausedContext(name: string) {
   return resumeContextFrom(spans.filter((span) => span.traceId === first.traceId));
 }
 
+type Execution = { id: string; input: unknown; output: unknown };
+
 /** Every tool execution of the tools, as `{id, input, output}`: what the loop really ran. */
-function recordingCatalog(): { catalog: AiSdkToolCatalog; executions: { id: string; input: unknown; output: unknown }[] } {
-  const executions: { id: string; input: unknown; output: unknown }[] = [];
+function recordingCatalog(): { catalog: AiSdkToolCatalog; executions: Execution[] } {
+  const executions: Execution[] = [];
   const tools: AiSdkToolCatalog['tools'] = {};
   for (const [name, tool] of Object.entries(catalog.tools)) {
     const execute = (tool as { execute?: (input: unknown, options: { toolCallId: string }) => unknown }).execute;
@@ -55,7 +57,7 @@ function recordingCatalog(): { catalog: AiSdkToolCatalog; executions: { id: stri
 }
 
 /** What a call did, in terms both flows must agree on: the tools it ran, what the model saw of the answers, its text, how it ended. */
-function behaviour(outcome: AiSdkCallOutcome | undefined, executions: unknown[]) {
+function behaviour(outcome: AiSdkCallOutcome | undefined, executions: Execution[]) {
   const results = (outcome?.messages ?? [])
     .flatMap((message: ModelMessage) => (message.role === 'tool' ? message.content : []))
     .filter((part) => part.type === 'tool-result')
