@@ -14,6 +14,9 @@ import { unavailableModelMessage } from '../resume/model-availability';
 import type { GenerateCommand } from '../runtime/runner-protocol';
 import type { RunnerStatus } from './runner-supervisor';
 
+/** What a runner loaded (the server's pool, or the CLI's in-process runtime): tools of both runtimes, models, scenarios. */
+export type RunnerFacts = Pick<RunnerStatus, 'tools' | 'aiSdkTools' | 'models' | 'scenarios'>;
+
 export interface ResumeTarget {
   localTools: ReadonlyMap<string, LocalToolFacts>;
   signsApprovals: boolean;
@@ -26,7 +29,7 @@ export interface ResumeTarget {
 const link = (context: ResumeContext) => ({ traceId: context.traceId, spanId: context.spanId });
 const noModel: ResumeIssue = { code: 'FAILED_PRECONDITION', message: 'The paused call did not record which model it called.' };
 
-function genkitTarget({ status, context, request }: { status: RunnerStatus; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
+function genkitTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
   const registered = new Map(status.tools.map((tool) => [tool.name, tool]));
   const blockers: ResumeIssue[] = [];
   for (const answer of request.restart) {
@@ -54,7 +57,7 @@ function genkitTarget({ status, context, request }: { status: RunnerStatus; cont
 }
 
 /** An AI SDK call runs again as its scenario's next `generateText` (its tools, approvals, step limit), on the rebuilt messages. */
-function aiSdkTarget({ status, context, request }: { status: RunnerStatus; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
+function aiSdkTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
   const local = new Map((status.aiSdkTools ?? []).map((tool) => [tool.name, tool]));
   const name = context.model ? scenarioOfAiSdkModel(context.model) : undefined;
   const scenario = status.scenarios.find((candidate) => candidate.runtime === 'ai-sdk' && candidate.name === name);
@@ -80,6 +83,6 @@ function aiSdkTarget({ status, context, request }: { status: RunnerStatus; conte
 }
 
 /** The runner side of answering a call of the context's runtime. */
-export function resumeTargetOf(options: { status: RunnerStatus; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
+export function resumeTargetOf(options: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
   return options.context.dialect === AI_SDK_DIALECT_ID ? aiSdkTarget(options) : genkitTarget(options);
 }
