@@ -105,7 +105,7 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
                   ) : context.answerKinds.length > 2 ? (
                     <p className="hint">The trace does not tell whether it waits for an approval or for the result of a tool without execute.</p>
                   ) : null}
-                  <div role="radiogroup" aria-label={`Answer for ${key}`}>
+                  <div className="workbench-kinds" role="radiogroup" aria-label={`Answer for ${key}`}>
                     {context.answerKinds.map((kind) => (
                       <label key={kind.kind}>
                         <input type="radio" name={`mode-${key}`} checked={draft.mode === kind.kind} onChange={() => update(key, { mode: kind.kind })} data-testid={`workbench-mode-${kind.kind}`} /> {kind.label}{' '}
