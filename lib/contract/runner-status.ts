@@ -60,6 +60,8 @@ export type RunRunnerInfo = z.infer<typeof RunRunnerInfoSchema>;
 export const ScenarioListResponseSchema = z.object({
   scenarios: z.array(ScenarioSchema),
   tools: z.array(ListedToolSchema),
+  /** The AI SDK tools of tools/ai-sdk/ (`handedBack` for those without `execute`). */
+  aiSdkTools: z.array(ListedToolSchema),
   problems: z.array(LoadProblemSchema),
   runner: RunnerStateSchema,
 });
