@@ -7,6 +7,7 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { LoopscopeError } from '../../errors';
 
 /** Where the Go sources are, and where the binary is built. */
@@ -25,16 +26,16 @@ const binaryOf = (paths: GoRunnerPaths) => paths.binary ?? path.join(paths.proje
 export async function buildGoRunner(paths: GoRunnerPaths): Promise<string> {
   const binary = binaryOf(paths);
   const runnerDir = path.join(paths.projectDir, 'go', 'runner');
-  await new Promise<void>((resolve, reject) => {
-    execFile('go', ['build', '-o', binary, '.'], { cwd: runnerDir, timeout: 600_000, maxBuffer: 8 << 20 }, (...[error, , stderr]) => {
-      if (!error) return resolve();
-      const lines = String(stderr)
-        .split('\n')
-        .filter((line) => line.trim() !== '' && !line.startsWith('#'))
-        .map((line) => line.replace(/^(\.\.\/\.\.\/|\.\/)/, (prefix) => (prefix === './' ? 'go/runner/' : '')));
-      reject(new LoopscopeError('FAILED_PRECONDITION', `The genkit Go runner does not compile:\n${lines.join('\n') || (error as Error).message}`));
-    });
-  });
+  try {
+    await promisify(execFile)('go', ['build', '-o', binary, '.'], { cwd: runnerDir, timeout: 600_000, maxBuffer: 8 << 20 });
+  } catch (error) {
+    // The compiler names files relative to go/runner: `../../tools/go/bank.go:12:3: …`.
+    const lines = String((error as { stderr?: unknown }).stderr ?? '')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+      .map((line) => (line.startsWith('../../') ? line.slice('../../'.length) : line.startsWith('./') ? `go/runner/${line.slice(2)}` : line));
+    throw new LoopscopeError('FAILED_PRECONDITION', `The genkit Go runner does not compile:\n${lines.join('\n') || (error as Error).message}`);
+  }
   return binary;
 }
 
