@@ -152,7 +152,7 @@ export function HomePage() {
         </div>
         <p className="hint">
           Each scenario runs real genkit with your tools from <code>tools/</code> (AI SDK scenarios: the AI SDK&apos;s{' '}
-          <code>generateText</code> with <code>tools/ai-sdk/</code>) and a scripted model. Edit a tool and the runner reloads it.
+          <code>generateText</code> with <code>tools/ai-sdk/</code>; genkit Go scenarios: genkit Go with <code>tools/go/</code>) and a scripted model. Edit a tool and the runner reloads it.
         </p>
         {error ? (
           <p role="alert" className="error-text" data-testid="home-error">
@@ -195,7 +195,12 @@ export function HomePage() {
                     AI SDK: runs straight through (step-by-step is genkit-only for now)
                   </span>
                 ) : null}
-                {scenario.runtime === 'ai-sdk' ? null : (
+                {scenario.runtime === 'genkit-go' ? (
+                  <span className="hint" data-testid={`runtime-${scenario.name}`}>
+                    genkit Go (go/runner, tools/go/): runs straight through; the first run builds the Go runner
+                  </span>
+                ) : null}
+                {scenario.runtime === 'ai-sdk' || scenario.runtime === 'genkit-go' ? null : (
                   <button
                     type="button"
                     className="secondary"
@@ -208,7 +213,7 @@ export function HomePage() {
                   </button>
                 )}
               </div>
-              {scenario.runtime === 'ai-sdk' ? null : (
+              {scenario.runtime === 'ai-sdk' || scenario.runtime === 'genkit-go' ? null : (
                 <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
               )}
             </li>

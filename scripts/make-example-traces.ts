@@ -37,7 +37,7 @@ try {
         result = await harness.supervisor.generate({ runId: `example-${name}`, scenario: name, messages: result.outcome.messages, resume });
         await keep(result);
       }
-    } else {
+    } else if (scenario.runtime === 'ai-sdk') {
       for (const aiSdkAnswers of scenario.resumes ?? []) {
         if (!result.outcome?.interrupts.length) break;
         result = await harness.supervisor.generate({ runId: `example-${name}`, scenario: name, messages: result.outcome.messages, aiSdkAnswers, answers: result.rootSpan });

@@ -64,10 +64,18 @@ export const GenkitScenarioSchema = z.object({
 });
 
 /**
+ * A genkit Go scenario (`tools/go/scenarios/*.json`): the genkit format, played by genkit Go in
+ * the Go runner (go/runner) with the tools of tools/go/; its tools are Go's, its answers genkit
+ * Go's response and restart parts.
+ */
+export const GenkitGoScenarioSchema = GenkitScenarioSchema.extend({ runtime: z.literal('genkit-go') });
+export type GenkitGoScenario = z.infer<typeof GenkitGoScenarioSchema>;
+
+/**
  * Any scenario, told apart by `runtime`: a file's problems are reported against the runtime it
  * names (a genkit file is checked exactly as before the AI SDK came).
  */
-export const ScenarioSchema = z.discriminatedUnion('runtime', [GenkitScenarioSchema, AiSdkScenarioSchema]);
+export const ScenarioSchema = z.discriminatedUnion('runtime', [GenkitScenarioSchema, AiSdkScenarioSchema, GenkitGoScenarioSchema]);
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type GenkitScenario = z.infer<typeof GenkitScenarioSchema>;
@@ -76,6 +84,11 @@ export type ScenarioRuntime = NonNullable<Scenario['runtime']>;
 /** The runtime that plays a scenario (`genkit-js` when the file names none). */
 export function scenarioRuntime(scenario: Pick<Scenario, 'runtime'>): ScenarioRuntime {
   return scenario.runtime ?? 'genkit-js';
+}
+
+/** Narrows a scenario to genkit Go (what the Go runner plays). */
+export function isGenkitGoScenario(scenario: Scenario): scenario is GenkitGoScenario {
+  return scenario.runtime === 'genkit-go';
 }
 
 /** Narrows a scenario to genkit JS (what the genkit runner, replays and the CLI play). */

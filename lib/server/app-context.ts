@@ -10,6 +10,7 @@ import { liveRunSpans } from './live-run-spans';
 import { RunRegistry } from './run-registry';
 import { ingestSpans } from './run-service';
 import { RunnerSupervisor } from './runner-supervisor';
+import { GoRunnerService } from './go-runner-service';
 import { readServerConfig, type ServerConfig } from './server-config';
 
 /** The server's long-lived parts, one set per process. */
@@ -23,6 +24,8 @@ export interface AppContext {
   watchers: RunWatchers;
   /** Each watched run's Graph JSON, rebuilt as its spans arrive and published on the bus. */
   liveGraphs: LiveRunGraphs;
+  /** The genkit Go runner (go/runner), built and started on first use. */
+  goRunner: GoRunnerService;
 }
 
 const KEY = Symbol.for('loopscope.app-context');
@@ -82,7 +85,8 @@ function createAppContext(): AppContext {
     isWatched: (runId) => watchers.watching(runId) > 0,
     onError: (runId, error) => console.error(`loopscope: the graph of run ${runId} could not be built`, error),
   });
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs };
+  const goRunner = new GoRunnerService({ projectDir: config.projectDir, otlpEndpoint: `http://127.0.0.1:${config.port}/v1/traces`, token: config.token, watchSources: true });
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner };
   return context;
 }
 

@@ -8,6 +8,13 @@ import type { RunSession } from './run-registry';
 
 /** Starts a scenario run; returns at once with the run, whose progress arrives on the bus. */
 export async function startRun({ context, scenario, mode = { kind: 'run' } }: { context: AppContext; scenario: string; mode?: RunMode }): Promise<RunSession> {
+  const go = (await context.goRunner.scenarios()).scenarios.find((candidate) => candidate.name === scenario);
+  if (go) {
+    if (mode.kind !== 'run') throw new LoopscopeError('FAILED_PRECONDITION', `Step-by-step and breakpoint runs are not built for genkit Go yet: run "${scenario}" straight through.`);
+    const run = context.runs.create({ scenario, mode });
+    void context.goRunner.generate({ scenario }).then((result) => context.runs.complete(run.runId, result));
+    return run;
+  }
   await context.supervisor.whenReady(15_000);
   const known = context.supervisor.status.scenarios.some((candidate) => candidate.name === scenario);
   if (!known) throw new LoopscopeError('NOT_FOUND', `No scenario named "${scenario}" in tools/scenarios/.`);
@@ -28,8 +35,17 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
   if (run.scenario === undefined) {
     throw new LoopscopeError('FAILED_PRECONDITION', `Run ${runId} (${run.label}) is not a scenario's run: answer its interrupt from the resume workbench.`);
   }
+  // A Go run's scenario was read when it started.
+  const go = context.goRunner.knownScenario(run.scenario);
+  if (go) {
+    const answer = resume ?? go.resumes?.[run.resumes];
+    if (!answer) throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${go.name}" has no scripted answer for resume ${run.resumes + 1}.`);
+    const input = context.runs.resumeInput(runId, answer);
+    void context.goRunner.generate({ scenario: go.name, messages: input.messages, resume: input.resume }).then((result) => context.runs.complete(runId, result));
+    return context.runs.get(runId) as RunSession;
+  }
   const scenario = context.supervisor.status.scenarios.find((candidate) => candidate.name === run.scenario);
-  if (scenario && !isGenkitScenario(scenario)) {
+  if (scenario?.runtime === 'ai-sdk') {
     // An AI SDK scenario answers with its own scripted approve / deny / respond (no hand-written genkit answer applies).
     if (resume) throw new LoopscopeError('INVALID_ARGUMENT', `Scenario "${scenario.name}" runs on the AI SDK: it is answered with its scripted approve / deny / respond, not genkit's respond / restart.`);
     const aiSdkAnswers = scenario.resumes?.[run.resumes];
@@ -42,7 +58,7 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
   }
   let answer = resume;
   if (!answer) {
-    answer = scenario?.resumes?.[run.resumes];
+    answer = scenario && isGenkitScenario(scenario) ? scenario.resumes?.[run.resumes] : undefined;
     if (!answer) {
       throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${run.scenario}" has no scripted answer for resume ${run.resumes + 1}.`);
     }

@@ -58,6 +58,8 @@ export interface GoGenerateResult {
 export interface GoRunner {
   pid: number;
   tools: string[];
+  /** True once the process has exited (crashed, or stopped). */
+  readonly exited: boolean;
   generate(command: GoGenerateCommand): Promise<GoGenerateResult>;
   stop(): Promise<void>;
 }
@@ -104,8 +106,12 @@ export async function startGoRunner(options: { binary: string; projectDir: strin
   return {
     pid,
     tools,
+    get exited() {
+      return child.exitCode !== null || child.signalCode !== null;
+    },
     generate(command) {
       const requestId = String((next += 1));
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ failure: { message: 'The genkit Go runner is not running.', status: 'UNAVAILABLE' } });
       return new Promise((resolve) => {
         waiting.set(requestId, resolve);
         child.stdin.write(`${JSON.stringify({ type: 'generate', requestId, ...command })}\n`);

@@ -21,6 +21,9 @@ export interface CaptureHarness {
   requests: number;
   /** Spans the supervisor stored itself (from a dead runner, or whose export failed), in order. */
   recovered: Span[];
+  /** The receiver's URL and token, for other exporters (the genkit Go runner). */
+  endpoint: string;
+  token: string;
   close(): Promise<void>;
 }
 
@@ -110,6 +113,8 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
   return Object.assign(harness, {
     supervisor,
     store,
+    endpoint: receiver.endpoint,
+    token,
     async close() {
       await supervisor.stop();
       await receiver.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppContext } from '../app-context';
+import { GoRunnerService } from '../go-runner-service';
 import { RunRegistry, type RunSession } from '../run-registry';
 import { startCaptureHarness, type CaptureHarness } from './capture-harness';
 
@@ -13,9 +14,13 @@ export function useRunnerContext(): { readonly harness: CaptureHarness; readonly
   beforeAll(async () => {
     holder.harness = await startCaptureHarness();
     expect(await holder.harness.supervisor.whenReady()).toBe(true);
-    holder.context = { store: holder.harness.store, runs: new RunRegistry(() => undefined), supervisor: holder.harness.supervisor } as unknown as AppContext;
+    const goRunner = new GoRunnerService({ projectDir: process.cwd(), otlpEndpoint: holder.harness.endpoint, token: holder.harness.token });
+    holder.context = { store: holder.harness.store, runs: new RunRegistry(() => undefined), supervisor: holder.harness.supervisor, goRunner } as unknown as AppContext;
   });
-  afterAll(async () => holder.harness?.close());
+  afterAll(async () => {
+    await holder.context?.goRunner.stop();
+    await holder.harness?.close();
+  });
   return holder;
 }
 

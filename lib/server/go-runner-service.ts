@@ -1,0 +1,128 @@
+/**
+ * The server's genkit Go runner (go/runner with tools/go/, lib/runtime/genkit-go/go-runner.ts):
+ * built with the real `go` toolchain on first use and after every change to go/ or tools/go/
+ * (a compile error is a load problem naming file:line — genkit JS and the AI SDK keep working),
+ * started once built, restarted when it dies, one generate at a time. Its spans reach the
+ * server's own `/v1/traces` like any app's; a result arrives once its call's spans are exported.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import type { GenkitGoScenario } from '../contract/scenario';
+import { errorMessage } from '../errors';
+import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateResult, type GoRunner } from '../runtime/genkit-go/go-runner';
+import { loadScenarios, isGenkitGoScenario } from '../runtime/scenario';
+import type { GenerateResult } from './runner-process';
+
+export interface GoRunnerState {
+  state: 'idle' | 'building' | 'ready' | 'failed';
+  /** The compile error (file:line lines) or why the runner could not start. */
+  problem?: string;
+  tools: string[];
+}
+
+export interface GoRunnerServiceOptions {
+  projectDir: string;
+  otlpEndpoint: string;
+  token?: string;
+  /** Rebuild when go/ or tools/go/ change (the server); off in tests. */
+  watchSources?: boolean;
+}
+
+const REBUILD_DEBOUNCE_MS = 300;
+
+export class GoRunnerService {
+  private runner?: GoRunner;
+  private starting?: Promise<GoRunner>;
+  private queue: Promise<unknown> = Promise.resolve();
+  private watchers: FSWatcher[] = [];
+  private rebuildTimer?: NodeJS.Timeout;
+  status: GoRunnerState = { state: 'idle', tools: [] };
+  /** The scenarios as last read (a run's resume finds its scenario here). */
+  private known = new Map<string, GenkitGoScenario>();
+
+  constructor(private readonly options: GoRunnerServiceOptions) {
+    if (options.watchSources) {
+      for (const folder of [path.join(options.projectDir, 'go'), path.join(options.projectDir, 'tools', 'go')]) {
+        try {
+          this.watchers.push(watch(folder, { recursive: true }, (_event, file) => file && /\.(go|mod|sum)$/.test(String(file)) && this.scheduleRebuild()));
+        } catch {
+          // No Go folder: nothing to watch.
+        }
+      }
+    }
+  }
+
+  /** The Go scenarios (tools/go/scenarios/) and the problems of their files. */
+  async scenarios(): Promise<{ scenarios: GenkitGoScenario[]; problems: { file: string; message: string }[] }> {
+    const loaded = await loadScenarios(path.join(this.options.projectDir, 'tools', 'go', 'scenarios'));
+    const problems = loaded.problems.map((problem) => ({ ...problem, file: `go/scenarios/${problem.file}` }));
+    const scenarios = loaded.scenarios.filter(isGenkitGoScenario);
+    for (const other of loaded.scenarios.filter((scenario) => !isGenkitGoScenario(scenario))) {
+      problems.push({ file: `go/scenarios/${other.name}.json`, message: 'a scenario in tools/go/scenarios/ must say "runtime": "genkit-go"' });
+    }
+    if (this.status.state === 'failed' && this.status.problem) problems.push({ file: 'go/runner', message: this.status.problem });
+    this.known = new Map(scenarios.map((scenario) => [scenario.name, scenario]));
+    return { scenarios, problems };
+  }
+
+  /** A Go scenario as last read by `scenarios()`, or undefined. */
+  knownScenario(name: string): GenkitGoScenario | undefined {
+    return this.known.get(name);
+  }
+
+  /** Runs one generate (a scenario's first call, or a resume of `messages`) in the Go runner, in turn. */
+  generate(command: GoGenerateCommand): Promise<GenerateResult> {
+    const next = this.queue.then(() => this.run(command));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(command: GoGenerateCommand): Promise<GenerateResult> {
+    let runner: GoRunner;
+    try {
+      runner = await this.ready();
+    } catch (error) {
+      return { traceIds: [], failure: { message: errorMessage(error), status: 'FAILED_PRECONDITION' } };
+    }
+    const result: GoGenerateResult = await runner.generate(command);
+    // The genkit runner's result shape: the run registry reads both alike.
+    return { traceIds: result.traceIds ?? [], ...(result.outcome ? { outcome: result.outcome } : {}), ...(result.failure ? { failure: result.failure } : {}) } as GenerateResult;
+  }
+
+  /** The running runner, built and started when there is none (or it died). */
+  private ready(): Promise<GoRunner> {
+    if (this.runner && !this.runner.exited) return Promise.resolve(this.runner);
+    this.starting ??= this.buildAndStart().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async buildAndStart(): Promise<GoRunner> {
+    this.status = { state: 'building', tools: [] };
+    try {
+      const binary = await buildGoRunner({ projectDir: this.options.projectDir });
+      this.runner = await startGoRunner({ binary, projectDir: this.options.projectDir, otlpEndpoint: this.options.otlpEndpoint, token: this.options.token });
+      this.status = { state: 'ready', tools: this.runner.tools };
+      return this.runner;
+    } catch (error) {
+      this.status = { state: 'failed', problem: errorMessage(error), tools: [] };
+      throw error;
+    }
+  }
+
+  private scheduleRebuild(): void {
+    clearTimeout(this.rebuildTimer);
+    this.rebuildTimer = setTimeout(() => {
+      // The next generate rebuilds; the old runner finishes what it has.
+      const old = this.runner;
+      this.runner = undefined;
+      this.status = { state: 'idle', tools: [] };
+      void this.queue.then(() => old?.stop());
+    }, REBUILD_DEBOUNCE_MS);
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.rebuildTimer);
+    for (const watcher of this.watchers) watcher.close();
+    await this.runner?.stop();
+  }
+}
