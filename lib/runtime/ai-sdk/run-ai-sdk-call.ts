@@ -3,7 +3,9 @@ import { AI_SDK_DEFAULT_MAX_STEPS, type AiSdkScenario, type AiSdkScriptedResume 
 import { errorMessage } from '../../errors';
 import { answerMessages } from './ai-sdk-answers';
 import type { AiSdkToolCatalog } from './load-ai-sdk-tools';
+import type { RunStepper } from '../run-stepper';
 import { scriptedLanguageModel } from './scripted-language-model';
+import { steppedCall } from './step-hooks';
 
 /** A call that waits for the caller: an approval to give, or a handed-back tool's result. */
 export interface AiSdkPendingCall {
@@ -34,7 +36,8 @@ export interface AiSdkCallFailure {
   status?: string;
 }
 
-function toolSetOf({ scenario, catalog }: { scenario: AiSdkScenario; catalog: AiSdkToolCatalog }): ToolSet {
+/** The catalog's tools a scenario offers its model. */
+export function toolSetOf({ scenario, catalog }: { scenario: AiSdkScenario; catalog: AiSdkToolCatalog }): ToolSet {
   const tools: ToolSet = {};
   // A scenario may name a tool that exists nowhere (the NoSuchToolError scenario offers only
   // what exists and the model asks for the other): unknown names are simply not offered.
@@ -113,6 +116,8 @@ export async function runAiSdkCall(options: {
   integrations?: Telemetry[];
   /** The AI SDK's own tool time limit (`timeout.toolMs`): a tool past it becomes a tool error. */
   toolTimeoutMs?: number;
+  /** A step-by-step run (or the hooks in Run mode): the model and the tools pause where its mode says (step-hooks.ts). */
+  stepper?: RunStepper;
 }): Promise<{ outcome?: AiSdkCallOutcome; failure?: AiSdkCallFailure }> {
   const { scenario } = options;
   try {
@@ -124,15 +129,17 @@ export async function runAiSdkCall(options: {
     if (scenario.approvalSecret && !options.approvalSecret) {
       throw Object.assign(new Error(`Scenario "${scenario.name}" signs its approvals, but no approval secret was given.`), { status: 'FAILED_PRECONDITION' });
     }
+    const model = scriptedLanguageModel(scenario);
+    const tools = toolSetOf(options);
+    const stepped = options.stepper ? steppedCall({ model, tools, stepper: options.stepper, toolTimeoutMs: options.toolTimeoutMs }) : undefined;
     const result = await generateText({
-      model: scriptedLanguageModel(scenario),
-      tools: toolSetOf(options),
+      ...(stepped ?? { model, tools }),
       messages: history,
       stopWhen: stepCountIs(scenario.maxSteps ?? AI_SDK_DEFAULT_MAX_STEPS),
       toolApproval: toolApprovalOf(options),
       ...(scenario.approvalSecret ? { experimental_toolApprovalSecret: options.approvalSecret } : {}),
       repairToolCall: repairOf(scenario),
-      ...(options.toolTimeoutMs ? { timeout: { toolMs: options.toolTimeoutMs } } : {}),
+      ...(options.toolTimeoutMs && !stepped ? { timeout: { toolMs: options.toolTimeoutMs } } : {}),
       telemetry: { functionId: scenario.name, ...(options.integrations ? { integrations: options.integrations } : {}) },
     });
     return {

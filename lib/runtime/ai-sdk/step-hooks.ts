@@ -1,0 +1,127 @@
+/**
+ * Step-by-step AI SDK runs: the scripted model wrapped with the SDK's own `wrapLanguageModel`
+ * middleware (`wrapGenerate` / `wrapStream`) pauses before every model call, and each tool's
+ * `execute` is wrapped to pause before it runs. The loop stays the SDK's `generateText`: these
+ * hooks only decide what one model call or one tool execution does, then hand back to it.
+ * The spans are the SDK's own; a decision that changes what ran marks the span it happened in
+ * (lib/dialects/ai-sdk/loopscope-markers.ts).
+ */
+import { trace } from '@opentelemetry/api';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
+import { wrapLanguageModel, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
+import type { z } from 'zod';
+import type { HandWrittenPartSchema } from '../../contract/pause';
+import { AI_SDK_STEP_MARKERS } from '../../dialects/ai-sdk/loopscope-markers';
+import type { RunStepper } from '../run-stepper';
+import type { PauseAction } from '../step-protocol';
+import { handWrittenResult, handWrittenStream } from './hand-written-answer';
+
+/**
+ * What the AI SDK can do at its pauses. A model call: go on, be sent an edited request, be
+ * answered by hand, or fail (the call fails, as a provider error would). A tool: go on with
+ * its input or an edited one, be answered by hand, or fail (the SDK hands the model a
+ * `tool-error` and the loop goes on). No tool "interrupt": the SDK's pauses (approvals, tools
+ * without `execute`) are decided before a tool runs, not from inside it.
+ */
+export const AI_SDK_MODEL_ACTIONS: PauseAction[] = ['continue', 'edit-request', 'replace-answer', 'fail'];
+export const AI_SDK_TOOL_ACTIONS: PauseAction[] = ['continue', 'edit-input', 'answer', 'fail'];
+
+type ModelStep = { kind: 'call'; params: LanguageModelV4CallOptions } | { kind: 'answer'; parts: z.infer<typeof HandWrittenPartSchema>[] };
+
+/** Pauses before one model call when the run's mode asks for it, and says what the call does. */
+async function modelStep({ stepper, params }: { stepper: RunStepper; params: LanguageModelV4CallOptions }): Promise<ModelStep> {
+  // Stop while a tool was paused: the SDK made that a tool-error and went on; the next model call ends the loop.
+  stepper.abort.signal.throwIfAborted();
+  const turn = stepper.nextModelTurn();
+  if (!stepper.wantsModelPause(turn)) return { kind: 'call', params };
+  const decision = await stepper.pause({ kind: 'model', modelTurn: turn, actions: AI_SDK_MODEL_ACTIONS, request: params.prompt });
+  // The SDK runs the model call inside its `chat` span's context: the marks land on that span.
+  const span = trace.getActiveSpan();
+  switch (decision.action) {
+    case 'replace-answer':
+      span?.setAttribute(AI_SDK_STEP_MARKERS.handWritten, 'true');
+      return { kind: 'answer', parts: decision.parts };
+    case 'edit-request':
+      span?.setAttribute(AI_SDK_STEP_MARKERS.editedRequest, JSON.stringify(decision.request));
+      return { kind: 'call', params: { ...params, prompt: decision.request as unknown as LanguageModelV4Prompt } };
+    case 'fail':
+      throw new Error(decision.message);
+    default:
+      return { kind: 'call', params };
+  }
+}
+
+/** The model wrapped with the SDK's `wrapLanguageModel`: it pauses before each call (`doGenerate` for generateText, `doStream` for streamText). */
+export function stepLanguageModel({ model, stepper }: { model: LanguageModelV4; stepper: RunStepper }): LanguageModelV4 {
+  return wrapLanguageModel({
+    model,
+    middleware: {
+      specificationVersion: 'v4',
+      wrapGenerate: async ({ doGenerate, params, model: inner }) => {
+        const step = await modelStep({ stepper, params });
+        if (step.kind === 'answer') return handWrittenResult(step.parts);
+        return step.params === params ? doGenerate() : inner.doGenerate(step.params);
+      },
+      wrapStream: async ({ doStream, params, model: inner }) => {
+        const step = await modelStep({ stepper, params });
+        if (step.kind === 'answer') return { stream: handWrittenStream(step.parts) };
+        return step.params === params ? doStream() : inner.doStream(step.params);
+      },
+    },
+  });
+}
+
+type Execute = NonNullable<Tool['execute']>;
+
+/** The tool's options with the time limit started now: a pause does not count against it. */
+function limited(options: ToolExecutionOptions<unknown>, toolTimeoutMs: number | undefined): ToolExecutionOptions<unknown> {
+  if (!toolTimeoutMs) return options;
+  const signals = [AbortSignal.timeout(toolTimeoutMs), ...(options.abortSignal ? [options.abortSignal] : [])];
+  return { ...options, abortSignal: AbortSignal.any(signals) };
+}
+
+function steppedExecute({ name, execute, stepper, toolTimeoutMs }: { name: string; execute: Execute; stepper: RunStepper; toolTimeoutMs?: number }): Execute {
+  return async (input, options) => {
+    if (!stepper.wantsToolPause(name)) return execute(input, limited(options, toolTimeoutMs));
+    const decision = await stepper.pause({ kind: 'tool', tool: { name, ref: options.toolCallId, input }, actions: AI_SDK_TOOL_ACTIONS });
+    // The SDK runs `execute` inside its `execute_tool` span's context.
+    const span = trace.getActiveSpan();
+    switch (decision.action) {
+      case 'edit-input':
+        // The span records what the tool ran with; the model's own arguments are kept beside it.
+        span?.setAttributes({ [AI_SDK_STEP_MARKERS.modelArguments]: JSON.stringify(input), 'gen_ai.tool.call.arguments': JSON.stringify(decision.input) });
+        return execute(decision.input, limited(options, toolTimeoutMs));
+      case 'answer':
+        span?.setAttribute(AI_SDK_STEP_MARKERS.answeredByHand, 'true');
+        return decision.output;
+      case 'fail':
+        throw new Error(decision.message);
+      default:
+        return execute(input, limited(options, toolTimeoutMs));
+    }
+  };
+}
+
+/**
+ * The tools with each `execute` wrapped to pause first. Tools without `execute` (handed back to
+ * the caller) and provider-executed calls never run here, so they never pause. A tool whose
+ * `execute` streams preliminary results (an async iterable) is left unwrapped: an async wrapper
+ * would hand the SDK the iterable as the final output.
+ */
+export function stepTools({ tools, stepper, toolTimeoutMs }: { tools: ToolSet; stepper: RunStepper; toolTimeoutMs?: number }): ToolSet {
+  const stepped: ToolSet = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = tool.execute;
+    const streams = execute !== undefined && (execute as { constructor?: { name?: string } }).constructor?.name === 'AsyncGeneratorFunction';
+    stepped[name] = execute && !streams ? ({ ...tool, execute: steppedExecute({ name, execute, stepper, toolTimeoutMs }) } as Tool) : tool;
+  }
+  return stepped;
+}
+
+/**
+ * What `generateText` gets for a stepped call: the wrapped model and tools, the stepper's abort
+ * signal (Stop), and no SDK tool time limit — the wrapped tools start theirs after the pause.
+ */
+export function steppedCall({ model, tools, stepper, toolTimeoutMs }: { model: LanguageModelV4; tools: ToolSet; stepper: RunStepper; toolTimeoutMs?: number }) {
+  return { model: stepLanguageModel({ model, stepper }), tools: stepTools({ tools, stepper, toolTimeoutMs }), abortSignal: stepper.abort.signal };
+}
