@@ -190,27 +190,23 @@ export function HomePage() {
                 <button type="button" onClick={() => run(scenario.name)} disabled={starting !== undefined} data-testid={`run-${scenario.name}`}>
                   {starting === scenario.name ? 'Starting…' : 'Run'}
                 </button>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => run(scenario.name, { kind: 'step' })}
+                  disabled={starting !== undefined}
+                  data-testid={`step-${scenario.name}`}
+                  title="Pause before every model call and every tool execution"
+                >
+                  Step through
+                </button>
                 {scenario.runtime === 'ai-sdk' ? (
                   <span className="hint" data-testid={`runtime-${scenario.name}`}>
-                    AI SDK: runs straight through (step-by-step is genkit-only for now)
+                    AI SDK: the real generateText loop
                   </span>
                 ) : null}
-                {scenario.runtime === 'ai-sdk' ? null : (
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() => run(scenario.name, { kind: 'step' })}
-                    disabled={starting !== undefined}
-                    data-testid={`step-${scenario.name}`}
-                    title="Pause before every model call and every tool execution"
-                  >
-                    Step through
-                  </button>
-                )}
               </div>
-              {scenario.runtime === 'ai-sdk' ? null : (
-                <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
-              )}
+              <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
             </li>
           ))}
         </ul>

@@ -86,6 +86,7 @@ async function loadRuntime() {
     type: 'ready',
     pid: process.pid,
     tools: tools.tools,
+    aiSdkTools: aiSdk.tools,
     models,
     scenarios: scenarioList.scenarios,
     problems: [
@@ -112,6 +113,7 @@ async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
     import('./ai-sdk/check-ai-sdk-decision'),
     import('./ai-sdk/run-ai-sdk-call'),
   ]);
+  const { describeAiSdkTools } = await import('./ai-sdk/describe-ai-sdk-tools');
   registerTelemetry(new OpenTelemetry());
   const catalog = await loadAiSdkTools(path.join(toolsDir, 'ai-sdk'));
   const scenarios = new Map<string, import('../contract/ai-sdk-scenario').AiSdkScenario>();
@@ -121,7 +123,7 @@ async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
     scenarios.set(scenario.name, scenario);
     for (const message of checkAiSdkScenario({ scenario, catalog })) problems.push({ file: `scenarios/${scenario.name}.json`, message });
   }
-  return { catalog, scenarios, problems, runAiSdkGenerate, checkAiSdkDecision, toolSetOf };
+  return { catalog, tools: await describeAiSdkTools(catalog), scenarios, problems, runAiSdkGenerate, checkAiSdkDecision, toolSetOf };
 }
 
 type PauseInfo = import('./step-protocol').PauseInfo;

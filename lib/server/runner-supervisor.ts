@@ -25,6 +25,8 @@ export interface RunnerStatus {
   /** The runner the next run takes (the warm spare), else any live one. */
   pid?: number;
   tools: ToolInfo[];
+  /** The AI SDK tools of tools/ai-sdk/, for an AI SDK run's step panel. */
+  aiSdkTools?: ToolInfo[];
   /** Models defined in the runner: a resume of a recording can only call one of these. */
   models: string[];
   scenarios: Scenario[];
@@ -204,7 +206,7 @@ export class RunnerSupervisor {
       capacity: this.pool.capacity,
       waiting: this.pool.waiting,
     };
-    const text = JSON.stringify({ ...next, tools: next.tools.length, scenarios: next.scenarios.length, problems: next.problems.length });
+    const text = JSON.stringify({ ...next, tools: next.tools.length, aiSdkTools: next.aiSdkTools?.length, scenarios: next.scenarios.length, problems: next.problems.length });
     this.status = next;
     if (text !== this.statusText) {
       this.statusText = text;

@@ -1,4 +1,5 @@
 import type { ScenarioListResponse } from '../contract/runner-status';
+import type { ToolInfo } from '../contract/tool-info';
 import { exampleFromSchema } from '../resume/example-from-schema';
 import type { AppContext } from './app-context';
 
@@ -10,10 +11,12 @@ export async function scenarioList(context: Pick<AppContext, 'supervisor'>): Pro
   const { supervisor } = context;
   supervisor.start();
   await supervisor.whenReady(15_000);
-  const { scenarios, tools, problems, state } = supervisor.status;
+  const { scenarios, tools, aiSdkTools, problems, state } = supervisor.status;
+  const listed = (tool: ToolInfo) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) });
   return {
     scenarios,
-    tools: tools.map((tool) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) })),
+    tools: tools.map(listed),
+    aiSdkTools: (aiSdkTools ?? []).map(listed),
     problems,
     runner: state,
   };
