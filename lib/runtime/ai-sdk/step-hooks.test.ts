@@ -234,6 +234,33 @@ describe('AI SDK step hooks (real generateText, real spans)', () => {
   });
 });
 
+describe('the tool time limit while stepping', () => {
+  it('still applies after the pause: a tool that outlives it sees its signal abort, and the model gets a tool-error', async () => {
+    const hangs: ToolSet = {
+      getWeather: tool({
+        inputSchema: z.object({ city: z.string() }),
+        execute: ({ city }, { abortSignal }) =>
+          new Promise((resolve, reject) => {
+            const timer = setTimeout(() => resolve({ city, temperatureC: 1 }), 5_000);
+            abortSignal?.addEventListener('abort', () => {
+              clearTimeout(timer);
+              reject(abortSignal.reason as Error);
+            });
+          }),
+      }),
+    };
+    const stepper = new RunStepper({ kind: 'run' }, { pauseTimeoutMs: 10_000, onPause: () => undefined, onPauseEnded: () => undefined });
+    const started = Date.now();
+    const result = await runAiSdkCall({ scenario: weather, catalog: { ...catalog, tools: hangs }, stepper, toolTimeoutMs: 100 });
+    const { spans } = await capture.take();
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(result.failure).toBeUndefined();
+    const span = toolSpan(spans);
+    expect(span.status.code).toBe(2);
+    expect(String(span.status.message)).toContain('did not finish within 100 ms');
+  });
+});
+
 describe('checkAiSdkDecision', () => {
   const pause: PauseInfo = { pauseId: 'p', kind: 'tool', tool: { name: 'checkInventory', ref: 'stock-1', input: { sku: 'MUG' } }, pausedAt: 0 };
   it('checks inputs and outputs against the tool’s own schemas, hand-written calls against the offered tools, a request against the prompt’s shape', async () => {
