@@ -234,6 +234,31 @@ describe('AI SDK step hooks (real generateText, real spans)', () => {
   });
 });
 
+describe('streamText: the same model pauses through wrapStream', () => {
+  it('pauses before each streamed model call; a hand-written answer streams as the model’s, a continued call streams the script', async () => {
+    const [{ streamText, stepCountIs }, { scriptedLanguageModel }, { steppedCall }] = await Promise.all([import('ai'), import('./scripted-language-model'), import('./step-hooks')]);
+    const pauses: PauseInfo[] = [];
+    const stepper: RunStepper = new RunStepper({ kind: 'step' }, {
+      pauseTimeoutMs: 10_000,
+      onPause: (pause) => {
+        pauses.push(pause);
+        setImmediate(() => stepper.decide(pause.pauseId, pause.modelTurn === 2 ? { action: 'replace-answer', parts: [{ text: 'Streamed by hand.' }] } : { action: 'continue' }));
+      },
+      onPauseEnded: () => undefined,
+    });
+    executed.length = 0;
+    const call = steppedCall({ model: scriptedLanguageModel(weather), tools: { getWeather: tools.getWeather }, stepper });
+    const result = streamText({ ...call, prompt: weather.prompt, stopWhen: stepCountIs(5) });
+    let text = '';
+    for await (const delta of result.textStream) text += delta;
+    await capture.take();
+    expect(pauses.map(describePause)).toEqual(['model 1', 'tool getWeather#weather-1', 'model 2']);
+    expect(executed).toEqual(['getWeather Lisbon']);
+    expect(text).toBe('Streamed by hand.');
+    expect((await result.response).modelId).toBe('loopscope/hand-written');
+  });
+});
+
 describe('the tool time limit while stepping', () => {
   it('still applies after the pause: a tool that outlives it sees its signal abort, and the model gets a tool-error', async () => {
     const hangs: ToolSet = {
@@ -258,6 +283,36 @@ describe('the tool time limit while stepping', () => {
     const span = toolSpan(spans);
     expect(span.status.code).toBe(2);
     expect(String(span.status.message)).toContain('did not finish within 100 ms');
+  });
+});
+
+describe('Stop while a tool runs (no pause)', () => {
+  it('fires the running tool’s signal, and the call fails “stopped by the user” before the next model call', async () => {
+    let sawAbort = false;
+    const stepper = new RunStepper({ kind: 'run' }, { pauseTimeoutMs: 10_000, onPause: () => undefined, onPauseEnded: () => undefined });
+    const running: ToolSet = {
+      getWeather: tool({
+        inputSchema: z.object({ city: z.string() }),
+        execute: (_input, { abortSignal }) =>
+          new Promise((_resolve, reject) => {
+            abortSignal?.addEventListener('abort', () => {
+              sawAbort = true;
+              reject(abortSignal.reason as Error);
+            });
+            setTimeout(() => stepper.stop(), 20);
+          }),
+      }),
+    };
+    const result = await runAiSdkCall({ scenario: weather, catalog: { ...catalog, tools: running }, stepper, toolTimeoutMs: 5_000 });
+    const { spans } = await capture.take();
+    expect(sawAbort).toBe(true);
+    expect(result.failure?.message).toMatch(/stopped by the user/);
+    // The SDK opens the next chat span, and the wrapped model fails it before calling the model.
+    const chats = spans.filter((span) => span.name.startsWith('chat')).sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1));
+    expect(chats).toHaveLength(2);
+    expect(chats[0].status.code).not.toBe(2);
+    expect(chats[1].status.code).toBe(2);
+    expect(String(chats[1].status.message)).toMatch(/stopped by the user/);
   });
 });
 

@@ -28,12 +28,17 @@ export const AI_SDK_TOOL_ACTIONS: PauseAction[] = ['continue', 'edit-input', 'an
 
 type ModelStep = { kind: 'call'; params: LanguageModelV4CallOptions } | { kind: 'answer'; parts: z.infer<typeof HandWrittenPartSchema>[] };
 
-/** Pauses before one model call when the run's mode asks for it, and says what the call does. */
-async function modelStep({ stepper, params }: { stepper: RunStepper; params: LanguageModelV4CallOptions }): Promise<ModelStep> {
-  // Stop while a tool was paused: the SDK made that a tool-error and went on; the next model call ends the loop.
-  stepper.abort.signal.throwIfAborted();
+/**
+ * Whether this model call pauses (counting it). Synchronous, so a call that does not pause goes
+ * straight to the model with nothing awaited in between (bench/ai-sdk-step-overhead.ts).
+ */
+function modelCallPauses(stepper: RunStepper): { turn: number } | undefined {
   const turn = stepper.nextModelTurn();
-  if (!stepper.wantsModelPause(turn)) return { kind: 'call', params };
+  return stepper.wantsModelPause(turn) ? { turn } : undefined;
+}
+
+/** Pauses before one model call and says what the call does. */
+async function modelStep({ stepper, params, turn }: { stepper: RunStepper; params: LanguageModelV4CallOptions; turn: number }): Promise<ModelStep> {
   const decision = await stepper.pause({ kind: 'model', modelTurn: turn, actions: AI_SDK_MODEL_ACTIONS, request: params.prompt });
   // The SDK runs the model call inside its `chat` span's context: the marks land on that span.
   const span = trace.getActiveSpan();
@@ -57,15 +62,24 @@ export function stepLanguageModel({ model, stepper }: { model: LanguageModelV4; 
     model,
     middleware: {
       specificationVersion: 'v4',
-      wrapGenerate: async ({ doGenerate, params, model: inner }) => {
-        const step = await modelStep({ stepper, params });
-        if (step.kind === 'answer') return handWrittenResult(step.parts);
-        return step.params === params ? doGenerate() : inner.doGenerate(step.params);
+      wrapGenerate: ({ doGenerate, params, model: inner }) => {
+        // Stop while a tool was paused: the SDK made that a tool-error and went on; the next model call ends the loop.
+        if (stepper.abort.signal.aborted) return Promise.reject(stepper.abort.signal.reason);
+        const pauses = modelCallPauses(stepper);
+        if (!pauses) return doGenerate();
+        return modelStep({ stepper, params, turn: pauses.turn }).then((step) => {
+          if (step.kind === 'answer') return handWrittenResult(step.parts);
+          return step.params === params ? doGenerate() : inner.doGenerate(step.params);
+        });
       },
-      wrapStream: async ({ doStream, params, model: inner }) => {
-        const step = await modelStep({ stepper, params });
-        if (step.kind === 'answer') return { stream: handWrittenStream(step.parts) };
-        return step.params === params ? doStream() : inner.doStream(step.params);
+      wrapStream: ({ doStream, params, model: inner }) => {
+        if (stepper.abort.signal.aborted) return Promise.reject(stepper.abort.signal.reason);
+        const pauses = modelCallPauses(stepper);
+        if (!pauses) return doStream();
+        return modelStep({ stepper, params, turn: pauses.turn }).then((step) => {
+          if (step.kind === 'answer') return { stream: handWrittenStream(step.parts) };
+          return step.params === params ? doStream() : inner.doStream(step.params);
+        });
       },
     },
   });
@@ -74,30 +88,35 @@ export function stepLanguageModel({ model, stepper }: { model: LanguageModelV4; 
 type Execute = NonNullable<Tool['execute']>;
 
 /**
- * Runs `execute` with the tool time limit started now, so a pause does not count against it:
- * the SDK's own `timeout.toolMs` signal would start before `execute` is called. The signal also
- * fires when the run is stopped (the SDK's `abortSignal`). One controller and one timer rather
- * than `AbortSignal.any` (several times slower on Node 20, per tool call: bench/ai-sdk-step-overhead.ts).
+ * Runs `execute` with a signal that fires when the tool time limit passes — started now, so a
+ * pause does not count against it (the SDK's own `timeout.toolMs` starts before `execute` is
+ * called) — or when the run is stopped. One controller and one timer rather than
+ * `AbortSignal.any`, several times slower on Node 20, per tool call (bench/ai-sdk-step-overhead.ts).
  */
-async function executeWithinLimit({ execute, input, options, toolTimeoutMs }: { execute: Execute; input: unknown; options: ToolExecutionOptions<unknown>; toolTimeoutMs?: number }) {
-  if (!toolTimeoutMs) return execute(input, options);
+async function executeWithinLimit({ execute, input, options, stepper, toolTimeoutMs }: { execute: Execute; input: unknown; options: ToolExecutionOptions<unknown>; stepper: RunStepper; toolTimeoutMs?: number }) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`The tool did not finish within ${toolTimeoutMs} ms.`, 'TimeoutError')), toolTimeoutMs);
-  const parent = options.abortSignal;
-  const onAbort = () => controller.abort(parent?.reason);
-  if (parent?.aborted) onAbort();
-  else parent?.addEventListener('abort', onAbort, { once: true });
+  const timer = toolTimeoutMs ? setTimeout(() => controller.abort(new DOMException(`The tool did not finish within ${toolTimeoutMs} ms.`, 'TimeoutError')), toolTimeoutMs) : undefined;
+  const stop = stepper.abort.signal;
+  const onStop = () => controller.abort(stop.reason);
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
   try {
     return await execute(input, { ...options, abortSignal: controller.signal });
   } finally {
     clearTimeout(timer);
-    parent?.removeEventListener('abort', onAbort);
+    stop.removeEventListener('abort', onStop);
   }
 }
 
 function steppedExecute({ name, execute, stepper, toolTimeoutMs }: { name: string; execute: Execute; stepper: RunStepper; toolTimeoutMs?: number }): Execute {
-  return async (input, options) => {
-    if (!stepper.wantsToolPause(name)) return executeWithinLimit({ execute, input, options, toolTimeoutMs });
+  const paused = pausedExecute({ name, execute, stepper, toolTimeoutMs });
+  // No pause wanted: straight to the tool, nothing awaited in between.
+  return (input, options) => (stepper.wantsToolPause(name) ? paused(input, options) : executeWithinLimit({ execute, input, options, stepper, toolTimeoutMs }));
+}
+
+/** Pauses before the tool runs and carries out the decision. */
+function pausedExecute({ name, execute, stepper, toolTimeoutMs }: { name: string; execute: Execute; stepper: RunStepper; toolTimeoutMs?: number }) {
+  return async (input: unknown, options: ToolExecutionOptions<unknown>) => {
     const decision = await stepper.pause({ kind: 'tool', tool: { name, ref: options.toolCallId, input }, actions: AI_SDK_TOOL_ACTIONS });
     // The SDK runs `execute` inside its `execute_tool` span's context.
     const span = trace.getActiveSpan();
@@ -105,14 +124,14 @@ function steppedExecute({ name, execute, stepper, toolTimeoutMs }: { name: strin
       case 'edit-input':
         // The span records what the tool ran with; the model's own arguments are kept beside it.
         span?.setAttributes({ [AI_SDK_STEP_MARKERS.modelArguments]: JSON.stringify(input), 'gen_ai.tool.call.arguments': JSON.stringify(decision.input) });
-        return executeWithinLimit({ execute, input: decision.input, options, toolTimeoutMs });
+        return executeWithinLimit({ execute, input: decision.input, options, stepper, toolTimeoutMs });
       case 'answer':
         span?.setAttribute(AI_SDK_STEP_MARKERS.answeredByHand, 'true');
         return decision.output;
       case 'fail':
         throw new Error(decision.message);
       default:
-        return executeWithinLimit({ execute, input, options, toolTimeoutMs });
+        return executeWithinLimit({ execute, input, options, stepper, toolTimeoutMs });
     }
   };
 }
@@ -134,9 +153,13 @@ export function stepTools({ tools, stepper, toolTimeoutMs }: { tools: ToolSet; s
 }
 
 /**
- * What `generateText` gets for a stepped call: the wrapped model and tools, the stepper's abort
- * signal (Stop), and no SDK tool time limit — the wrapped tools start theirs after the pause.
+ * What `generateText` gets for a stepped call: the wrapped model and tools, and no SDK tool time
+ * limit — the wrapped tools start theirs after the pause. Stop reaches the loop through the
+ * hooks, not the SDK's `abortSignal`: a paused hook fails, the next model call fails before it
+ * is made, and a running tool's signal fires. (Given to the SDK, the signal is merged and
+ * listened to at every step and tool: a cost paid on every call of a run that never pauses, for
+ * the scripted model, which has no request in flight to abort.)
  */
 export function steppedCall({ model, tools, stepper, toolTimeoutMs }: { model: LanguageModelV4; tools: ToolSet; stepper: RunStepper; toolTimeoutMs?: number }) {
-  return { model: stepLanguageModel({ model, stepper }), tools: stepTools({ tools, stepper, toolTimeoutMs }), abortSignal: stepper.abort.signal };
+  return { model: stepLanguageModel({ model, stepper }), tools: stepTools({ tools, stepper, toolTimeoutMs }) };
 }
