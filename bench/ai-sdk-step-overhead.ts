@@ -2,9 +2,9 @@
  * Benchmark (not a test): the cost of the AI SDK step hooks when no pause is taken. The same
  * 20-round loop (the `bench-loop` script: 21 model calls, 20 tool runs) runs in the real
  * `generateText` on the scripted `LanguageModelV4`, bare, and with Loopscope's hooks installed in
- * Run mode (the model wrapped with `wrapLanguageModel`, every tool's `execute` wrapped, the
- * stepper's abort signal), alternating, in one process, with the `@ai-sdk/otel` spans recorded
- * by an in-memory processor. Prints the ratio per model call. Target ≤ 1.1.
+ * Run mode (the model wrapped with `wrapLanguageModel`, every tool's `execute` wrapped with its
+ * time limit and Stop), alternating run by run, in one process, with the `@ai-sdk/otel` spans
+ * recorded by an in-memory processor. Prints the ratio per model call. Target ≤ 1.1.
  *
  * Run: `node --import tsx bench/ai-sdk-step-overhead.ts`.
  */

@@ -10,6 +10,7 @@ import {
   pauseCards,
   pauseTitles,
   pressStepKey,
+  setBreakpointCheckbox,
   startFromHome,
   stopStartedRunsAfterEach,
   toolPause,
@@ -198,6 +199,36 @@ test('ai sdk: fail a model call here — the run fails with the message', async 
   await expectDecisionAccepted(page, runId, card.getByTestId('pause-fail'));
   await expectRunStatus(page, 'failed');
   await expect(page.getByTestId('run-failure')).toContainText('Provider refused by the e2e test');
+});
+
+test('ai sdk: breakpoints changed while paused — every model call ticked at a tool pause is where C stops next', async ({ page }) => {
+  const runId = await startFromHome(page, PLAIN, { kind: 'breakpoints', tools: ['getWeather'] });
+  await expect(toolPause(page, 'getWeather')).toHaveCount(1);
+  await expect(pauseCards(page)).toHaveCount(1);
+  await expect(page.getByTestId('bp-edit-tool-getWeather')).toBeChecked();
+  await expect(page.getByTestId('bp-edit-tool-convertTemperature')).not.toBeChecked();
+  await setBreakpointCheckbox(page, runId, 'bp-edit-model-all', true);
+  await pressStepKey(page, runId, 'C');
+  await expect(modelPause(page).locator('h3')).toHaveText('Paused before model call 2');
+  await expect(ghosts(page).first()).toContainText('paused before model call 2');
+  await setBreakpointCheckbox(page, runId, 'bp-edit-model-all', false);
+  await pressStepKey(page, runId, 'C');
+  await expectRunStatus(page, 'finished');
+  await expect(page.getByTestId('run-text')).toContainText(ANSWER);
+});
+
+test('ai sdk: a reloaded run page shows the same pauses and ghosts, and can still be stepped', async ({ page }) => {
+  const runId = await startFromHome(page, PLAIN, { kind: 'step' });
+  await expect(modelPause(page)).toHaveCount(1);
+  await pressStepKey(page, runId, 'S');
+  await expect(pauseCards(page)).toHaveCount(2);
+  await page.reload();
+  await expect(pauseCards(page)).toHaveCount(2);
+  await expect(ghosts(page)).toHaveCount(2);
+  await expect(graphNodes(page, 'tool-call')).toHaveCount(0);
+  await pressStepKey(page, runId, 'C');
+  await expectRunStatus(page, 'finished');
+  await expect(page.getByTestId('run-text')).toContainText(ANSWER);
 });
 
 test('ai sdk: key X while two tools are paused stops the run — failed, "stopped by the user"', async ({ page }) => {
