@@ -117,9 +117,8 @@ export type RunnerEvent =
       type: 'ready';
       pid: number;
       tools: ToolInfo[];
-      /** The AI SDK tools of tools/ai-sdk/, for the step panel's editors (genkit's `tools` stay genkit's: resumes look them up). */
       aiSdkTools: ToolInfo[];
-      /** The models defined in the runner (`scripted/<scenario>`, the hand-written model): what a resume can call. */
+      /** The models defined in the runner (`scripted/<scenario>` of either runtime, the hand-written model): what a resume can call. */
       models: string[];
       scenarios: Scenario[];
       problems: { file: string; message: string }[];

@@ -33,8 +33,8 @@ export type RunnerRequest = Omit<GenerateCommand, 'requestId'> | Omit<ReplayComm
 /** What a runner loaded when it became ready. */
 export interface RunnerCatalog {
   tools: ToolInfo[];
-  /** The AI SDK tools of tools/ai-sdk/ (their schemas as JSON Schema), absent from older runners. */
-  aiSdkTools?: ToolInfo[];
+  /** The AI SDK tools of tools/ai-sdk/. */
+  aiSdkTools: ToolInfo[];
   /** Models defined in the runner: a resume of a recording can only call one of these. */
   models: string[];
   scenarios: Scenario[];

@@ -1,5 +1,4 @@
 import type { ScenarioListResponse } from '../contract/runner-status';
-import type { ToolInfo } from '../contract/tool-info';
 import { exampleFromSchema } from '../resume/example-from-schema';
 import type { AppContext } from './app-context';
 
@@ -12,7 +11,7 @@ export async function scenarioList(context: Pick<AppContext, 'supervisor'>): Pro
   supervisor.start();
   await supervisor.whenReady(15_000);
   const { scenarios, tools, aiSdkTools, problems, state } = supervisor.status;
-  const listed = (tool: ToolInfo) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) });
+  const listed = (tool: (typeof tools)[number]) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) });
   return {
     scenarios,
     tools: tools.map(listed),
