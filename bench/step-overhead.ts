@@ -19,7 +19,8 @@ const MODEL_TURNS = 21;
 disableGenkitOTelInitialization();
 const exporter = new InMemorySpanExporter();
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-const { RunStepper, stepMiddleware, defineHandWrittenModel } = await import('../lib/runtime/run-stepper');
+const { RunStepper } = await import('../lib/runtime/run-stepper');
+const { stepMiddleware, defineHandWrittenModel } = await import('../lib/runtime/genkit-step-middleware');
 
 const { ai, scenario } = await benchLoopGenkit();
 defineHandWrittenModel(ai);

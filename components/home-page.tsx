@@ -190,17 +190,7 @@ export function HomePage() {
                 <button type="button" onClick={() => run(scenario.name)} disabled={starting !== undefined} data-testid={`run-${scenario.name}`}>
                   {starting === scenario.name ? 'Starting…' : 'Run'}
                 </button>
-                {scenario.runtime === 'ai-sdk' ? (
-                  <span className="hint" data-testid={`runtime-${scenario.name}`}>
-                    AI SDK: runs straight through (step-by-step is genkit-only for now)
-                  </span>
-                ) : null}
-                {scenario.runtime === 'genkit-go' ? (
-                  <span className="hint" data-testid={`runtime-${scenario.name}`}>
-                    genkit Go (go/runner, tools/go/): runs straight through; the first run builds the Go runner
-                  </span>
-                ) : null}
-                {scenario.runtime === 'ai-sdk' || scenario.runtime === 'genkit-go' ? null : (
+                {scenario.runtime === 'genkit-go' ? null : (
                   <button
                     type="button"
                     className="secondary"
@@ -212,8 +202,18 @@ export function HomePage() {
                     Step through
                   </button>
                 )}
+                {scenario.runtime === 'ai-sdk' ? (
+                  <span className="hint" data-testid={`runtime-${scenario.name}`}>
+                    AI SDK: the real generateText loop
+                  </span>
+                ) : null}
+                {scenario.runtime === 'genkit-go' ? (
+                  <span className="hint" data-testid={`runtime-${scenario.name}`}>
+                    genkit Go (go/runner, tools/go/): runs straight through; the first run builds the Go runner
+                  </span>
+                ) : null}
               </div>
-              {scenario.runtime === 'ai-sdk' || scenario.runtime === 'genkit-go' ? null : (
+              {scenario.runtime === 'genkit-go' ? null : (
                 <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
               )}
             </li>

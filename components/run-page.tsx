@@ -61,10 +61,11 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   useEffect(() => {
     if (!hasRun) return;
     apiJson<ScenarioListResponse>('/api/scenarios')
-      .then(({ scenarios, tools: registered }) => {
+      .then(({ scenarios, tools: registered, aiSdkTools }) => {
         const scenario = scenarios.find((candidate) => candidate.name === scenarioName);
         setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > (resumes ?? 0));
-        setTools(registered);
+        // Each runtime has its own tools (an AI SDK getWeather is not genkit's): the step panel edits with the run's.
+        setTools(scenario?.runtime === 'ai-sdk' ? (aiSdkTools ?? []) : registered);
         setScenarioTools(scenario?.tools ?? []);
         setIsAiSdk(scenario?.runtime === 'ai-sdk');
       })

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { PauseDecision, PauseInfo } from '@/lib/contract/pause';
+import type { PauseAction, PauseDecision, PauseInfo } from '@/lib/contract/pause';
 import type { Breakpoints } from '@/lib/contract/run-mode';
 import type { RunSession } from '@/lib/contract/run-session';
 import type { ListedTool } from '@/lib/contract/tool-info';
@@ -16,9 +16,17 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
   }
 }
 
-/** One pause and what can be done there. */
+/** What a pause from a runner that does not say (an older one) takes: genkit's decisions. */
+const GENKIT_ACTIONS: Record<PauseInfo['kind'], PauseAction[]> = {
+  model: ['continue', 'replace-answer'],
+  tool: ['continue', 'edit-input', 'answer', 'interrupt', 'fail'],
+};
+
+/** One pause and what can be done there: the decisions its runtime takes (the pause lists them). */
 function PauseCard(props: { runId: string; pause: PauseInfo; tools: ListedTool[] }) {
   const { runId, pause, tools } = props;
+  const takes = (action: PauseAction) => (pause.actions ?? GENKIT_ACTIONS[pause.kind]).includes(action);
+  const [request, setRequest] = useState(JSON.stringify(pause.request ?? [], null, 2));
   const [error, setError] = useState<{ message: string; decision?: PauseDecision } | undefined>();
   const [busy, setBusy] = useState(false);
   const [parts, setParts] = useState(JSON.stringify([{ text: 'Hand-written answer.' }], null, 2));
@@ -47,7 +55,7 @@ function PauseCard(props: { runId: string; pause: PauseInfo; tools: ListedTool[]
     } catch (sendError) {
       const message = (sendError as Error).message;
       // A schema problem can be sent anyway, on purpose, to see genkit's reaction.
-      const forceable = 'parts' in decision || 'input' in decision || 'output' in decision;
+      const forceable = 'parts' in decision || 'input' in decision || 'output' in decision || 'request' in decision;
       setError({ message, decision: forceable && /schema|no tool named/i.test(message) ? { ...decision, force: true } as PauseDecision : undefined });
     } finally {
       setBusy(false);
@@ -69,7 +77,17 @@ function PauseCard(props: { runId: string; pause: PauseInfo; tools: ListedTool[]
           Continue
         </button>
       </div>
-      {pause.kind === 'model' ? (
+      {pause.kind === 'model' && takes('edit-request') ? (
+        <details>
+          <summary>Edit the request</summary>
+          <p className="hint">The messages the model is about to be sent, as the runtime holds them. The model is called with these instead.</p>
+          <textarea value={request} onChange={(event) => setRequest(event.target.value)} rows={10} aria-label="Model request" data-testid="pause-request" />
+          <button type="button" disabled={busy} onClick={() => sendJson(request, (value) => ({ action: 'edit-request', request: value as never }))} data-testid="pause-edit-request">
+            Call the model with this request
+          </button>
+        </details>
+      ) : null}
+      {pause.kind === 'model' && takes('replace-answer') ? (
         <details>
           <summary>Replace the model&apos;s answer</summary>
           <p className="hint">Parts as JSON: text and tool requests ({'{ "toolRequest": { "name", "ref", "input" } }'}). Recorded as loopscope/hand-written.</p>
@@ -90,38 +108,43 @@ function PauseCard(props: { runId: string; pause: PauseInfo; tools: ListedTool[]
             Answer with these parts
           </button>
         </details>
-      ) : (
-        <>
-          <details>
-            <summary>Edit the input</summary>
-            <textarea value={input} onChange={(event) => setInput(event.target.value)} rows={5} aria-label="Tool input" data-testid="pause-input" />
-            <button type="button" disabled={busy} onClick={() => sendJson(input, (value) => ({ action: 'edit-input', input: value as never }))} data-testid="pause-edit">
-              Run with this input
-            </button>
-          </details>
-          <details>
-            <summary>Answer without running</summary>
-            <textarea value={output} onChange={(event) => setOutput(event.target.value)} rows={5} aria-label="Tool output" data-testid="pause-output" />
-            <button type="button" disabled={busy} onClick={() => sendJson(output, (value) => ({ action: 'answer', output: value as never }))} data-testid="pause-answer">
-              Use this output
-            </button>
-          </details>
-          <details>
-            <summary>Interrupt here</summary>
-            <textarea value={metadata} onChange={(event) => setMetadata(event.target.value)} rows={3} aria-label="Interrupt metadata" data-testid="pause-metadata" />
-            <button type="button" disabled={busy} onClick={() => sendJson(metadata, (value) => ({ action: 'interrupt', metadata: value as never }))} data-testid="pause-interrupt">
-              Interrupt (a real genkit interrupt)
-            </button>
-          </details>
-          <details>
-            <summary>Fail here</summary>
-            <input value={failMessage} onChange={(event) => setFailMessage(event.target.value)} aria-label="Error message" data-testid="pause-fail-message" />
-            <button type="button" disabled={busy} onClick={() => void send({ action: 'fail', message: failMessage })} data-testid="pause-fail">
-              Fail the tool
-            </button>
-          </details>
-        </>
-      )}
+      ) : null}
+      {pause.kind === 'tool' && takes('edit-input') ? (
+        <details>
+          <summary>Edit the input</summary>
+          <textarea value={input} onChange={(event) => setInput(event.target.value)} rows={5} aria-label="Tool input" data-testid="pause-input" />
+          <button type="button" disabled={busy} onClick={() => sendJson(input, (value) => ({ action: 'edit-input', input: value as never }))} data-testid="pause-edit">
+            Run with this input
+          </button>
+        </details>
+      ) : null}
+      {pause.kind === 'tool' && takes('answer') ? (
+        <details>
+          <summary>Answer without running</summary>
+          <textarea value={output} onChange={(event) => setOutput(event.target.value)} rows={5} aria-label="Tool output" data-testid="pause-output" />
+          <button type="button" disabled={busy} onClick={() => sendJson(output, (value) => ({ action: 'answer', output: value as never }))} data-testid="pause-answer">
+            Use this output
+          </button>
+        </details>
+      ) : null}
+      {pause.kind === 'tool' && takes('interrupt') ? (
+        <details>
+          <summary>Interrupt here</summary>
+          <textarea value={metadata} onChange={(event) => setMetadata(event.target.value)} rows={3} aria-label="Interrupt metadata" data-testid="pause-metadata" />
+          <button type="button" disabled={busy} onClick={() => sendJson(metadata, (value) => ({ action: 'interrupt', metadata: value as never }))} data-testid="pause-interrupt">
+            Interrupt (a real genkit interrupt)
+          </button>
+        </details>
+      ) : null}
+      {takes('fail') ? (
+        <details>
+          <summary>Fail here</summary>
+          <input value={failMessage} onChange={(event) => setFailMessage(event.target.value)} aria-label="Error message" data-testid="pause-fail-message" />
+          <button type="button" disabled={busy} onClick={() => void send({ action: 'fail', message: failMessage })} data-testid="pause-fail">
+            {pause.kind === 'model' ? 'Fail the model call' : 'Fail the tool'}
+          </button>
+        </details>
+      ) : null}
       {error ? (
         <p role="alert" className="error-text" data-testid="pause-error">
           {error.message}{' '}

@@ -37,13 +37,14 @@ const CASES: Case[] = [
 const graph = (page: Page) => page.getByTestId('run-graph');
 const summaryText = ([generates, models, tools, pending]: Case['summary']) => `${generates} generate(s) · ${models} model · ${tools} tool · ${pending} interrupt(s)`;
 
-test('ai sdk: the home page lists every AI SDK scenario with its runtime, run-through only', async ({ page }) => {
+test('ai sdk: the home page lists every AI SDK scenario with its runtime; each can be run, stepped or run to breakpoints', async ({ page }) => {
   await openHomeWithReadyRunner(page);
   for (const kase of CASES) {
     const card = page.locator(`[data-testid=scenario-card][data-scenario="${kase.scenario}"]`);
     await expect(card.getByTestId(`runtime-${kase.scenario}`)).toContainText('AI SDK');
     await expect(card.getByTestId(`run-${kase.scenario}`)).toBeEnabled();
-    await expect(card.getByTestId(`step-${kase.scenario}`)).toHaveCount(0);
+    await expect(card.getByTestId(`step-${kase.scenario}`)).toBeEnabled();
+    await expect(card.getByTestId(`breakpoints-${kase.scenario}`)).toHaveCount(1);
   }
 });
 

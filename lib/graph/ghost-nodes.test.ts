@@ -170,4 +170,51 @@ describe('ghostNodes', () => {
     expect(ghosts.nodes[0]).toMatchObject({ generateId: resume.id, traceId: resume.traceId });
     expect(ghosts.edges.map((edge) => edge.source)).toEqual([restarted.id]);
   });
+
+  describe('AI SDK: the paused step’s span is already open (chat before the wrapped model, execute_tool before execute)', () => {
+    const aiSdkFixture = () => loadTraceFile(path.join(process.cwd(), 'lib', 'dialects', 'ai-sdk', '__fixtures__', 'ai-sdk-plain-tool-round.otlp.json'));
+    /** The spans in start order; the chat calls and the step spans by position. */
+    async function plainRound() {
+      const all = await aiSdkFixture();
+      // The first call's trace (the fixture holds one call).
+      const spans = all.filter((span) => span.traceId === all[0].traceId);
+      const sorted = [...spans].sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
+      const named = (prefix: string) => sorted.filter((span) => span.name.startsWith(prefix));
+      return { spans, chats: named('chat'), steps: named('step'), tools: named('execute_tool'), root: named('invoke_agent')[0] };
+    }
+    const openUp = (spans: Span[], open: Set<Span>, drop: Set<Span>) =>
+      spans.filter((span) => !drop.has(span)).map((span) => (open.has(span) ? { ...span, endTimeUnixNano: undefined, attributes: Object.fromEntries(Object.entries(span.attributes).filter(([key]) => !key.startsWith('gen_ai.output') && key !== 'gen_ai.tool.call.result' && key !== 'gen_ai.response.finish_reasons')) } : span));
+
+    it('paused before both tools: each ghost takes the place of its running execute_tool, after the chat that asked for it', async () => {
+      const { spans, chats, steps, tools, root } = await plainRound();
+      const graph = buildRunGraph(openUp(spans, new Set([root, steps[0], ...tools]), new Set([steps[1], chats[1]])));
+      const [generate] = graph.generates;
+      expect(generate.status).toBe('running');
+      const calls = generate.turns[0].toolCalls;
+      expect(calls.map((call) => call.status)).toEqual(['running', 'running']);
+      const ghosts = ghostNodes(graph, [toolPause('a', 'getWeather', 'weather-1'), toolPause('b', 'convertTemperature', 'convert-1')]);
+      expect(ghosts.nodes.map((node) => node.label)).toEqual(['paused before getWeather#weather-1', 'paused before convertTemperature#convert-1']);
+      expect(ghosts.edges.map((edge) => edge.source)).toEqual([generate.turns[0].model!.id, generate.turns[0].model!.id]);
+      expect([...ghosts.hidden].sort()).toEqual(calls.map((call) => call.id).sort());
+    });
+
+    it('paused before model call 2: the ghost takes the place of the running chat, after both tools', async () => {
+      const { spans, chats, steps, root } = await plainRound();
+      const graph = buildRunGraph(openUp(spans, new Set([root, steps[1], chats[1]]), new Set()));
+      const [generate] = graph.generates;
+      expect(generate.turns.map((turn) => turn.model?.status)).toEqual(['ok', 'running']);
+      const ghosts = ghostNodes(graph, [modelPause('m2', 2)]);
+      expect([...ghosts.hidden]).toEqual([generate.turns[1].model!.id]);
+      expect(ghosts.edges.map((edge) => edge.source).sort()).toEqual(generate.turns[0].toolCalls.map((call) => call.id).sort());
+    });
+
+    it('paused before model call 1: the ghost hangs off the call, the running chat hidden', async () => {
+      const { spans, chats, steps, root } = await plainRound();
+      const graph = buildRunGraph(openUp(spans, new Set([root, steps[0], chats[0]]), new Set([steps[1], chats[1], ...spans.filter((span) => span.name.startsWith('execute_tool'))])));
+      const [generate] = graph.generates;
+      const ghosts = ghostNodes(graph, [modelPause('m1', 1)]);
+      expect([...ghosts.hidden]).toEqual([generate.turns[0].model!.id]);
+      expect(ghosts.edges.map((edge) => edge.source)).toEqual([generate.id]);
+    });
+  });
 });

@@ -2,7 +2,8 @@ import { generateMiddleware, type GenkitBeta, type MessageData, type Part, type 
 import { errorMessage } from '../errors';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest } from './runner-protocol';
 import { traceGenerate, type SpanRef } from './answer-link';
-import { stepMiddleware, type RunStepper } from './run-stepper';
+import { stepMiddleware } from './genkit-step-middleware';
+import type { RunStepper } from './run-stepper';
 import { scriptedModelName, type GenkitScenario } from './scenario';
 import { withToolRequest } from './tool-request-context';
 

@@ -71,7 +71,7 @@ async function loadRuntime() {
   const { loadScenarios, isGenkitScenario } = await import('./scenario');
   const { defineScriptedModel } = await import('./scripted-model');
   const { runGenerate } = await import('./run-generate');
-  const stepping = await import('./run-stepper');
+  const stepping = { ...(await import('./run-stepper')), ...(await import('./genkit-step-middleware')) };
   const ai = genkit({});
   stepping.defineHandWrittenModel(ai);
   const tools = await loadToolModules(ai, toolsDir);
@@ -107,12 +107,14 @@ async function loadRuntime() {
  * OTLP exporter as genkit's), the tools of tools/ai-sdk/ and the AI SDK scenarios.
  */
 async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
-  const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools, aiSdkToolInfos }, { runAiSdkGenerate }, { checkAiSdkScenario }] = await Promise.all([
+  const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools, aiSdkToolInfos }, { runAiSdkGenerate }, { checkAiSdkScenario }, { checkAiSdkDecision }, { toolSetOf }] = await Promise.all([
     import('ai'),
     import('@ai-sdk/otel'),
     import('./ai-sdk/load-ai-sdk-tools'),
     import('./ai-sdk/run-ai-sdk-generate'),
     import('./ai-sdk/check-ai-sdk-scenario'),
+    import('./ai-sdk/check-ai-sdk-decision'),
+    import('./ai-sdk/run-ai-sdk-call'),
   ]);
   registerTelemetry(new OpenTelemetry());
   const catalog = await loadAiSdkTools(path.join(toolsDir, 'ai-sdk'));
@@ -123,11 +125,24 @@ async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
     scenarios.set(scenario.name, scenario);
     for (const message of checkAiSdkScenario({ scenario, catalog })) problems.push({ file: `scenarios/${scenario.name}.json`, message });
   }
-  return { catalog, scenarios, problems, runAiSdkGenerate, tools: await aiSdkToolInfos(catalog) };
+  return { catalog, scenarios, problems, runAiSdkGenerate, tools: await aiSdkToolInfos(catalog), checkAiSdkDecision, toolSetOf };
 }
 
-/** Steppers of the runs in progress, by run id (a run's resumes reuse its stepper's mode). */
-const steppers = new Map<string, import('./run-stepper').RunStepper>();
+type PauseInfo = import('./step-protocol').PauseInfo;
+type PauseDecision = import('./step-protocol').PauseDecision;
+
+/**
+ * A stepped run in progress: its pauses, how its runtime checks a decision (the tools' schemas
+ * it knows), and the runtime's name for messages.
+ */
+interface SteppedRun {
+  stepper: import('./run-stepper').RunStepper;
+  check: (pause: PauseInfo, decision: PauseDecision) => Promise<string[]>;
+  runtime: string;
+}
+
+/** Stepped runs in progress, by run id (a run's resumes reuse its stepper's mode). */
+const steppers = new Map<string, SteppedRun>();
 const pauseTimeoutMs = Number(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_000);
 
 /** Replays a recording on a fresh genkit instance (stubs or this runner's tools/), spans captured as a run. */
@@ -164,11 +179,12 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
 }
 
 async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'generate' | 'replay' | 'ping' | 'shutdown' }>) {
-  const { ai, stepping } = await loaded;
+  await loaded;
   const reply = (ok: boolean, extra: { problems?: string[]; message?: string } = {}) =>
     send({ type: 'command-result', requestId: command.requestId, ok, ...extra });
-  const stepper = steppers.get(command.runId);
-  if (!stepper) return reply(false, { message: `Run ${command.runId} is not running in this runner.` });
+  const stepped = steppers.get(command.runId);
+  if (!stepped) return reply(false, { message: `Run ${command.runId} is not running in this runner.` });
+  const { stepper } = stepped;
   if (command.type === 'stop') {
     stepper.stop();
     return reply(true);
@@ -179,9 +195,11 @@ async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'genera
   }
   const pause = stepper.pauseInfo(command.pauseId);
   if (!pause) return reply(false, { message: 'That pause is over (the run moved on, was stopped or timed out).' });
-  const problems = await stepping.checkDecision({ ai, pause, decision: command.decision });
+  const refusal = stepper.refusal(pause, command.decision.action);
+  if (refusal) return reply(false, { message: refusal });
+  const problems = await stepped.check(pause, command.decision);
   const forced = 'force' in command.decision && command.decision.force === true;
-  if (problems.length > 0 && !forced) return reply(false, { problems, message: 'The decision breaks the tool’s schema; send it with force to see what genkit does.' });
+  if (problems.length > 0 && !forced) return reply(false, { problems, message: `The decision breaks the tool’s schema; send it with force to see what ${stepped.runtime} does.` });
   stepper.decide(command.pauseId, command.decision);
   return reply(true, { problems });
 }
@@ -203,13 +221,7 @@ process.on('message', async (raw) => {
   const { ai, scenarios, runGenerate, stepping, aiSdk } = await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   const aiSdkScenario = aiSdk.scenarios.get(command.scenario);
-  if (aiSdkScenario) {
-    const result = await runContext.run(run, () =>
-      aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET }),
-    );
-    await finishRequest(command.requestId, result.failure);
-    return send({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
-  }
+  // Either runtime pauses through one RunStepper; only how a decision is checked differs.
   let stepper: import('./run-stepper').RunStepper | undefined;
   if (command.mode) {
     stepper = new stepping.RunStepper(command.mode, {
@@ -217,12 +229,21 @@ process.on('message', async (raw) => {
       onPause: (pause) => send({ type: 'paused', runId: command.runId, pause: { ...pause, traceId: [...run.traceIds].at(-1) } }),
       onPauseEnded: (pauseId) => send({ type: 'pause-ended', runId: command.runId, pauseId }),
     });
-    steppers.set(command.runId, stepper);
+    const tools = aiSdkScenario ? aiSdk.toolSetOf({ scenario: aiSdkScenario, catalog: aiSdk.catalog }) : undefined;
+    steppers.set(command.runId, {
+      stepper,
+      check: tools ? (pause, decision) => aiSdk.checkAiSdkDecision({ tools, pause, decision }) : (pause, decision) => stepping.checkDecision({ ai, pause, decision }),
+      runtime: aiSdkScenario ? 'the AI SDK' : 'genkit',
+    });
   }
   const result = await runContext
-    .run(run, () => runGenerate({ ai, scenarios, command, toolTimeoutMs, stepper }))
+    .run(run, () =>
+      aiSdkScenario
+        ? aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET, stepper })
+        : runGenerate({ ai, scenarios, command, toolTimeoutMs, stepper }),
+    )
     .finally(() => {
-      if (stepper && steppers.get(command.runId) === stepper) steppers.delete(command.runId);
+      if (stepper && steppers.get(command.runId)?.stepper === stepper) steppers.delete(command.runId);
     });
   await finishRequest(command.requestId, result.failure);
   send({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });

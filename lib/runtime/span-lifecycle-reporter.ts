@@ -5,8 +5,33 @@ import { CLOSED_BY_ATTRIBUTE, TOOL_REF_ATTRIBUTE } from '../trace/loopscope-attr
 import type { SpanStartEvent } from './runner-protocol';
 import type { SpanOwner } from './runner-span-outbox';
 import { claimToolRequest } from './tool-request-context';
+import { GEN_AI, MODEL_OPERATIONS, TOOL_OPERATIONS } from '../dialects/otel-genai/genai-attributes';
 
-const START_ATTRIBUTES = ['genkit:type', 'genkit:metadata:subtype', 'genkit:name', 'genkit:path', 'genkit:metadata:resumed'];
+/**
+ * What a start notice carries: enough for a dialect to claim and classify the open span —
+ * genkit's attributes, and the OTel GenAI conventions' that the AI SDK sets at a span's start
+ * (operation, agent, model, tool name, call id and arguments).
+ */
+const START_ATTRIBUTES = [
+  'genkit:type',
+  'genkit:metadata:subtype',
+  'genkit:name',
+  'genkit:path',
+  'genkit:metadata:resumed',
+  GEN_AI.operation,
+  GEN_AI.agentName,
+  GEN_AI.requestModel,
+  GEN_AI.toolName,
+  GEN_AI.toolCallId,
+  GEN_AI.toolType,
+  GEN_AI.toolArguments,
+];
+
+/** A span that runs a model or tools/ code: its start must be out before that code runs. */
+function runsCode(attributes: Record<string, string>): boolean {
+  const operation = attributes[GEN_AI.operation];
+  return attributes['genkit:type'] === 'action' || (operation !== undefined && (MODEL_OPERATIONS.has(operation) || TOOL_OPERATIONS.has(operation)));
+}
 
 function hrTimeToNanos([seconds, nanos]: [number, number]): string {
   return (BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString();
@@ -68,8 +93,7 @@ export class SpanLifecycleReporter implements SpanProcessor {
     let openOfRequest = this.open.get(run.requestId);
     if (!openOfRequest) this.open.set(run.requestId, (openOfRequest = new Map()));
     openOfRequest.set(spanContext.spanId, { span, event });
-    // An action span (tool or model) runs code from tools/: its start must be out before that code runs.
-    this.options.onStart(event, { isNewTrace, urgent: attributes['genkit:type'] === 'action' });
+    this.options.onStart(event, { isNewTrace, urgent: runsCode(attributes) });
   }
 
   onEnd(span: ReadableSpan): void {

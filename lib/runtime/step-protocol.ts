@@ -9,7 +9,7 @@ export { ANSWERED_BY_HAND_ATTRIBUTE, HAND_WRITTEN_MODEL } from '../dialects/genk
 
 // Run modes, pauses and decisions cross to the page: their schemas are part of the wire contract.
 export { BreakpointsSchema, RunModeSchema, type Breakpoints, type RunMode } from '../contract/run-mode';
-export { HandWrittenPartSchema, PauseDecisionSchema, type PauseDecision, type PauseInfo } from '../contract/pause';
+export { HandWrittenPartSchema, PauseDecisionSchema, type PauseAction, type PauseDecision, type PauseInfo } from '../contract/pause';
 
 export function shouldPauseModel(mode: RunMode, modelTurn: number): boolean {
   if (mode.kind === 'step') return true;

@@ -206,7 +206,7 @@ export class RunnerSupervisor {
       capacity: this.pool.capacity,
       waiting: this.pool.waiting,
     };
-    const text = JSON.stringify({ ...next, tools: next.tools.length, scenarios: next.scenarios.length, problems: next.problems.length });
+    const text = JSON.stringify({ ...next, tools: next.tools.length, aiSdkTools: next.aiSdkTools?.length, scenarios: next.scenarios.length, problems: next.problems.length });
     this.status = next;
     if (text !== this.statusText) {
       this.statusText = text;

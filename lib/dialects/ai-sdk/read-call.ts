@@ -17,6 +17,7 @@ import { toolCallFromSpan, toolCallWithoutSpan, type CallContext } from './read-
 import { STATES } from './sdk-words';
 import { messagesView, toolView, type MessagesView } from './span-views';
 import { callSpanFields } from '../call-span-fields';
+import { AI_SDK_STEP_MARKERS, HAND_WRITTEN_MODEL } from './loopscope-markers';
 
 interface ModelStep {
   span: Span;
@@ -74,8 +75,11 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   ] as const) {
     if (read.problem) notes.push(`This call's recorded ${what} could not be read: ${read.problem}.`);
   }
-  for (const step of steps) {
+  for (const [position, step] of steps.entries()) {
     if (step.view.output.problem) notes.push(`The answer of model call ${step.span.spanId} could not be read: ${step.view.output.problem}.`);
+    if (step.span.attributes[AI_SDK_STEP_MARKERS.editedRequest] !== undefined) {
+      notes.push(`Model call ${position + 1} was sent a request edited by hand at a pause: its recorded input is what the loop would have sent; the edited request is in ${AI_SDK_STEP_MARKERS.editedRequest}.`);
+    }
   }
 
   // Tool spans go to the step that asked for their call id; one asked for by no step of this
@@ -162,11 +166,14 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
 
 function modelCallOf(index: SpanIndex, step: ModelStep) {
   const classification = index.classify(step.span);
+  // Answered by hand at a Loopscope pause: the model was not called (loopscope-markers.ts).
+  const handWritten = step.span.attributes[AI_SDK_STEP_MARKERS.handWritten] === 'true';
   return {
+    ...(handWritten ? { handWritten: true as const } : {}),
     id: spanKey(step.span),
     traceId: step.span.traceId,
     spanId: step.span.spanId,
-    model: classification.label,
+    model: handWritten ? HAND_WRITTEN_MODEL : classification.label,
     status: classification.outcome === 'running' ? ('running' as const) : classification.outcome === 'error' ? ('error' as const) : ('ok' as const),
     toolRequests: step.requests,
     text: messageText(step.view.output.messages.at(-1)),

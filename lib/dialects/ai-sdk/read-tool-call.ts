@@ -11,6 +11,7 @@ import { requestLabel } from '../loop-model';
 import type { SpanIndex } from '../span-index';
 import type { OfferedTool } from '../otel-genai/genai-tool-definitions';
 import { denialOf, parseErrorOf, PROVIDER_EXECUTED_TOOL_TYPE, PROVIDER_TOOL_DEFINITION_TYPE, STATES } from './sdk-words';
+import { AI_SDK_STEP_MARKERS } from './loopscope-markers';
 import { toolView } from './span-views';
 
 /** What the model saw of a call, around the turn that asked for it. */
@@ -46,6 +47,8 @@ export function toolCallFromSpan({ index, span, request, context }: { index: Spa
     parked: false,
     errorMessage: classification.errorMessage,
     resolvedBy: [],
+    // Answered by hand at a Loopscope pause: the tool itself did not run (loopscope-markers.ts).
+    ...(span.attributes[AI_SDK_STEP_MARKERS.answeredByHand] === 'true' ? { answeredByHand: true } : {}),
   };
   if (view.type === PROVIDER_EXECUTED_TOOL_TYPE) call.runtimeState = STATES.providerExecuted;
   else if (request && request.input !== undefined && input !== undefined && canonicalJson(request.input) !== canonicalJson(input)) call.runtimeState = STATES.repaired;

@@ -158,10 +158,13 @@ describe('AI SDK scenarios through the real capture path', () => {
     expect(results[0].outcome?.text).toContain('inventory service is down');
   });
 
-  it('step-by-step mode is refused for an AI SDK scenario, with a reason, and nothing runs', async () => {
-    const result = await harness.supervisor.generate({ runId: `ai-sdk-test-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round', mode: { kind: 'step' } });
-    expect(result.failure).toMatchObject({ status: 'UNIMPLEMENTED' });
-    expect(result.failure?.message).toMatch(/genkit-only/);
-    expect(result.traceIds).toEqual([]);
+  it('Run mode with the step hooks installed records the same spans and answer as a plain run (stepping itself: ai-sdk-stepping.capture.test.ts)', async () => {
+    const plain = await harness.supervisor.generate({ runId: `ai-sdk-test-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round' });
+    const hooked = await harness.supervisor.generate({ runId: `ai-sdk-test-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round', mode: { kind: 'run' } });
+    expect(hooked.failure).toBeUndefined();
+    expect(hooked.outcome?.text).toBe(plain.outcome?.text);
+    const names = async (result: GenerateResult) => ((await harness.store.get(result.traceIds[0])) ?? []).map((span) => span.name).sort();
+    expect(await names(hooked)).toEqual(await names(plain));
+    expect(await names(hooked)).toHaveLength(7);
   });
 });

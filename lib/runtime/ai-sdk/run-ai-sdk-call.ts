@@ -3,7 +3,9 @@ import { AI_SDK_DEFAULT_MAX_STEPS, type AiSdkScenario, type AiSdkScriptedResume 
 import { errorMessage } from '../../errors';
 import { answerMessages, signApprovalRequests } from './ai-sdk-answers';
 import type { AiSdkToolCatalog } from './load-ai-sdk-tools';
+import type { RunStepper } from '../run-stepper';
 import { scriptedLanguageModel } from './scripted-language-model';
+import { steppedCall } from './step-hooks';
 
 /** A call that waits for the caller: an approval to give, or a handed-back tool's result. */
 export interface AiSdkPendingCall {
@@ -34,7 +36,8 @@ export interface AiSdkCallFailure {
   status?: string;
 }
 
-function toolSetOf({ scenario, catalog }: { scenario: AiSdkScenario; catalog: AiSdkToolCatalog }): ToolSet {
+/** The catalog's tools a scenario offers its model. */
+export function toolSetOf({ scenario, catalog }: { scenario: AiSdkScenario; catalog: AiSdkToolCatalog }): ToolSet {
   const tools: ToolSet = {};
   // A scenario may name a tool that exists nowhere (the NoSuchToolError scenario offers only
   // what exists and the model asks for the other): unknown names are simply not offered.
@@ -113,6 +116,8 @@ export async function runAiSdkCall(options: {
   integrations?: Telemetry[];
   /** The AI SDK's own tool time limit (`timeout.toolMs`): a tool past it becomes a tool error. */
   toolTimeoutMs?: number;
+  /** A step-by-step run (or the hooks in Run mode): the model and the tools pause where its mode says (step-hooks.ts). */
+  stepper?: RunStepper;
 }): Promise<{ outcome?: AiSdkCallOutcome; failure?: AiSdkCallFailure }> {
   const { scenario } = options;
   try {
@@ -126,15 +131,17 @@ export async function runAiSdkCall(options: {
     }
     // An answer rebuilt from a trace lost its requests' signatures: the run signs them as the app's server would.
     if (scenario.approvalSecret && options.messages) history = await signApprovalRequests({ messages: history, secret: options.approvalSecret as string });
+    const model = scriptedLanguageModel(scenario);
+    const tools = toolSetOf(options);
+    const stepped = options.stepper ? steppedCall({ model, tools, stepper: options.stepper, toolTimeoutMs: options.toolTimeoutMs }) : undefined;
     const result = await generateText({
-      model: scriptedLanguageModel(scenario),
-      tools: toolSetOf(options),
+      ...(stepped ?? { model, tools }),
       messages: history,
       stopWhen: stepCountIs(scenario.maxSteps ?? AI_SDK_DEFAULT_MAX_STEPS),
       toolApproval: toolApprovalOf(options),
       ...(scenario.approvalSecret ? { experimental_toolApprovalSecret: options.approvalSecret } : {}),
       repairToolCall: repairOf(scenario),
-      ...(options.toolTimeoutMs ? { timeout: { toolMs: options.toolTimeoutMs } } : {}),
+      ...(options.toolTimeoutMs && !stepped ? { timeout: { toolMs: options.toolTimeoutMs } } : {}),
       telemetry: { functionId: scenario.name, ...(options.integrations ? { integrations: options.integrations } : {}) },
     });
     return {

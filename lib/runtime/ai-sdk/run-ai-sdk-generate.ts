@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { AiSdkScenario } from '../../contract/ai-sdk-scenario';
 import { traceGenerate, type SpanRef } from '../answer-link';
+import type { RunStepper } from '../run-stepper';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome } from '../runner-protocol';
 import type { AiSdkToolCatalog } from './load-ai-sdk-tools';
 import { runAiSdkCall } from './run-ai-sdk-call';
@@ -21,11 +22,10 @@ export async function runAiSdkGenerate(options: {
   command: GenerateCommand;
   toolTimeoutMs: number;
   approvalSecret?: string;
+  /** Present for a step-by-step or breakpoint run: pauses before model calls and tool executions (step-hooks.ts). */
+  stepper?: RunStepper;
 }): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure; rootSpan?: SpanRef }> {
   const { command } = options;
-  if (command.mode && command.mode.kind !== 'run') {
-    return { failure: { message: `Step-by-step and breakpoint runs are genkit-only for now: run AI SDK scenario "${options.scenario.name}" straight through.`, status: 'UNIMPLEMENTED' } };
-  }
   if (command.resume) {
     return { failure: { message: `Scenario "${options.scenario.name}" runs on the AI SDK: answer it with approve / deny / respond, not genkit's respond / restart.`, status: 'INVALID_ARGUMENT' } };
   }
@@ -42,6 +42,7 @@ export async function runAiSdkGenerate(options: {
       // The server sends back the messages this runner (or another) returned: the AI SDK's own ModelMessage[].
       messages: command.messages as ModelMessage[] | undefined,
       answers: command.aiSdkAnswers,
+      stepper: options.stepper,
     }),
   );
   if (result.failure) return { failure: result.failure, rootSpan };
