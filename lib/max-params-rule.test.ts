@@ -79,7 +79,7 @@ describe('max-params (docs/style.md: more than two inputs take one named object)
       'lib/trace/atomic-write.ts': 1, // writeFileAtomic(target, data, options): fs.writeFile's shape
       'lib/replay/run-replay.ts': 1, // genkit's middleware hook (request, context, next)
       'lib/runtime/run-generate.ts': 1, // the same
-      'lib/runtime/run-stepper.ts': 2, // the same, for model and tool
+      'lib/runtime/genkit-step-middleware.ts': 2, // the same, for model and tool
       'scripts/eslint/load-typescript-eslint.js': 1, // Node's Module._resolveFilename, replaced in place
     });
   }, 60_000);

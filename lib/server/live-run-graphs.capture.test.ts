@@ -6,6 +6,7 @@ import { liveRunSpans } from './live-run-spans';
 import { RunRegistry, type RunSession } from './run-registry';
 import { startRun } from './run-service';
 import type { AppContext } from './app-context';
+import { GoRunnerService } from './go-runner-service';
 import { startCaptureHarness, type CaptureHarness } from './testing/capture-harness';
 
 /**
@@ -42,7 +43,7 @@ beforeAll(async () => {
   bus.subscribe((event) => {
     if (event.type === 'graph') graphEvents.push(event);
   });
-  context = { store: harness.store, runs, supervisor: harness.supervisor, bus, liveGraphs } as unknown as AppContext;
+  context = { store: harness.store, runs, supervisor: harness.supervisor, bus, liveGraphs, goRunner: new GoRunnerService({ projectDir: process.cwd(), otlpEndpoint: harness.endpoint, token: harness.token }) } as unknown as AppContext;
 });
 afterAll(async () => {
   context?.liveGraphs.close();
