@@ -1,0 +1,82 @@
+/**
+ * The AI SDK's `ModelMessage[]` rebuilt from GenAI messages (`gen_ai.input.messages` of an
+ * `invoke_agent` span), for a replay that must send a call the history it was given when the
+ * call before it is not in the recording. `@ai-sdk/otel` writes the SDK's messages in the
+ * conventions' parts and drops what they have no field for: a user text becomes a `text` part
+ * either way, and the approval parts are recorded bare (no ids, no `approved` flag). What the
+ * spans do not hold comes from the recording's other evidence: which calls asked for an approval
+ * and how each was answered (`approvalOf`), and made-up approval ids that pair a request with its
+ * response (the SDK matches them by id; it never shows them to the model).
+ */
+import { isObject } from '../../trace/json-value';
+import type { GenAiMessage, GenAiPart } from '../otel-genai/genai-messages';
+import { APPROVAL_REQUEST_PART, APPROVAL_RESPONSE_PART } from './sdk-words';
+
+/** How a recorded approval was answered, by tool call id: `undefined` when nothing says. */
+export type ApprovalOf = (toolCallId: string) => { asked: boolean; approved?: boolean; reason?: string };
+
+/** The approval id the rebuilt messages give the request of tool call `toolCallId`. */
+export const rebuiltApprovalId = (toolCallId: string) => `approval-${toolCallId}`;
+
+function toolResultOutput(response: unknown): Record<string, unknown> {
+  if (isObject(response) && response.denied === true) return { type: 'execution-denied', ...(typeof response.reason === 'string' ? { reason: response.reason } : {}) };
+  return typeof response === 'string' ? { type: 'text', value: response } : { type: 'json', value: response ?? null };
+}
+
+function assistantContent(message: GenAiMessage, approvalOf: ApprovalOf): Record<string, unknown>[] {
+  const content: Record<string, unknown>[] = [];
+  const calls = message.parts.filter((part) => part.type === 'tool_call' && part.id !== undefined);
+  // Bare approval requests go, in order, to the calls the recording says asked for one.
+  const asking = calls.filter((part) => approvalOf(part.id!).asked).map((part) => part.id!);
+  for (const part of message.parts) {
+    if (part.type === 'text') content.push({ type: 'text', text: part.content ?? '' });
+    else if (part.type === 'reasoning') content.push({ type: 'reasoning', text: part.content ?? '' });
+    else if (part.type === 'tool_call') content.push({ type: 'tool-call', toolCallId: part.id ?? '', toolName: part.name ?? '', input: part.arguments ?? {} });
+    else if (part.type === APPROVAL_REQUEST_PART) {
+      const toolCallId = part.id ?? asking.shift();
+      if (toolCallId !== undefined) content.push({ type: APPROVAL_REQUEST_PART, approvalId: rebuiltApprovalId(toolCallId), toolCallId });
+    }
+  }
+  return content;
+}
+
+/** The tool calls of the assistant messages before `at` that asked for an approval, in order (what bare responses answer). */
+function askedBefore({ messages, at, approvalOf }: { messages: readonly GenAiMessage[]; at: number; approvalOf: ApprovalOf }): string[] {
+  const assistant = messages.slice(0, at).findLast((message) => message.role === 'assistant');
+  return (assistant?.parts ?? []).filter((part) => part.type === 'tool_call' && part.id !== undefined && approvalOf(part.id).asked).map((part) => part.id!);
+}
+
+function toolContent({ messages, at, approvalOf, names }: { messages: readonly GenAiMessage[]; at: number; approvalOf: ApprovalOf; names: Map<string, string> }): Record<string, unknown>[] {
+  const pending = askedBefore({ messages, at, approvalOf });
+  // Responses already given in earlier tool messages of the same answer are not given again.
+  for (const earlier of messages.slice(0, at)) {
+    if (earlier.role !== 'tool') continue;
+    for (const part of earlier.parts) if (part.type === APPROVAL_RESPONSE_PART) pending.shift();
+  }
+  return messages[at].parts.flatMap((part: GenAiPart): Record<string, unknown>[] => {
+    if (part.type === 'tool_call_response') return [{ type: 'tool-result', toolCallId: part.id ?? '', toolName: names.get(part.id ?? '') ?? '', output: toolResultOutput(part.response) }];
+    if (part.type !== APPROVAL_RESPONSE_PART) return [];
+    const toolCallId = part.id ?? pending.shift();
+    if (toolCallId === undefined) return [];
+    const { approved, reason } = approvalOf(toolCallId);
+    return [{ type: APPROVAL_RESPONSE_PART, approvalId: rebuiltApprovalId(toolCallId), approved: approved ?? true, ...(reason !== undefined ? { reason } : {}) }];
+  });
+}
+
+/**
+ * GenAI messages as `ModelMessage`s: user and system texts as strings when they are one text
+ * part (as a prompt is given), tool calls with their input, results as `json` or `text` outputs
+ * (a denial as `execution-denied`), approval parts with ids made up to pair them.
+ */
+export function modelMessagesOf(messages: readonly GenAiMessage[], approvalOf: ApprovalOf): Record<string, unknown>[] {
+  const names = new Map<string, string>();
+  for (const message of messages) for (const part of message.parts) if (part.type === 'tool_call' && part.id !== undefined) names.set(part.id, part.name ?? '');
+  return messages.map((message, at) => {
+    if (message.role === 'assistant') return { role: 'assistant', content: assistantContent(message, approvalOf) };
+    if (message.role === 'tool') return { role: 'tool', content: toolContent({ messages, at, approvalOf, names }) };
+    const texts = message.parts.filter((part) => part.type === 'text');
+    const text = texts.map((part) => part.content ?? '').join('');
+    if (message.role === 'system') return { role: 'system', content: text };
+    return { role: message.role, content: texts.length === 1 && texts.length === message.parts.length ? text : texts.map((part) => ({ type: 'text', text: part.content ?? '' })) };
+  });
+}
