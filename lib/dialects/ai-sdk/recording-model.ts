@@ -62,7 +62,8 @@ export type AiSdkApprovalDecision = { type: 'user-approval' } | { type: 'approve
 
 /** How an answering call answered one waiting call of the call it continues. */
 export type AiSdkAnswer =
-  | { kind: 'approve'; toolCallId: string; toolName: string }
+  /** `input`: the call's input in the answering call's history (a client may send another than was asked for: a forged approval). */
+  | { kind: 'approve'; toolCallId: string; toolName: string; input?: unknown; /** While reading: an approval inferred from a call that failed before resolving it. */ tentative?: true }
   | { kind: 'deny'; toolCallId: string; toolName: string; reason?: string }
   | { kind: 'result'; toolCallId: string; toolName: string; output: unknown };
 
@@ -99,6 +100,8 @@ export interface AiSdkRecording {
   tools: Map<string, AiSdkRecordedTool>;
   /** What the approval setting decided, by tool call id (absent: not applicable). */
   approvals: Map<string, AiSdkApprovalDecision>;
+  /** The approvals were signed (`experimental_toolApprovalSecret`): an answering call refused a signature. */
+  signedApprovals: boolean;
   spanCount: number;
 }
 

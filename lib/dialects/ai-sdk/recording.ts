@@ -19,7 +19,7 @@ import { LEGACY } from './legacy-spans';
 import { modelMessagesOf, type ApprovalOf } from './model-messages';
 import { readAiSdkCall } from './read-call';
 import type { AiSdkAnswer, AiSdkApprovalDecision, AiSdkCallStep, AiSdkContinuation, AiSdkRecordedContent, AiSdkRecordedModelCall, AiSdkRecordedTool, AiSdkRecording, AiSdkSpanSource } from './recording-model';
-import { APPROVAL_REQUEST_PART, denialOf, PROVIDER_EXECUTED_TOOL_TYPE, PROVIDER_TOOL_DEFINITION_TYPE } from './sdk-words';
+import { APPROVAL_REQUEST_PART, APPROVAL_SIGNATURE_FAILURE, denialOf, PROVIDER_EXECUTED_TOOL_TYPE, PROVIDER_TOOL_DEFINITION_TYPE } from './sdk-words';
 import { messagesView, sdkSpanSource } from './span-views';
 
 export type * from './recording-model';
@@ -119,6 +119,8 @@ function answersOf(continuation: AiSdkContinuation | undefined): AiSdkAnswer[] |
     if (toolCallId === undefined) return [];
     const toolName = resolution.request.name;
     if (resolution.kind === 'restart') return [{ kind: 'approve', toolCallId, toolName }];
+    // Left unresolved because the answering call failed first: an approval it sent, if the call asked for one (decided below).
+    if (resolution.kind === 'unresolved') return [{ kind: 'approve', toolCallId, toolName, tentative: true }];
     if (resolution.kind !== 'respond') return [];
     const denial = denialOf(resolution.output);
     return [denial ? { kind: 'deny', toolCallId, toolName, ...(denial.reason !== undefined ? { reason: denial.reason } : {}) } : { kind: 'result', toolCallId, toolName, output: resolution.output }];
@@ -172,7 +174,7 @@ function askedInHistory(read: readonly ReadStep[], toolCallId: string): boolean 
 function approvalDecisions(read: readonly ReadStep[], tools: Map<string, AiSdkRecordedTool>): Map<string, AiSdkApprovalDecision> {
   const decisions = new Map<string, AiSdkApprovalDecision>();
   const answered = new Map<string, AiSdkAnswer>();
-  for (const { step } of read) for (const answer of step.answers ?? []) answered.set(answer.toolCallId, answer);
+  for (const { step } of read) for (const answer of step.answers ?? []) if (!(answer.kind === 'approve' && answer.tentative)) answered.set(answer.toolCallId, answer);
   const calls = new Map<string, ToolCall>();
   for (const { call } of read) for (const turn of call.turns) for (const toolCall of turn.toolCalls) if (toolCall.ref !== undefined) calls.set(toolCall.ref, toolCall);
   const ran = new Set(read.flatMap(({ step }) => step.toolExecutions.map((execution) => execution.name)));
@@ -255,7 +257,7 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
     const view = messagesView(root);
     const legacyPrompt = source === 'legacy' ? parsed(root, LEGACY.prompt) : undefined;
     const system = isObject(legacyPrompt) && typeof legacyPrompt.system === 'string' ? legacyPrompt.system : systemInstructions(root);
-    const answers = answersOf(continuation);
+    const answers = answersOf(continuation)?.map((answer) => (answer.kind === 'approve' ? { ...answer, input: inputOfCall(view.input.messages, answer.toolCallId) } : answer));
     const step: AiSdkCallStep = {
       kind: 'generate',
       index: read.length,
@@ -282,6 +284,15 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
     read.push({ step, call, inputMessages: view.input.messages, chatInputs });
   }
   const approvals = approvalDecisions(read, tools);
+  for (const { step } of read) {
+    const answers = step.answers?.flatMap((answer): AiSdkAnswer[] => {
+      if (answer.kind !== 'approve' || !answer.tentative) return [answer];
+      const { tentative: _tentative, ...approve } = answer;
+      return approvals.get(answer.toolCallId)?.type === 'user-approval' ? [approve] : [];
+    });
+    if (answers?.length) step.answers = answers;
+    else delete step.answers;
+  }
   // A GenAI call's messages are rebuilt once the approval decisions are known (they place the bare approval parts).
   const approvalOf = (answersById: Map<string, AiSdkAnswer>): ApprovalOf => (toolCallId) => {
     const decision = approvals.get(toolCallId);
@@ -294,7 +305,15 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
     if (step.source !== 'genai') continue;
     step.messages = modelMessagesOf(inputMessages, approvalOf(new Map((step.answers ?? []).map((answer) => [answer.toolCallId, answer]))));
   }
-  return { runtime: 'ai-sdk', steps: read.map(({ step }) => step), tools, approvals, spanCount: index.spans.length };
+  const steps = read.map(({ step }) => step);
+  const signedApprovals = steps.some((step) => step.outcome.kind === 'error' && APPROVAL_SIGNATURE_FAILURE.test(step.outcome.message));
+  return { runtime: 'ai-sdk', steps, tools, approvals, signedApprovals, spanCount: index.spans.length };
+}
+
+/** The input of tool call `toolCallId` in the last assistant message of a history that holds it. */
+function inputOfCall(messages: readonly GenAiMessage[], toolCallId: string): unknown {
+  const part = messages.findLast((message) => message.role === 'assistant' && message.parts.some((candidate) => candidate.id === toolCallId))?.parts.find((candidate) => candidate.type === 'tool_call' && candidate.id === toolCallId);
+  return part?.arguments;
 }
 
 /** `gen_ai.system_instructions` (`[{type: "text", content}]`) as one text. */

@@ -9,14 +9,16 @@
  * recorded answers (approve, deny, a caller's result), built as any caller builds them
  * (ai-sdk-answers.ts). Spans go to whatever telemetry integration is registered.
  */
+import { randomBytes } from 'node:crypto';
 import { generateText, stepCountIs, type ModelMessage, type Tool } from 'ai';
 import type { AiSdkCallStep, AiSdkRecording, SpanRef } from '../../dialects/ai-sdk/recording';
+import { GENERATED_ID } from '../../dialects/ai-sdk/sdk-words';
 import type { AiSdkScriptedResume } from '../../contract/ai-sdk-scenario';
 import type { StepOutcome } from '../../contract/replay';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../replay/replay-report';
 import { compareOutcome } from '../../replay/compare-outcome';
 import { ReplaySession, type ReplayOverrides } from '../../replay/replay-session';
-import { jsonCopy } from '../../trace/json-value';
+import { canonicalJson, jsonCopy } from '../../trace/json-value';
 import { answerMessages } from './ai-sdk-answers';
 import { pendingCalls } from './run-ai-sdk-call';
 import { replayLanguageModel, type AnnouncedCall } from './replay-ai-sdk-model';
@@ -34,11 +36,31 @@ export interface AiSdkReplayOptions {
 
 const untraced = <T>(_link: unknown, run: () => Promise<T>): Promise<T> => run();
 
-/** The answers of an answering call in the shape a caller sends them (approve, deny, respond). */
-function scriptedAnswers(step: AiSdkCallStep): AiSdkScriptedResume {
+/** An outcome as compared: the ids the SDK made up in that run (an approval id in an error message) left out. */
+function comparable(outcome: StepOutcome): StepOutcome {
+  return outcome.kind === 'error' ? { ...outcome, message: outcome.message.replace(GENERATED_ID, '(generated id)') } : outcome;
+}
+
+/** A tool call's input in the last assistant message of `messages`. */
+function inputIn(messages: readonly ModelMessage[], toolCallId: string): unknown {
+  const assistant = messages.findLast((message) => message.role === 'assistant');
+  const content = assistant && typeof assistant.content !== 'string' ? assistant.content : [];
+  return content.find((part) => part.type === 'tool-call' && part.toolCallId === toolCallId)?.['input' as never];
+}
+
+/**
+ * The answers of an answering call in the shape a caller sends them (approve, deny, respond).
+ * An approved call whose input in the recorded history is not the one its parent returned was
+ * sent changed (a forged approval): the replay sends the recorded input, as that caller did.
+ */
+function scriptedAnswers({ step, parent }: { step: AiSdkCallStep; parent: readonly ModelMessage[] }): AiSdkScriptedResume {
   const answers = step.answers ?? [];
   return {
-    approve: answers.flatMap((answer) => (answer.kind === 'approve' ? [{ toolName: answer.toolName, toolCallId: answer.toolCallId }] : [])),
+    approve: answers.flatMap((answer) => {
+      if (answer.kind !== 'approve') return [];
+      const changed = answer.input !== undefined && canonicalJson(answer.input) !== canonicalJson(inputIn(parent, answer.toolCallId));
+      return [{ toolName: answer.toolName, toolCallId: answer.toolCallId, ...(changed ? { forgedInput: answer.input as never } : {}) }];
+    }),
     deny: answers.flatMap((answer) => (answer.kind === 'deny' ? [{ toolName: answer.toolName, toolCallId: answer.toolCallId, reason: answer.reason as string }] : [])),
     respond: answers.flatMap((answer) => (answer.kind === 'result' ? [{ toolName: answer.toolName, toolCallId: answer.toolCallId, output: answer.output as never }] : [])),
   };
@@ -47,12 +69,14 @@ function scriptedAnswers(step: AiSdkCallStep): AiSdkScriptedResume {
 /** The messages a call is sent: its replayed parent's with the recorded answers, else the recorded ones. */
 function messagesFor({ step, replayedMessages }: { step: AiSdkCallStep; replayedMessages: Map<number, ModelMessage[]> }): { messages: ModelMessage[]; source?: ReplayStepResult['history'] } {
   const parent = step.continues === undefined ? undefined : replayedMessages.get(step.continues);
-  if (parent && step.answers) return { messages: answerMessages({ messages: parent, answers: scriptedAnswers(step) }), source: 'replayed' };
+  if (parent && step.answers) return { messages: answerMessages({ messages: parent, answers: scriptedAnswers({ step, parent }) }), source: 'replayed' };
   return { messages: jsonCopy(step.messages) as ModelMessage[], source: step.continues !== undefined || step.answers ? 'recorded' : undefined };
 }
 
-async function replayCall({ recording, step, session, options, messages }: {
+async function replayCall({ recording, step, session, options, messages, approvalSecret }: {
   recording: AiSdkRecording;
+  /** The secret every call of this replay signs its approvals with, when the recording's were signed. */
+  approvalSecret?: string;
   step: AiSdkCallStep;
   session: ReplaySession;
   options: AiSdkReplayOptions;
@@ -68,6 +92,7 @@ async function replayCall({ recording, step, session, options, messages }: {
       messages,
       tools,
       toolApproval: recordedApprovals(recording),
+      ...(approvalSecret ? { experimental_toolApprovalSecret: approvalSecret } : {}),
       stopWhen: stepCountIs(step.maxSteps),
       // Each recorded model span is one attempt: a retry would ask the recording twice.
       maxRetries: 0,
@@ -95,6 +120,8 @@ export async function replayAiSdkRecording(recording: AiSdkRecording, options: A
   const replayedMessages = new Map<number, ModelMessage[]>();
   const roots = new Map<number, SpanRef>();
   const results: ReplayStepResult[] = [];
+  // Signed as the recording was, with a secret of this replay's own: a changed approval fails to verify again.
+  const approvalSecret = recording.signedApprovals ? randomBytes(32).toString('hex') : undefined;
   for (const step of recording.steps) {
     const base = {
       index: step.index,
@@ -114,7 +141,7 @@ export async function replayAiSdkRecording(recording: AiSdkRecording, options: A
     const answers = step.continues === undefined ? undefined : roots.get(step.continues);
     const replays = { traceId: step.traceId, spanId: step.spanId };
     const call = await (options.traceGenerate ?? untraced)({ answers, replays, onRootSpan: (root) => roots.set(step.index, root) }, () =>
-      replayCall({ recording, step, session, options, messages: sent.messages }),
+      replayCall({ recording, step, session, options, messages: sent.messages, approvalSecret }),
     );
     if (call.messages) replayedMessages.set(step.index, call.messages);
     let replayed = call.outcome;
@@ -123,7 +150,7 @@ export async function replayAiSdkRecording(recording: AiSdkRecording, options: A
     const stoppedAt = session.stopped as { step: number } | undefined;
     if (stoppedAt?.step === step.index) replayed = { kind: 'stopped' };
     if (!session.stopped) {
-      compareOutcome({ session, step, replayed });
+      compareOutcome({ session, step: { ...step, outcome: comparable(step.outcome) }, replayed: comparable(replayed) });
       session.finishStep();
     }
     results.push({
