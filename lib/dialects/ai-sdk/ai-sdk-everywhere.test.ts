@@ -4,7 +4,7 @@ import { LoopscopeError } from '../../errors';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import { renderGraphText } from '../../graph/render-graph-text';
 import { linkTraces, summarizeCapturedTrace, traceGraphFacts } from '../../graph/trace-sessions';
-import { readRecording } from '../../replay/read-recording';
+import { readRecording, readReplayable } from '../../replay/read-recording';
 import { resumeContextFrom } from '../../resume/resume-context';
 import { spanView } from '../../server/span-view';
 import { loadTraceFile } from '../../trace/load-trace-file';
@@ -71,15 +71,17 @@ describe('AI SDK spans in the detail panel', () => {
   });
 });
 
-describe('answering and replaying AI SDK calls are refused in one sentence', () => {
+describe('answering AI SDK calls is refused in one sentence; replaying them reads an AI SDK recording', () => {
   it('resume: the paused call is found and its dialect says not yet', async () => {
     const spans = await load('ai-sdk-approval-denied');
     expectRefused(() => resumeContextFrom(spans), /not supported yet for AI SDK traces/);
   });
 
-  it('replay: every AI SDK fixture alone is refused; mixed with genkit, the genkit calls replay', async () => {
+  it('replay: every AI SDK trace alone reads as an AI SDK recording; mixed with genkit, the genkit calls replay', async () => {
     const sdk = (await Promise.all(ALL.map(load))).flat();
-    for (const spans of byTrace(sdk).values()) expectRefused(() => readRecording(spans), /^Replay is not supported yet for Vercel AI SDK traces/);
+    for (const spans of byTrace(sdk).values()) expect(readReplayable(spans).runtime).toBe('ai-sdk');
+    // The genkit reader says where to go instead, in one sentence.
+    expectRefused(() => readRecording([...byTrace(sdk).values()][0]), /^These are Vercel AI SDK calls: read them with readReplayable/);
     const genkit = await loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', 'interrupt-restart.otlp.json'));
     expect(readRecording([...genkit, ...sdk]).steps.length).toBe(readRecording(genkit).steps.length);
   });
