@@ -106,7 +106,7 @@ function answersLiteral(step: AiSdkCallStep): unknown {
 }
 
 function callSource({ recording, step }: { recording: AiSdkRecording; step: AiSdkCallStep }): string[] {
-  const indent = '      ';
+  const indent = '    ';
   const parent = step.continues;
   const messages =
     parent !== undefined && step.answers
