@@ -23,33 +23,43 @@ function toolResultOutput(response: unknown): Record<string, unknown> {
   return typeof response === 'string' ? { type: 'text', value: response } : { type: 'json', value: response ?? null };
 }
 
-function assistantContent(message: GenAiMessage, approvalOf: ApprovalOf): Record<string, unknown>[] {
+/**
+ * The tool calls of an assistant message its bare approval requests belong to, in call order:
+ * those the recording says asked, then — when the message holds more requests than that (a
+ * policy decided the others, in a call not recorded) — the next calls in order.
+ */
+function askingCalls(message: GenAiMessage, approvalOf: ApprovalOf): string[] {
+  const calls = message.parts.filter((part) => part.type === 'tool_call' && part.id !== undefined).map((part) => part.id!);
+  const bare = message.parts.filter((part) => part.type === APPROVAL_REQUEST_PART && part.id === undefined).length;
+  const chosen = new Set(calls.filter((id) => approvalOf(id).asked));
+  for (const id of calls) {
+    if (chosen.size >= bare) break;
+    chosen.add(id);
+  }
+  return calls.filter((id) => chosen.has(id));
+}
+
+function assistantContent({ message, asking }: { message: GenAiMessage; asking: string[] }): Record<string, unknown>[] {
   const content: Record<string, unknown>[] = [];
-  const calls = message.parts.filter((part) => part.type === 'tool_call' && part.id !== undefined);
-  // Bare approval requests go, in order, to the calls the recording says asked for one.
-  const asking = calls.filter((part) => approvalOf(part.id!).asked).map((part) => part.id!);
+  const unpaired = [...asking];
   for (const part of message.parts) {
     if (part.type === 'text') content.push({ type: 'text', text: part.content ?? '' });
     else if (part.type === 'reasoning') content.push({ type: 'reasoning', text: part.content ?? '' });
     else if (part.type === 'tool_call') content.push({ type: 'tool-call', toolCallId: part.id ?? '', toolName: part.name ?? '', input: part.arguments ?? {} });
     else if (part.type === APPROVAL_REQUEST_PART) {
-      const toolCallId = part.id ?? asking.shift();
+      const toolCallId = part.id ?? unpaired.shift();
       if (toolCallId !== undefined) content.push({ type: APPROVAL_REQUEST_PART, approvalId: rebuiltApprovalId(toolCallId), toolCallId });
     }
   }
   return content;
 }
 
-/** The tool calls of the assistant messages before `at` that asked for an approval, in order (what bare responses answer). */
-function askedBefore({ messages, at, approvalOf }: { messages: readonly GenAiMessage[]; at: number; approvalOf: ApprovalOf }): string[] {
-  const assistant = messages.slice(0, at).findLast((message) => message.role === 'assistant');
-  return (assistant?.parts ?? []).filter((part) => part.type === 'tool_call' && part.id !== undefined && approvalOf(part.id).asked).map((part) => part.id!);
-}
-
-function toolContent({ messages, at, approvalOf, names }: { messages: readonly GenAiMessage[]; at: number; approvalOf: ApprovalOf; names: Map<string, string> }): Record<string, unknown>[] {
-  const pending = askedBefore({ messages, at, approvalOf });
+function toolContent({ messages, at, approvalOf, names, asking }: { messages: readonly GenAiMessage[]; at: number; approvalOf: ApprovalOf; names: Map<string, string>; asking: Map<number, string[]> }): Record<string, unknown>[] {
+  // Bare responses answer, in order, the requests of the last assistant message before them.
+  const assistantAt = messages.slice(0, at).findLastIndex((message) => message.role === 'assistant');
+  const pending = [...(asking.get(assistantAt) ?? [])];
   // Responses already given in earlier tool messages of the same answer are not given again.
-  for (const earlier of messages.slice(0, at)) {
+  for (const earlier of messages.slice(assistantAt + 1, at)) {
     if (earlier.role !== 'tool') continue;
     for (const part of earlier.parts) if (part.type === APPROVAL_RESPONSE_PART) pending.shift();
   }
@@ -71,9 +81,13 @@ function toolContent({ messages, at, approvalOf, names }: { messages: readonly G
 export function modelMessagesOf(messages: readonly GenAiMessage[], approvalOf: ApprovalOf): Record<string, unknown>[] {
   const names = new Map<string, string>();
   for (const message of messages) for (const part of message.parts) if (part.type === 'tool_call' && part.id !== undefined) names.set(part.id, part.name ?? '');
+  const asking = new Map<number, string[]>();
+  messages.forEach((message, at) => {
+    if (message.role === 'assistant') asking.set(at, askingCalls(message, approvalOf));
+  });
   return messages.map((message, at) => {
-    if (message.role === 'assistant') return { role: 'assistant', content: assistantContent(message, approvalOf) };
-    if (message.role === 'tool') return { role: 'tool', content: toolContent({ messages, at, approvalOf, names }) };
+    if (message.role === 'assistant') return { role: 'assistant', content: assistantContent({ message, asking: asking.get(at) ?? [] }) };
+    if (message.role === 'tool') return { role: 'tool', content: toolContent({ messages, at, approvalOf, names, asking }) };
     const texts = message.parts.filter((part) => part.type === 'text');
     const text = texts.map((part) => part.content ?? '').join('');
     if (message.role === 'system') return { role: 'system', content: text };

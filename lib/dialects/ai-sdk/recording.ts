@@ -288,7 +288,7 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
     const answers = step.answers?.flatMap((answer): AiSdkAnswer[] => {
       if (answer.kind !== 'approve' || !answer.tentative) return [answer];
       const { tentative: _tentative, ...approve } = answer;
-      return approvals.get(answer.toolCallId)?.type === 'user-approval' ? [approve] : [];
+      return approvals.get(answer.toolCallId)?.type === 'user-approval' || askedInHistory(read, answer.toolCallId) ? [approve] : [];
     });
     if (answers?.length) step.answers = answers;
     else delete step.answers;
@@ -298,6 +298,7 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
     const decision = approvals.get(toolCallId);
     const answer = answersById.get(toolCallId);
     if (answer?.kind === 'deny') return { asked: true, approved: false, ...(answer.reason !== undefined ? { reason: answer.reason } : {}) };
+    if (answer?.kind === 'approve') return { asked: true, approved: true };
     if (decision?.type === 'denied') return { asked: true, approved: false, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
     return { asked: decision !== undefined, approved: true };
   };

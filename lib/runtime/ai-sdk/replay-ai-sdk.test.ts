@@ -57,6 +57,22 @@ describe('replayAiSdkRecording: every AI SDK fixture (GenAI and legacy spans) re
   });
 });
 
+describe('replayAiSdkRecording: an answering call without the call it answers', () => {
+  it.each(['ai-sdk-approval-approved', 'ai-sdk-approval-approved.legacy', 'ai-sdk-approval-denied', 'ai-sdk-approval-policy', 'ai-sdk-handed-back-tool'])(
+    '%s: its second trace alone replays from the recorded history (GenAI messages rebuilt, approval ids made up) and matches',
+    async (name) => {
+      const spans = await load(`${name}.otlp.json`);
+      const first = spans.filter((span) => span.parentSpanId === undefined).sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1))[0];
+      const recording = aiSdkRecording(spans.filter((span) => span.traceId !== first.traceId));
+      expect(recording.steps.map((step) => [step.label, step.continues])).toEqual([['call 1 (answer)', undefined]]);
+      const report = await replayAiSdkRecording(recording);
+      expect(report.divergences).toEqual([]);
+      expect(report.steps[0]).toMatchObject({ history: 'recorded', matched: true });
+      expect(report.steps[0].modelCalls).toEqual({ recorded: 1, replayed: 1 });
+    },
+  );
+});
+
 describe('replayAiSdkRecording: the replay is captured like a run, nested under its recording', () => {
   it('an approval answered: the same spans as recorded, each call linked to the call it replays, the answer to the replayed pause', async () => {
     const recorded = await load('ai-sdk-approval-approved.otlp.json');
