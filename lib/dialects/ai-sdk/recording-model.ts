@@ -76,6 +76,8 @@ export interface AiSdkCallStep extends SpanRef {
   outcome: StepOutcome;
   provider: string;
   modelId: string;
+  /** The call's `telemetry.functionId` (`gen_ai.agent.name`, legacy `ai.telemetry.functionId`), when recorded: the replay's spans carry it too. */
+  functionId?: string;
   /** `generateText`'s `system`, when recorded. */
   system?: string;
   /** The messages the call was given (`ModelMessage[]`), as recorded or rebuilt from the GenAI messages: sent when the call it continues is not replayed. */

@@ -257,6 +257,7 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
     const view = messagesView(root);
     const legacyPrompt = source === 'legacy' ? parsed(root, LEGACY.prompt) : undefined;
     const system = isObject(legacyPrompt) && typeof legacyPrompt.system === 'string' ? legacyPrompt.system : systemInstructions(root);
+    const functionId = stringAttribute(root.attributes[source === 'legacy' ? LEGACY.functionId : GEN_AI.agentName]);
     const answers = answersOf(continuation)?.map((answer) => (answer.kind === 'approve' ? { ...answer, input: inputOfCall(view.input.messages, answer.toolCallId) } : answer));
     const step: AiSdkCallStep = {
       kind: 'generate',
@@ -268,6 +269,7 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
       outcome: outcomeOf(call),
       provider: stringAttribute(root.attributes['gen_ai.provider.name']) ?? stringAttribute(root.attributes['gen_ai.system']) ?? stringAttribute(root.attributes['ai.model.provider']) ?? 'recorded',
       modelId: view.model ?? call.model ?? 'recorded-model',
+      ...(functionId !== undefined ? { functionId } : {}),
       ...(system !== undefined ? { system } : {}),
       messages: isObject(legacyPrompt) && Array.isArray(legacyPrompt.messages) ? legacyPrompt.messages : [],
       modelCalls,

@@ -92,6 +92,8 @@ describe('replayAiSdkRecording: the replay is captured like a run, nested under 
     });
     const answers = roots[1].links.filter((link) => link.attributes[ANSWERS_LINK_ATTRIBUTE] === ANSWERS_LINK_VALUE);
     expect(answers.map((link) => link.spanId)).toEqual([roots[0].spanId]);
+    // Named as the recorded calls were (their functionId).
+    expect(roots.map((root) => root.attributes['gen_ai.agent.name'])).toEqual(recordedRoots.map((root) => root.attributes['gen_ai.agent.name']));
   });
 });
 

@@ -99,7 +99,8 @@ async function replayCall({ recording, step, session, options, messages, approva
       onLanguageModelCallStart: (event) => {
         announced.messages = event.messages;
       },
-      telemetry: { functionId: step.label },
+      // The recorded call's name, so the replay's spans read like the recording's.
+      telemetry: { functionId: step.functionId ?? step.label },
     });
     const waiting = pendingCalls(result);
     const outcome: StepOutcome = waiting.length > 0 ? { kind: 'interrupted' } : { kind: 'finished', finishReason: result.finishReason, message: result.text };
