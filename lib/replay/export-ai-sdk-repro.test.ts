@@ -133,6 +133,15 @@ describe('exportAiSdkRepro: the generated file run with tsx', () => {
     expect(exported.get('ai-sdk-step-limit.otlp.json')!.source).toContain('stopWhen: stepCountIs(2),');
   });
 
+  it('writes the recorded call settings as options of generateText', () => {
+    const body = JSON.parse(readFileSync(path.join(FIXTURES, 'ai-sdk-tool-throws.otlp.json'), 'utf8'));
+    for (const span of body.resourceSpans.flatMap((resource: any) => resource.scopeSpans.flatMap((scope: any) => scope.spans))) {
+      if (span.name.startsWith('chat ')) span.attributes.push({ key: 'gen_ai.request.temperature', value: { doubleValue: 0.25 } });
+    }
+    const source = exportAiSdkRepro(aiSdkRecording(JSON.stringify(body), 'settings.json'));
+    expect(source).toContain('    temperature: 0.25,\n');
+  });
+
   it('a forged approval fails again on its signature, with the SDK’s own words', () => {
     const { stdout } = exported.get('ai-sdk-signed-approval-forged.otlp.json')!;
     expect(stdout).toMatch(/^call 2 \(answer\): failed: Tool approval signature verification failed for approval "aitxt-\w+" \(tool call "transfer-1"\): invalid signature$/m);

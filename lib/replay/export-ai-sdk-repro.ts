@@ -116,6 +116,8 @@ function callSource({ recording, step }: { recording: AiSdkRecording; step: AiSd
     `  const h${step.index + 1} = await call(${step.index}, ${codeLiteral(step.label)}, {`,
     `${indent}model: recordedModel(${codeLiteral(step.provider)}, ${codeLiteral(step.modelId)}),`,
     ...(step.system !== undefined ? [`${indent}system: ${codeLiteral(step.system, `${indent}system: `)},`] : []),
+    // Recorded call settings (numbers and stop sequences), as options of generateText.
+    ...Object.entries(step.settings).map(([name, value]) => `${indent}${name}: ${codeLiteral(value, `${indent}${name}: `)},`),
     `${indent}messages: ${messages},`,
     `${indent}tools,`,
     `${indent}toolApproval,`,

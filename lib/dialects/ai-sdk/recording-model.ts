@@ -8,8 +8,9 @@
  */
 import type { StepOutcome } from '../../contract/replay';
 import type { RecordedToolExecution, SpanRef } from '../recorded-calls';
+import type { AiSdkCallSettings } from './call-settings';
 
-export type { RecordedToolExecution, SpanRef, StepOutcome };
+export type { AiSdkCallSettings, RecordedToolExecution, SpanRef, StepOutcome };
 
 /** Which integration recorded the spans: `@ai-sdk/otel`'s `OpenTelemetry` (GenAI conventions) or `LegacyOpenTelemetry` (`ai.*`). */
 export type AiSdkSpanSource = 'genai' | 'legacy';
@@ -37,9 +38,10 @@ export interface AiSdkRecordedModelCall extends SpanRef {
   /**
    * What the model was sent, in the recorder's own words: `messages` is `gen_ai.input.messages`
    * (the step's messages in the GenAI conventions) or `ai.prompt.messages` (the provider prompt,
-   * legacy); `tools` the tool definitions the model got.
+   * legacy); `tools` the tool definitions the model got; `config` the call settings recorded
+   * (`temperature`, `maxOutputTokens`, …: call-settings.ts).
    */
-  request: { messages?: unknown; tools?: unknown };
+  request: { messages?: unknown; tools?: unknown; config: AiSdkCallSettings };
   response?: AiSdkRecordedResponse;
   errorMessage?: string;
 }
@@ -78,6 +80,8 @@ export interface AiSdkCallStep extends SpanRef {
   modelId: string;
   /** The call's `telemetry.functionId` (`gen_ai.agent.name`, legacy `ai.telemetry.functionId`), when recorded: the replay's spans carry it too. */
   functionId?: string;
+  /** The call settings its first model call was sent (`temperature`, …), passed to `generateText` again. */
+  settings: AiSdkCallSettings;
   /** `generateText`'s `system`, when recorded. */
   system?: string;
   /** The messages the call was given (`ModelMessage[]`), as recorded or rebuilt from the GenAI messages: sent when the call it continues is not replayed. */

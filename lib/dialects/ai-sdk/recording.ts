@@ -15,6 +15,7 @@ import { GEN_AI, stringAttribute } from '../otel-genai/genai-attributes';
 import type { GenAiMessage } from '../otel-genai/genai-messages';
 import type { RecordedToolExecution } from '../recorded-calls';
 import { isAiSdkSpan } from './classify-span';
+import { recordedCallSettings } from './call-settings';
 import { LEGACY } from './legacy-spans';
 import { modelMessagesOf, type ApprovalOf } from './model-messages';
 import { readAiSdkCall } from './read-call';
@@ -65,7 +66,7 @@ function modelCall({ span, source, ordinal, failed }: { span: Span; source: AiSd
     traceId: span.traceId,
     spanId: span.spanId,
     ordinal,
-    request: { messages: parsed(span, source === 'legacy' ? LEGACY.promptMessages : GEN_AI.inputMessages), tools: sentTools(span, source) },
+    request: { messages: parsed(span, source === 'legacy' ? LEGACY.promptMessages : GEN_AI.inputMessages), tools: sentTools(span, source), config: recordedCallSettings(span) },
   };
   if (failed !== undefined) return { ...call, errorMessage: failed };
   call.response = {
@@ -270,6 +271,7 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
       provider: stringAttribute(root.attributes['gen_ai.provider.name']) ?? stringAttribute(root.attributes['gen_ai.system']) ?? stringAttribute(root.attributes['ai.model.provider']) ?? 'recorded',
       modelId: view.model ?? call.model ?? 'recorded-model',
       ...(functionId !== undefined ? { functionId } : {}),
+      settings: modelCalls[0]?.request.config ?? {},
       ...(system !== undefined ? { system } : {}),
       messages: isObject(legacyPrompt) && Array.isArray(legacyPrompt.messages) ? legacyPrompt.messages : [],
       modelCalls,

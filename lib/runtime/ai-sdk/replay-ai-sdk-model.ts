@@ -2,6 +2,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Conten
 import { formatModelMessages } from '@ai-sdk/otel';
 import { trace } from '@opentelemetry/api';
 import type { LanguageModelCallStartEvent } from 'ai';
+import { CALL_SETTING_NAMES } from '../../dialects/ai-sdk/call-settings';
 import type { AiSdkCallStep, AiSdkRecordedResponse, SpanRef } from '../../dialects/ai-sdk/recording';
 import { ReplayStopped, type ReplaySession } from '../../replay/replay-session';
 import { jsonCopy } from '../../trace/json-value';
@@ -22,7 +23,8 @@ export interface AnnouncedCall {
  * The request of a model call in the words its recording used, so the two compare field by
  * field: the GenAI conventions record the step's messages as `@ai-sdk/otel` formats them
  * (`formatModelMessages`, the very function the recorder ran) and legacy spans the provider
- * prompt as the model received it; both record the tool definitions the model was sent.
+ * prompt as the model received it; both record the tool definitions the model was sent and
+ * the call settings (`config`).
  */
 function requestOf({ step, options, announced }: { step: AiSdkCallStep; options: LanguageModelV4CallOptions; announced: AnnouncedCall }): Record<string, unknown> {
   let messages: unknown;
@@ -32,7 +34,9 @@ function requestOf({ step, options, announced }: { step: AiSdkCallStep; options:
     // The recorder leaves the attribute out for no messages.
     messages = formatted.length > 0 ? jsonCopy(formatted) : undefined;
   }
-  return { messages, tools: options.tools === undefined ? undefined : jsonCopy(options.tools) };
+  const config: Record<string, unknown> = {};
+  for (const name of CALL_SETTING_NAMES) if (options[name] !== undefined) config[name] = jsonCopy(options[name]);
+  return { messages, tools: options.tools === undefined ? undefined : jsonCopy(options.tools), config };
 }
 
 function resultOf(response: AiSdkRecordedResponse): LanguageModelV4GenerateResult {

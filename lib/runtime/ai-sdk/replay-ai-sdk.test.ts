@@ -137,6 +137,18 @@ describe('replayAiSdkRecording: divergences named by call and field', () => {
     expect((await replayAiSdkRecording(recording)).matched).toBe(true);
   });
 
+  it('recorded call settings are sent again and compared: the same on every call matches, one changed is named at config', async () => {
+    const spans = structuredClone(await load('ai-sdk-plain-tool-round.otlp.json'));
+    const chats = spans.filter((span) => span.name.startsWith('chat ')).sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1));
+    for (const chat of chats) Object.assign(chat.attributes, { 'gen_ai.request.temperature': 0.3, 'gen_ai.request.max_tokens': 256 });
+    const recording = aiSdkRecording(spans);
+    expect(recording.steps[0].settings).toEqual({ temperature: 0.3, maxOutputTokens: 256 });
+    expect((await replayAiSdkRecording(recording)).divergences).toEqual([]);
+    chats[1].attributes['gen_ai.request.temperature'] = 0.9;
+    const report = await replayAiSdkRecording(aiSdkRecording(spans));
+    expect(report.divergences[0]).toMatchObject({ call: 'model call 2', field: 'config.temperature', recorded: 0.9, replayed: 0.3 });
+  });
+
   it('a fork of a tool output replays from there: the changed output reaches the model', async () => {
     const spans = await load('ai-sdk-plain-tool-round.otlp.json');
     const tool = spans.find((span) => span.name === 'execute_tool getWeather')!;

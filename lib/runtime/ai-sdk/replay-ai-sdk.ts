@@ -89,6 +89,7 @@ async function replayCall({ recording, step, session, options, messages, approva
     const result = await generateText({
       model: replayLanguageModel({ step, session, announced }),
       ...(step.system !== undefined ? { system: step.system } : {}),
+      ...step.settings,
       messages,
       tools,
       toolApproval: recordedApprovals(recording),
