@@ -3,12 +3,17 @@
  * make once every field parses: a field that is not JSON is named as such, and nothing is
  * checked against genkit's rules until all parse. Pure.
  */
-import type { RespondAnswer, RestartAnswer } from '@/lib/contract/resume-answers';
-import type { ResumeContextView } from '@/lib/contract/resume-context';
+import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer } from '@/lib/contract/resume-answers';
+import type { AnswerKind, ResumeContextView } from '@/lib/contract/resume-context';
+
+/** genkit answers by respond / restart; the AI SDK by approve / deny / respond (the context's dialect says which). */
+export type AnswerMode = AnswerKind['kind'];
 
 export interface AnswerDraft {
-  mode: 'respond' | 'restart';
+  mode: AnswerMode;
   output: string;
+  /** approve / deny: the reason (the model sees a denial's). */
+  reason: string;
   resumed: string;
   replace: boolean;
   replaceInput: string;
@@ -24,24 +29,13 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false; error:
   }
 }
 
-export function typescriptSnippet(context: ResumeContextView, payload: { messages: unknown[]; resume: unknown }): string {
-  return [
-    'const response = await ai.generate({',
-    `  model: ${JSON.stringify(context.model ?? 'your/model')},`,
-    `  tools: ${JSON.stringify(context.tools.map((tool) => tool.name))},`,
-    `  messages: ${JSON.stringify(payload.messages, null, 2).replace(/\n/g, '\n  ')},`,
-    `  resume: ${JSON.stringify(payload.resume, null, 2).replace(/\n/g, '\n  ')},`,
-    '});',
-  ].join('\n');
-}
-
-
 type Request = ResumeContextView['requests'][number];
 
-/** The draft an interrupted request starts with: respond with an output made from the tool's schema. */
-export function defaultDraft(request: Request | undefined): AnswerDraft {
+/** The draft an interrupted request starts with: the kind its runtime suggests for it (else its first), an output made from the tool's schema. */
+export function defaultDraft(request: Request | undefined, kinds: readonly AnswerKind[]): AnswerDraft {
   return {
-    mode: 'respond',
+    mode: request?.defaultKind ?? kinds[0]?.kind ?? 'respond',
+    reason: '',
     output: JSON.stringify(request?.outputExample ?? {}, null, 2),
     resumed: 'true',
     replace: false,
@@ -50,17 +44,29 @@ export function defaultDraft(request: Request | undefined): AnswerDraft {
 }
 
 /** The answers the drafts make for the interrupted requests, or what is not JSON in them. */
+export interface DraftAnswers {
+  respond: RespondAnswer[];
+  restart: RestartAnswer[];
+  approve: ApproveAnswer[];
+  deny: DenyAnswer[];
+}
+
 export function answersFromDrafts(options: { requests: readonly Request[]; draftOf: (key: string) => AnswerDraft }): {
-  answers: { respond: RespondAnswer[]; restart: RestartAnswer[] };
+  answers: DraftAnswers;
   parseErrors: string[];
 } {
   const respond: RespondAnswer[] = [];
   const restart: RestartAnswer[] = [];
+  const approve: ApproveAnswer[] = [];
+  const deny: DenyAnswer[] = [];
   const errors: string[] = [];
   for (const request of options.requests.filter((candidate) => candidate.state === 'interrupted')) {
     const key = label(request);
     const draft = options.draftOf(key);
-    if (draft.mode === 'respond') {
+    const reason = draft.reason.trim() === '' ? {} : { reason: draft.reason };
+    if (draft.mode === 'approve') approve.push({ name: request.name, ref: request.ref, ...reason });
+    else if (draft.mode === 'deny') deny.push({ name: request.name, ref: request.ref, ...reason });
+    else if (draft.mode === 'respond') {
       const output = parse(draft.output);
       if (output.ok) respond.push({ name: request.name, ref: request.ref, output: output.value });
       else errors.push(`${key}: the output is not valid JSON (${output.error}).`);
@@ -72,5 +78,5 @@ export function answersFromDrafts(options: { requests: readonly Request[]; draft
       else restart.push({ name: request.name, ref: request.ref, resumed: resumed.value, replaceInput: replaceInput?.ok ? replaceInput.value : undefined });
     }
   }
-  return { answers: { respond, restart }, parseErrors: errors };
+  return { answers: { respond, restart, approve, deny }, parseErrors: errors };
 }

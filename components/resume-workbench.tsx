@@ -5,12 +5,14 @@ import type { ResumeContextResponse, ResumeContextView } from '@/lib/contract/re
 
 import type { TraceSource } from '@/lib/contract/trace-source';
 import { apiJson } from './api-client';
-import { answersFromDrafts, defaultDraft, label, typescriptSnippet, type AnswerDraft } from './resume-answer-drafts';
+import { answersFromDrafts, defaultDraft, label, type AnswerDraft } from './resume-answer-drafts';
 import { useResumeCheck } from './use-resume-check';
 
 /**
- * The resume workbench: every request of the interrupted generate, an answer per interrupt
- * (respond or restart), checked live against genkit's rules, the exact payload, and Resume.
+ * The resume workbench: every request of the paused call, an answer per paused request in the
+ * kinds its runtime takes (genkit: respond / restart; the AI SDK: approve / deny / respond —
+ * named by the server from the call's dialect), checked live against that runtime's rules, the
+ * exact payload and the same as the app's own code, and Resume.
  */
 export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSource }) {
   // What the interrupted generate asked, read from its spans on the server (the page holds none).
@@ -33,7 +35,7 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
   const [result, setResult] = useState<{ runId?: string; error?: string } | undefined>();
   const [busy, setBusy] = useState(false);
 
-  const draftOf = (key: string): AnswerDraft => drafts[key] ?? defaultDraft(context?.requests.find((candidate) => label(candidate) === key));
+  const draftOf = (key: string): AnswerDraft => drafts[key] ?? defaultDraft(context?.requests.find((candidate) => label(candidate) === key), context?.answerKinds ?? []);
   const update = (key: string, patch: Partial<AnswerDraft>) => setDrafts((current) => ({ ...current, [key]: { ...draftOf(key), ...patch } }));
 
   const { answers, parseErrors } = useMemo(
@@ -79,30 +81,55 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
 
   return (
     <section className="workbench" data-testid="resume-workbench" aria-label="Resume workbench">
-      <h3>Answer the interrupts</h3>
+      <h3>Answer the paused calls</h3>
+      <p className="hint">
+        {context.runtimeTitle} · {context.model ?? 'model not recorded'}
+      </p>
       <ul className="workbench-requests">
         {context.requests.map((request) => {
           const key = label(request);
           const draft = draftOf(key);
+          const fields = new Set(context.answerKinds.find((kind) => kind.kind === draft.mode)?.fields ?? []);
           return (
-            <li key={key} data-testid="workbench-request" data-request={key} data-state={request.state}>
+            <li key={key} data-testid="workbench-request" data-request={key} data-state={request.state} data-waiting-for={request.waitingFor}>
               <strong>{key}</strong> <code>{JSON.stringify(request.input)}</code>
               {request.state === 'pending' ? <p className="hint">Already finished: its pendingOutput is reused, it needs no answer.</p> : null}
-              {request.state === 'done' ? <p className="hint">Not interrupted.</p> : null}
+              {request.state === 'done' ? <p className="hint">Not paused: it ran (or needs no answer).</p> : null}
               {request.state === 'interrupted' ? (
                 <>
-                  <p className="hint">Interrupt metadata: {JSON.stringify(request.interruptMetadata)}</p>
-                  <label>
-                    <input type="radio" name={`mode-${key}`} checked={draft.mode === 'respond'} onChange={() => update(key, { mode: 'respond' })} data-testid="workbench-mode-respond" /> Respond (the tool does not run again)
-                  </label>{' '}
-                  <label>
-                    <input type="radio" name={`mode-${key}`} checked={draft.mode === 'restart'} onChange={() => update(key, { mode: 'restart' })} data-testid="workbench-mode-restart" /> Restart (the tool runs again)
-                  </label>
-                  {draft.mode === 'respond' ? (
+                  {request.interruptMetadata !== undefined ? <p className="hint">Interrupt metadata: {JSON.stringify(request.interruptMetadata)}</p> : null}
+                  {request.waitingFor ? (
+                    <p className="hint" data-testid="workbench-waiting-for">
+                      Waits for {request.waitingFor === 'approval' ? 'an approval' : 'the caller’s result'}: {request.waitingEvidence}
+                    </p>
+                  ) : context.answerKinds.length > 2 ? (
+                    <p className="hint">The trace does not tell whether it waits for an approval or for the result of a tool without execute.</p>
+                  ) : null}
+                  <div className="workbench-kinds" role="radiogroup" aria-label={`Answer for ${key}`}>
+                    {context.answerKinds.map((kind) => (
+                      <label key={kind.kind}>
+                        <input type="radio" name={`mode-${key}`} checked={draft.mode === kind.kind} onChange={() => update(key, { mode: kind.kind })} data-testid={`workbench-mode-${kind.kind}`} /> {kind.label}{' '}
+                      </label>
+                    ))}
+                  </div>
+                  {fields.has('output') ? (
                     <textarea aria-label={`Output for ${key}`} rows={4} value={draft.output} onChange={(event) => update(key, { output: event.target.value })} data-testid="workbench-output" />
-                  ) : (
+                  ) : null}
+                  {fields.has('reason') ? (
+                    <input
+                      type="text"
+                      aria-label={`Reason for ${key}`}
+                      placeholder={draft.mode === 'deny' ? 'Why not (the model reads it)' : 'Reason (optional)'}
+                      value={draft.reason}
+                      onChange={(event) => update(key, { reason: event.target.value })}
+                      data-testid="workbench-reason"
+                    />
+                  ) : null}
+                  {fields.has('resumed') ? (
+                    <textarea aria-label={`Resumed metadata for ${key}`} rows={2} value={draft.resumed} onChange={(event) => update(key, { resumed: event.target.value })} data-testid="workbench-resumed" />
+                  ) : null}
+                  {fields.has('replaceInput') ? (
                     <>
-                      <textarea aria-label={`Resumed metadata for ${key}`} rows={2} value={draft.resumed} onChange={(event) => update(key, { resumed: event.target.value })} data-testid="workbench-resumed" />
                       <label>
                         <input type="checkbox" checked={draft.replace} onChange={(event) => update(key, { replace: event.target.checked })} data-testid="workbench-replace" /> replace the input
                       </label>
@@ -110,7 +137,7 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
                         <textarea aria-label={`Replacement input for ${key}`} rows={3} value={draft.replaceInput} onChange={(event) => update(key, { replaceInput: event.target.value })} data-testid="workbench-replace-input" />
                       ) : null}
                     </>
-                  )}
+                  ) : null}
                 </>
               ) : null}
             </li>
@@ -119,7 +146,7 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
       </ul>
       {checking ? (
         <p className="hint" data-testid="workbench-checking">
-          Checking against genkit’s rules…
+          Checking against {context.runtimeTitle}’s rules…
         </p>
       ) : errors.length > 0 ? (
         <ul className="workbench-issues error-text">
@@ -131,7 +158,7 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
         </ul>
       ) : (
         <p className="ok-text" data-testid="workbench-ok">
-          genkit would accept this resume.
+          {context.runtimeTitle} would accept this answer.
         </p>
       )}
       {warnings.length > 0 ? (
@@ -148,13 +175,18 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
           </label>
         </div>
       ) : null}
-      <details>
-        <summary>Payload (messages + resume)</summary>
+      {validation?.payload.notes?.map((note) => (
+        <p key={note} className="hint" data-testid="workbench-note">
+          {note}
+        </p>
+      ))}
+      <details open={context.dialect === 'ai-sdk' ? true : undefined}>
+        <summary>{shownPayload?.resume ? 'Payload (messages + resume)' : 'The next call’s messages'}</summary>
         <pre data-testid="workbench-payload" data-checked={validation ? 'true' : 'false'}>
-          {shownPayload ? JSON.stringify(shownPayload, null, 2) : ''}
+          {shownPayload ? JSON.stringify(shownPayload.resume ? { messages: shownPayload.messages, resume: shownPayload.resume } : shownPayload.messages, null, 2) : ''}
         </pre>
-        <button type="button" className="secondary" disabled={!validation} onClick={() => validation && void navigator.clipboard?.writeText(typescriptSnippet(context, validation.payload))} data-testid="workbench-copy-ts">
-          Copy as ai.generate(…) TypeScript
+        <button type="button" className="secondary" disabled={!validation} onClick={() => validation && void navigator.clipboard?.writeText(validation.snippet)} data-testid="workbench-copy-ts">
+          Copy as TypeScript
         </button>
       </details>
       <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">

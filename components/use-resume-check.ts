@@ -1,20 +1,21 @@
 'use client';
 
 import { useEffect, useMemo, useState } from 'react';
-import type { RespondAnswer, RestartAnswer, ResumeCheckResponse, ResumePayload } from '@/lib/contract/resume-answers';
+import type { ResumeCheckResponse, ResumePayload } from '@/lib/contract/resume-answers';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import { apiJson } from './api-client';
+import type { DraftAnswers } from './resume-answer-drafts';
 
 /**
  * Every edit of the workbench's answers is checked by the server (POST /api/resume/check):
- * genkit's rules, what this runner can run, and the payload. Tool schemas come from the trace,
+ * the rules of the runtime that recorded the call, what this runner can run, and the payload. Tool schemas come from the trace,
  * and their validators are compiled code, so they are compiled there, never in the page (its CSP
  * allows no eval). Checks are debounced; a stale answer is never shown as the current one.
  */
 export function useResumeCheck(options: {
   source: TraceSource;
   generateSpanId: string;
-  answers: { respond: RespondAnswer[]; restart: RestartAnswer[] };
+  answers: DraftAnswers;
   /** False while the context loads or an answer is not JSON: nothing is checked then. */
   ready: boolean;
 }): { validation?: ResumeCheckResponse; checkError?: string; shownPayload?: ResumePayload } {

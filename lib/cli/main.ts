@@ -7,6 +7,7 @@ import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
 import { resumeContextFrom } from '../resume/resume-context';
 import { validateResume } from '../resume/validate-resume';
+import { dialectTitle } from '../dialects/registry';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { tryParseJsonLimited } from '../trace/parse-json-limited';
 import { replayCommand } from './replay-command';
@@ -19,11 +20,15 @@ Commands:
   graph <file…> [--json]   the run graph of the given trace files (OTLP JSON / JSONL, Genkit TraceData)
   resume <file> [--respond NAME#REF=JSON]… [--restart NAME#REF[=RESUMED_JSON]]…
          [--replace-input NAME#REF=JSON]… [--dry-run] [--json]
-                           answers the interrupts of the last interrupted generate in the file.
-                           Checks the answers against genkit's rules first (exit 1 naming each
+  resume <file> [--approve NAME#CALLID[=REASON]]… [--deny NAME#CALLID[=REASON]]…
+         [--respond NAME#CALLID=JSON]… [--dry-run] [--json]
+                           answers the last paused call in the file: a genkit generate's
+                           interrupts (respond / restart), or an AI SDK call's approvals (approve /
+                           deny, the reason in plain text) and handed-back tools (respond).
+                           Checks the answers against the runtime's rules first (exit 1 naming each
                            broken rule; nothing runs). --dry-run stops there and prints the
-                           messages + resume payload. Otherwise runs the resume with tools/ and
-                           the recorded model (scripted/<scenario>) in real genkit, stores the
+                           payload. Otherwise runs the answer with tools/ (tools/ai-sdk/) and
+                           the recorded model (scripted/<scenario>) in real genkit / ai, stores the
                            new trace in LOOPSCOPE_DATA_DIR (default .loopscope/; through a server
                            running on PORT when there is one) and prints the graph of the
                            interrupted trace + the new one (--json: Graph JSON). Saved files are
@@ -85,6 +90,16 @@ function optionValues(argv: string[], option: string): string[] {
 async function resumeCommand({ argv, files, flags }: { argv: string[]; files: string[]; flags: Set<string> }): Promise<number> {
   if (files.length !== 1) throw new UsageError('resume needs exactly one trace file.');
   const respond = optionValues(argv, '--respond').map((text) => parseAnswer({ text, option: '--respond', valueOptional: false })).map((answer) => ({ name: answer.name, ref: answer.ref, output: answer.value }));
+  // The reason of an approval is the SDK's free text, not JSON.
+  const approval = (option: string) =>
+    optionValues(argv, option).map((text) => {
+      const equals = text.indexOf('=');
+      const [name, ref] = (equals < 0 ? text : text.slice(0, equals)).split('#');
+      if (!name || !ref) throw new UsageError(`${option} needs NAME#CALLID[=REASON], got "${text}".`);
+      return { name, ref, ...(equals < 0 ? {} : { reason: text.slice(equals + 1) }) };
+    });
+  const approve = approval('--approve');
+  const deny = approval('--deny');
   const replaced = new Map(optionValues(argv, '--replace-input').map((text) => parseAnswer({ text, option: '--replace-input', valueOptional: false })).map((answer) => [`${answer.name}#${answer.ref ?? ''}`, answer.value]));
   const restart = optionValues(argv, '--restart')
     .map((text) => parseAnswer({ text, option: '--restart', valueOptional: true }))
@@ -92,19 +107,22 @@ async function resumeCommand({ argv, files, flags }: { argv: string[]; files: st
   if (!flags.has('--dry-run')) {
     // Lazy: the run path imports genkit and OpenTelemetry, which `graph` must not pay for.
     const { runResumeCommand } = await import('./resume-command');
-    return runResumeCommand({ file: files[0], respond, restart, json: flags.has('--json') });
+    return runResumeCommand({ file: files[0], respond, restart, approve, deny, json: flags.has('--json') });
   }
   const context = resumeContextFrom(await loadTraceFile(files[0]));
-  const result = validateResume({ context, respond, restart });
+  const result = validateResume({ context, respond, restart, approve, deny });
+  const runtime = dialectTitle(context.dialect);
   if (flags.has('--json')) {
     process.stdout.write(`${JSON.stringify({ ok: result.errors.length === 0, errors: result.errors, warnings: result.warnings, payload: result.payload }, null, 2)}\n`);
   } else {
     const pending = context.requests.map((request) => `  ${request.name}${request.ref ? `#${request.ref}` : ''}  ${request.state}${request.interruptMetadata !== undefined ? `  ${JSON.stringify(request.interruptMetadata)}` : ''}`);
-    const lines = [`Resume of the interrupted generate in trace ${context.traceId}:`, ...pending];
+    const lines = [`Answer to the paused ${runtime} call in trace ${context.traceId}:`, ...pending];
     for (const issue of result.errors) lines.push(`error ${issue.code}: ${issue.message}`);
     for (const issue of result.warnings) lines.push(`warning: ${issue.message}`);
-    lines.push(result.errors.length === 0 ? 'ok: genkit would accept this resume.' : `${result.errors.length} rule(s) broken: genkit would refuse this resume.`);
-    lines.push('payload (ai.generate({ messages, resume })):', JSON.stringify({ resume: result.payload.resume }, null, 2));
+    for (const note of result.payload.notes ?? []) lines.push(`note: ${note}`);
+    lines.push(result.errors.length === 0 ? `ok: ${runtime} would accept this answer.` : `${result.errors.length} rule(s) broken: ${runtime} would refuse this answer.`);
+    if (result.payload.resume) lines.push('payload (ai.generate({ messages, resume })):', JSON.stringify({ resume: result.payload.resume }, null, 2));
+    else lines.push('payload (generateText({ messages }), the last messages):', JSON.stringify(result.payload.messages.slice(-2), null, 2));
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   return result.errors.length === 0 ? 0 : 1;
@@ -121,7 +139,7 @@ async function graphCommand(files: string[], flags: Set<string>): Promise<number
 
 export async function main(argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((argument) => argument.startsWith('--')).map((argument) => argument.split('=')[0]));
-  const valued = new Set(['--respond', '--restart', '--replace-input', '--out']);
+  const valued = new Set(['--respond', '--restart', '--replace-input', '--approve', '--deny', '--out']);
   // Positional arguments: not options, and not the values that follow a valued option.
   const positional = argv.filter((argument, index) => !argument.startsWith('--') && !(index > 0 && valued.has(argv[index - 1])));
   const [command, ...rest] = positional;

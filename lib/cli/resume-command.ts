@@ -17,6 +17,8 @@ import { renderGraphText } from '../graph/render-graph-text';
 import { unavailableModelMessage } from '../resume/model-availability';
 import { resumeContextFrom, type ResumeContext } from '../resume/resume-context';
 import { validateResume, type RespondAnswer, type RestartAnswer, type ResumeIssue } from '../resume/validate-resume';
+import type { ApproveAnswer, DenyAnswer } from '../contract/resume-answers';
+import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
 import type { GenerateFailure } from '../runtime/runner-protocol';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { storeNewTrace } from './store-new-trace';
@@ -25,6 +27,9 @@ export interface ResumeCommandOptions {
   file: string;
   respond: RespondAnswer[];
   restart: RestartAnswer[];
+  /** AI SDK traces: approval answers (ai-sdk-resume-command.ts runs them). */
+  approve: ApproveAnswer[];
+  deny: DenyAnswer[];
   json: boolean;
 }
 
@@ -58,7 +63,7 @@ function refuse(options: { context: ResumeContext; errors: ResumeIssue[]; warnin
     write(process.stdout, [JSON.stringify({ ok: false, errors, warnings }, null, 2)]);
   } else {
     write(process.stdout, [
-      `Resume of the interrupted generate in trace ${context.traceId} refused; nothing ran:`,
+      `The answer to the paused call in trace ${context.traceId} was refused; nothing ran:`,
       ...errors.map((issue) => `error ${issue.code}: ${issue.message}`),
       ...warnings.map((issue) => `warning: ${issue.message}`),
     ]);
@@ -92,6 +97,22 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
   const where = settings();
   const recorded = await loadTraceFile(options.file);
   const context = resumeContextFrom(recorded);
+  if (context.dialect === AI_SDK_DIALECT_ID) {
+    const { runAiSdkResumeCommand } = await import('./ai-sdk-resume-command');
+    return runAiSdkResumeCommand({
+      recorded,
+      context,
+      approve: options.approve,
+      deny: options.deny,
+      respond,
+      json: options.json,
+      where,
+      refuse: ({ errors, warnings }) => refuse({ context, errors, warnings, json: options.json }),
+    });
+  }
+  if (options.approve.length + options.deny.length > 0) {
+    throw new LoopscopeError('INVALID_ARGUMENT', '--approve and --deny answer AI SDK approvals; this is a genkit trace: answer its interrupts with --respond or --restart.');
+  }
   // Pure checks first: a broken rule costs no genkit import.
   const first = validateResume({ context, respond, restart });
   if (first.errors.length > 0) return refuse({ context, errors: first.errors, warnings: first.warnings, json: options.json });

@@ -1,7 +1,9 @@
 /**
- * Answers to interrupted tool requests (genkit's `resume: {respond, restart}`) and what the
- * resume routes say back. One shape for the workbench, the runs' scripted answers, the CLI
- * and the runner command.
+ * Answers to paused tool calls and what the resume routes say back. genkit answers an
+ * interrupt by `resume: {respond, restart}`; the AI SDK answers an approval request by a
+ * `tool-approval-response` (approve / deny) and a handed-back tool by a `tool-result`
+ * (respond). One shape for the workbench, the runs' scripted answers, the CLI and the runner
+ * command; a dialect's resume rules say which kinds its runtime takes.
  */
 import { z } from 'zod';
 import { SpanIdSchema } from './ids';
@@ -19,6 +21,14 @@ export const RestartAnswerSchema = z.object({
   replaceInput: z.unknown().optional(),
 });
 export type RestartAnswer = z.infer<typeof RestartAnswerSchema>;
+
+/** AI SDK: approve a call that asked for approval (`tool-approval-response`, `approved: true`); the tool runs. */
+export const ApproveAnswerSchema = z.object({ name: z.string().min(1, 'name the tool'), ref: z.string().optional(), reason: z.string().optional() });
+export type ApproveAnswer = z.infer<typeof ApproveAnswerSchema>;
+
+/** AI SDK: deny a call that asked for approval (`approved: false`); the model sees the reason. */
+export const DenyAnswerSchema = z.object({ name: z.string().min(1, 'name the tool'), ref: z.string().optional(), reason: z.string().optional() });
+export type DenyAnswer = z.infer<typeof DenyAnswerSchema>;
 
 const MAX_ANSWERS = 100;
 
@@ -41,6 +51,9 @@ export const ResumeFromTraceSchema = z.object({
   generateSpanId: SpanIdSchema.optional(),
   respond: z.array(RespondAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).default([]),
   restart: z.array(RestartAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).default([]),
+  /** AI SDK traces: approval requests approved / denied (`respond` answers their handed-back tools). */
+  approve: z.array(ApproveAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).optional(),
+  deny: z.array(DenyAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).optional(),
   /** Warnings (genkit 1.42 pitfalls) were shown and accepted. */
   confirmWarnings: z.boolean().optional(),
 });
@@ -55,10 +68,15 @@ export const ResumeIssueSchema = z.object({
 });
 export type ResumeIssue = z.infer<typeof ResumeIssueSchema>;
 
-/** The exact payload genkit would get: `ai.generate({ messages, resume })`. */
+/**
+ * The exact payload the runtime would get: genkit `ai.generate({ messages, resume })`; the AI
+ * SDK `generateText({ messages })` — the history with the answers as its last `tool` message.
+ */
 export const ResumePayloadSchema = z.object({
   messages: z.array(z.unknown()),
-  resume: z.object({ respond: z.array(z.unknown()), restart: z.array(z.unknown()) }),
+  resume: z.object({ respond: z.array(z.unknown()), restart: z.array(z.unknown()) }).optional(),
+  /** What the payload leaves to the run, in words (the AI SDK: approvals signed by the runner with the app's secret). */
+  notes: z.array(z.string()).optional(),
 });
 export type ResumePayload = z.infer<typeof ResumePayloadSchema>;
 
@@ -67,5 +85,7 @@ export const ResumeCheckResponseSchema = z.object({
   errors: z.array(ResumeIssueSchema),
   warnings: z.array(ResumeIssueSchema),
   payload: ResumePayloadSchema,
+  /** The payload as the app's own code (`ai.generate({…})`, `generateText({…})`), for the copy button. */
+  snippet: z.string(),
 });
 export type ResumeCheckResponse = z.infer<typeof ResumeCheckResponseSchema>;

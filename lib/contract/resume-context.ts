@@ -14,9 +14,25 @@ export const ResumeContextRequestSchema = z.object({
 });
 export type ResumeContextRequest = z.infer<typeof ResumeContextRequestSchema>;
 
+/** One kind of answer a runtime takes, as the workbench offers it: its words and the fields it needs. */
+export const AnswerKindSchema = z.object({
+  kind: z.enum(['respond', 'restart', 'approve', 'deny']),
+  /** For people: `Respond (the tool does not run again)`. */
+  label: z.string(),
+  /** What the user writes: the respond output, restart's resumed metadata / replacement input, an approval's reason. */
+  fields: z.array(z.enum(['output', 'resumed', 'replaceInput', 'reason'])),
+});
+export type AnswerKind = z.infer<typeof AnswerKindSchema>;
+
 export const ResumeContextViewSchema = z.object({
   traceId: z.string(),
   spanId: z.string(),
+  /** The runtime whose rules apply (`genkit-js`, `ai-sdk`): it decides the kinds of answer offered. */
+  dialect: z.string(),
+  /** Its name for people (`Vercel AI SDK`). */
+  runtimeTitle: z.string(),
+  /** The kinds of answer the runtime takes, in the order offered. */
+  answerKinds: z.array(AnswerKindSchema),
   /** The model the generate called, to resume with the same one. */
   model: z.string().optional(),
   /** The tools the recorded request offered. */
@@ -30,6 +46,15 @@ export const ResumeContextViewSchema = z.object({
       state: z.enum(['interrupted', 'pending', 'done']),
       interruptMetadata: z.unknown().optional(),
       pendingOutput: z.unknown().optional(),
+      /**
+       * AI SDK: what the paused call waits for — an approval (`approve` / `deny`), the result of
+       * a tool without `execute` (`respond`); absent when neither the trace nor the local tools tell.
+       */
+      waitingFor: z.enum(['approval', 'result']).optional(),
+      /** How that was known, in words. */
+      waitingEvidence: z.string().optional(),
+      /** The kind of answer a draft starts with. */
+      defaultKind: AnswerKindSchema.shape.kind.optional(),
       /** A respond output to start from, built from the tool's output schema. */
       outputExample: z.unknown().optional(),
     }),

@@ -24,6 +24,8 @@ export const RunnerStatusSchema = z.object({
   /** The runner the next run takes (the warm spare), else any live one. */
   pid: z.number().optional(),
   tools: z.array(ToolInfoSchema),
+  /** The AI SDK tools of tools/ai-sdk/ (their own namespace: a name may also be a genkit tool's). */
+  aiSdkTools: z.array(ToolInfoSchema).optional(),
   /** Models defined in the runner: a resume of a recording can only call one of these. */
   models: z.array(z.string()),
   scenarios: z.array(ScenarioSchema),
@@ -58,6 +60,8 @@ export type RunRunnerInfo = z.infer<typeof RunRunnerInfoSchema>;
 export const ScenarioListResponseSchema = z.object({
   scenarios: z.array(ScenarioSchema),
   tools: z.array(ListedToolSchema),
+  /** The AI SDK tools of tools/ai-sdk/ (`handedBack` for those without `execute`). */
+  aiSdkTools: z.array(ListedToolSchema),
   problems: z.array(LoadProblemSchema),
   runner: RunnerStateSchema,
 });

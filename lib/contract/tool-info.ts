@@ -8,6 +8,8 @@ export const ToolInfoSchema = z.object({
   outputSchema: z.unknown().optional(),
   /** `false` for `defineInterrupt` tools: meant to be answered by respond. */
   restartable: z.boolean().optional(),
+  /** AI SDK: `true` for a tool without `execute` — its calls are handed back to the caller. */
+  handedBack: z.boolean().optional(),
   /** The file in `tools/` that defined it. */
   file: z.string(),
 });

@@ -14,3 +14,8 @@ export function dialectOf(span: Span, dialects: readonly RuntimeDialect[] = DIAL
   for (const dialect of dialects) if (dialect.claims(span)) return dialect;
   return undefined;
 }
+
+/** A dialect's name for people (`genkit JS`, `Vercel AI SDK`), or the id itself when none has it. */
+export function dialectTitle(id: string): string {
+  return DIALECTS.find((dialect) => dialect.id === id)?.title ?? id;
+}

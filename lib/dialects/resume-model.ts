@@ -4,8 +4,10 @@
  * answers, and the checks a dialect's resume rules make before anything runs. genkit answers
  * by respond / restart; other runtimes (AI SDK approvals) add their own kinds of answer.
  */
-import type { RespondAnswer, RestartAnswer, ResumeIssue, ResumePayload } from '../contract/resume-answers';
+import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ResumeIssue, ResumePayload } from '../contract/resume-answers';
+import type { AnswerKind } from '../contract/resume-context';
 import type { Span } from '../trace/span';
+import type { SpanIndex } from './span-index';
 
 /** A tool definition as the model saw it (recorded in the call's request), its runtime metadata kept. */
 export interface RecordedToolDefinition {
@@ -26,12 +28,20 @@ export interface PendingRequest {
   state: 'interrupted' | 'pending' | 'done';
   interruptMetadata?: unknown;
   pendingOutput?: unknown;
+  /** AI SDK: an approval or a tool result, when the trace tells (the local tools may tell more: resume-service). */
+  waitingFor?: 'approval' | 'result';
+  /** How `waitingFor` was known, in words. */
+  waitingEvidence?: string;
+  /** AI SDK: the recorded approval request (legacy spans record its id and signature; GenAI messages record neither). */
+  approval?: { approvalId?: string; signature?: string };
 }
 
 /** Everything needed to resume one interrupted call, rebuilt from its spans. */
 export interface ResumeContext {
-  /** The dialect whose rules apply (`genkit-js`). */
+  /** The dialect whose rules apply (`genkit-js`, `ai-sdk`). */
   dialect: string;
+  /** The call's name in the app, when it recorded one (the AI SDK: `telemetry.functionId`, the agent name). */
+  callName?: string;
   traceId: string;
   spanId: string;
   /** The model the call used (from its recorded input), to resume with the same one. */
@@ -43,12 +53,12 @@ export interface ResumeContext {
 }
 
 // The answers, issues and payload travel over the wire: their one definition is the contract's.
-export type { RespondAnswer, RestartAnswer, ResumeIssue } from '../contract/resume-answers';
+export type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ResumeIssue } from '../contract/resume-answers';
 
 export interface ResumeValidation {
   errors: ResumeIssue[];
   warnings: ResumeIssue[];
-  /** The exact payload the runtime would get (genkit: `ai.generate({ messages, resume })`). */
+  /** The exact payload the runtime would get (genkit: `ai.generate({ messages, resume })`; AI SDK: `generateText({ messages })`). */
   payload: ResumePayload;
 }
 
@@ -56,14 +66,38 @@ export interface ResumeCheck {
   context: ResumeContext;
   respond?: RespondAnswer[];
   restart?: RestartAnswer[];
-  /** Locally registered tools: `restartable: false` marks respond-only tools (genkit's defineInterrupt). */
-  localTools?: ReadonlyMap<string, { restartable?: boolean }>;
+  /** AI SDK approval answers. */
+  approve?: ApproveAnswer[];
+  deny?: DenyAnswer[];
+  /**
+   * Locally registered tools: `restartable: false` marks respond-only tools (genkit's
+   * defineInterrupt); `handedBack: true` an AI SDK tool without `execute`, whose output schema
+   * (when it has one) a respond is checked against.
+   */
+  localTools?: ReadonlyMap<string, LocalToolFacts>;
+  /** The run signs its approval requests (`experimental_toolApprovalSecret`): the runner signs what the trace did not record. */
+  signsApprovals?: boolean;
+}
+
+/** What this machine's tools say about a tool of the trace. */
+export interface LocalToolFacts {
+  restartable?: boolean;
+  handedBack?: boolean;
+  outputSchema?: unknown;
 }
 
 /** A dialect's resume rules. */
 export interface ResumeRules {
-  /** The context of one interrupted call from its root span (its recorded input and output). */
-  contextOf(root: Span): ResumeContext;
+  /** The kinds of answer its runtime takes, in words, the first the default (genkit: respond, restart; the AI SDK: approve, deny, respond). */
+  answerKinds: AnswerKind[];
+  /** The kind a request's answer starts as. */
+  defaultKind?(request: PendingRequest, waitingFor?: 'approval' | 'result'): AnswerKind['kind'];
+  /** A checked payload as the app's own call, for people to paste. */
+  snippet(context: ResumeContext, payload: ResumePayload): string;
+  /** The context of one interrupted call from its root span (its recorded input and output; the index holds its model and tool spans). */
+  contextOf(root: Span, index: SpanIndex): ResumeContext;
   /** Checks answers before anything runs and builds the payload. */
   validate(check: ResumeCheck): ResumeValidation;
+  /** What a paused request waits for, when the runtime has kinds of pause (the AI SDK: an approval or a result), and how that is known. */
+  waitingFor?(request: PendingRequest, localTools: ResumeCheck['localTools']): { waitingFor?: 'approval' | 'result'; evidence?: string };
 }

@@ -10,7 +10,8 @@ import { replayRecording } from './run-replay';
 
 const ROOT = process.cwd();
 const filesIn = (folder: string, suffix: string) => readdirSync(path.join(ROOT, folder)).filter((name) => name.endsWith(suffix)).map((name) => `${folder}/${name}`);
-const FILES = [...filesIn('lib/graph/__fixtures__', '.otlp.json'), ...filesIn('traces', '.json')].sort();
+// The genkit recordings (the AI SDK examples, traces/ai-sdk-*.json, are not genkit's to replay).
+const FILES = [...filesIn('lib/graph/__fixtures__', '.otlp.json'), ...filesIn('traces', '.json').filter((file) => !file.startsWith('traces/ai-sdk-'))].sort();
 
 async function spansOf(file: string): Promise<Span[]> {
   return loadTraceFile(path.join(ROOT, file));

@@ -38,7 +38,7 @@ const tool = async (name: string) => (await ai.registry.lookupAction(`/tool/${na
 describe('Loopscope’s resume parts equal genkit’s own', () => {
   it('respond, from the saved respond-to-question trace', async () => {
     const context = await firstTraceContext('respond-to-question');
-    const ours = validateResume({ context, respond: [{ name: 'askUser', ref: 'seat-1', output: { answer: 'Aisle' } }] }).payload.resume.respond[0];
+    const ours = validateResume({ context, respond: [{ name: 'askUser', ref: 'seat-1', output: { answer: 'Aisle' } }] }).payload.resume!.respond[0];
     const genkits = (await tool('askUser')).respond(interruptPart(context, 'askUser'), { answer: 'Aisle' });
     expect(ours).toEqual(genkits);
   });
@@ -47,9 +47,9 @@ describe('Loopscope’s resume parts equal genkit’s own', () => {
     const context = await firstTraceContext('restart-after-approval');
     const transfer = await tool('transferMoney');
     const part = interruptPart(context, 'transferMoney');
-    const ours = validateResume({ context, restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: { approved: true, approvedBy: 'alice' } }] }).payload.resume.restart[0];
+    const ours = validateResume({ context, restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: { approved: true, approvedBy: 'alice' } }] }).payload.resume!.restart[0];
     expect(ours).toEqual(transfer.restart(structuredClone(part), { approved: true, approvedBy: 'alice' }));
-    const replaced = validateResume({ context, restart: [{ name: 'transferMoney', ref: 'transfer-1', replaceInput: { to: 'Bob', amountUsd: 50 } }] }).payload.resume.restart[0];
+    const replaced = validateResume({ context, restart: [{ name: 'transferMoney', ref: 'transfer-1', replaceInput: { to: 'Bob', amountUsd: 50 } }] }).payload.resume!.restart[0];
     expect(replaced).toEqual(transfer.restart(structuredClone(part), undefined, { replaceInput: { to: 'Bob', amountUsd: 50 } }));
   });
 });

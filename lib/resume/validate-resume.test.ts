@@ -58,7 +58,7 @@ describe('validateResume', () => {
   it('accepts a respond that matches the output schema, with genkit’s respond part in the payload', () => {
     const result = validateResume({ context: respondContext, respond: [{ name: 'askUser', ref: 'seat-1', output: { answer: 'Aisle' } }] });
     expect(result.errors).toEqual([]);
-    expect(result.payload.resume.respond).toEqual([{ toolResponse: { name: 'askUser', ref: 'seat-1', output: { answer: 'Aisle' } }, metadata: { interruptResponse: true } }]);
+    expect(result.payload.resume!.respond).toEqual([{ toolResponse: { name: 'askUser', ref: 'seat-1', output: { answer: 'Aisle' } }, metadata: { interruptResponse: true } }]);
     expect(result.payload.messages).toEqual(respondContext.messages);
   });
 
@@ -104,7 +104,7 @@ describe('validateResume', () => {
     const good = validateResume({ context: pendingContext, restart: [{ name: 'transferMoney', ref: 'refund-1', replaceInput: { to: 'Ada', amountUsd: 50 } }] });
     expect(good.errors).toEqual([]);
     expect(good.warnings.map((issue) => issue.message).join()).toMatch(/bug 2/);
-    expect(good.payload.resume.restart[0]).toMatchObject({ toolRequest: { input: { to: 'Ada', amountUsd: 50 } }, metadata: { replacedInput: { to: 'Ada Lovelace', amountUsd: 240 } } });
+    expect(good.payload.resume!.restart[0]).toMatchObject({ toolRequest: { input: { to: 'Ada', amountUsd: 50 } }, metadata: { replacedInput: { to: 'Ada Lovelace', amountUsd: 240 } } });
   });
 
   it('warns before restarting a respond-only tool (it would interrupt again: bug 1)', () => {

@@ -9,7 +9,16 @@ export type { RespondAnswer, RestartAnswer, ResumeIssue, ResumeValidation } from
  * it (its dialect's resume rules), before anything runs, and builds the exact payload.
  */
 export function validateResume(check: ResumeCheck): ResumeValidation {
-  const dialect = DIALECTS.find((candidate) => candidate.id === check.context.dialect);
-  if (!dialect?.resume) throw new LoopscopeError('FAILED_PRECONDITION', `No resume rules for calls recorded by ${check.context.dialect}.`);
-  return dialect.resume.validate(check);
+  return rulesOf(check.context.dialect).validate(check);
+}
+
+/** The checked payload as the app's own call (`ai.generate({…})`, `generateText({…})`), its recorded values encoded as literals. */
+export function resumeSnippet(check: Pick<ResumeCheck, 'context'> & { payload: ResumeValidation['payload'] }): string {
+  return rulesOf(check.context.dialect).snippet(check.context, check.payload);
+}
+
+function rulesOf(dialectId: string) {
+  const dialect = DIALECTS.find((candidate) => candidate.id === dialectId);
+  if (!dialect?.resume) throw new LoopscopeError('FAILED_PRECONDITION', `No resume rules for calls recorded by ${dialectId}.`);
+  return dialect.resume;
 }

@@ -8,6 +8,7 @@
  * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals).
  */
 import path from 'node:path';
+import { aiSdkScriptedModelId } from '../contract/ai-sdk-scenario';
 import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './runner-protocol';
 import { RunnerSpanOutbox } from './runner-span-outbox';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
@@ -82,10 +83,13 @@ async function loadRuntime() {
   const models = Object.keys(await ai.registry.listActions())
     .filter((key) => key.startsWith('/model/'))
     .map((key) => key.slice('/model/'.length));
+  // The AI SDK scenarios' scripted models: a resume of an AI SDK trace calls one of these.
+  for (const name of aiSdk.scenarios.keys()) models.push(aiSdkScriptedModelId(name));
   send({
     type: 'ready',
     pid: process.pid,
     tools: tools.tools,
+    aiSdkTools: aiSdk.tools,
     models,
     scenarios: scenarioList.scenarios,
     problems: [
@@ -103,7 +107,7 @@ async function loadRuntime() {
  * OTLP exporter as genkit's), the tools of tools/ai-sdk/ and the AI SDK scenarios.
  */
 async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
-  const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools }, { runAiSdkGenerate }, { checkAiSdkScenario }] = await Promise.all([
+  const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools, aiSdkToolInfos }, { runAiSdkGenerate }, { checkAiSdkScenario }] = await Promise.all([
     import('ai'),
     import('@ai-sdk/otel'),
     import('./ai-sdk/load-ai-sdk-tools'),
@@ -119,7 +123,7 @@ async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
     scenarios.set(scenario.name, scenario);
     for (const message of checkAiSdkScenario({ scenario, catalog })) problems.push({ file: `scenarios/${scenario.name}.json`, message });
   }
-  return { catalog, scenarios, problems, runAiSdkGenerate };
+  return { catalog, scenarios, problems, runAiSdkGenerate, tools: await aiSdkToolInfos(catalog) };
 }
 
 /** Steppers of the runs in progress, by run id (a run's resumes reuse its stepper's mode). */

@@ -117,7 +117,8 @@ export type RunnerEvent =
       type: 'ready';
       pid: number;
       tools: ToolInfo[];
-      /** The models defined in the runner (`scripted/<scenario>`, the hand-written model): what a resume can call. */
+      aiSdkTools: ToolInfo[];
+      /** The models defined in the runner (`scripted/<scenario>` of either runtime, the hand-written model): what a resume can call. */
       models: string[];
       scenarios: Scenario[];
       problems: { file: string; message: string }[];

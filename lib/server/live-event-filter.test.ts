@@ -15,7 +15,7 @@ function spanStart(runId: string, traceId: string): LiveEvent {
   return { type: 'span-start', span };
 }
 const spans = (traceId: string): LiveEvent => ({ type: 'spans', traceId, spans: [] });
-const runner: LiveEvent = { type: 'runner', status: { state: 'ready', tools: [], models: [], scenarios: [], problems: [], restarts: 0 } satisfies RunnerStatus };
+const runner: LiveEvent = { type: 'runner', status: { state: 'ready', tools: [], aiSdkTools: [], models: [], scenarios: [], problems: [], restarts: 0 } satisfies RunnerStatus };
 const tracesChanged: LiveEvent = { type: 'traces-changed', traceIds: [TRACE_A1] };
 
 function setUp() {

@@ -1,30 +1,45 @@
 import type { ResumeContextRequest, ResumeContextView } from '../contract/resume-context';
+import { DIALECTS, dialectTitle } from '../dialects/registry';
 import { exampleFromSchema } from '../resume/example-from-schema';
 import { resumeContextFrom } from '../resume/resume-context';
 import type { AppContext } from './app-context';
+import { resumeTargetOf } from './resume-targets';
 import { loadTraceSource } from './trace-source';
 
 /**
- * What the resume workbench shows of an interrupted generate: its requests and where each
- * stands, the tools it offered, and for each request an output to start from (built from
- * the tool's output schema). Read from the same spans `POST /api/resume/check` reads.
- * @throws LoopscopeError NOT_FOUND (no such source), and resumeContextFrom's errors (no interrupted generate there).
+ * What the resume workbench shows of a paused call: its requests and where each stands (for
+ * the AI SDK, what each waits for — an approval or a result — from the trace or the local
+ * tools), the tools it offered, and for each request an output to start from (built from the
+ * tool's output schema, the trace's or the local tool's). Read from the same spans
+ * `POST /api/resume/check` reads.
+ * @throws LoopscopeError NOT_FOUND (no such source), and resumeContextFrom's errors (no paused call there).
  */
-export async function resumeContextView(context: Pick<AppContext, 'store'>, request: ResumeContextRequest): Promise<ResumeContextView> {
+export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor'>, request: ResumeContextRequest): Promise<ResumeContextView> {
   const resume = resumeContextFrom(await loadTraceSource(context, request.source), request.generateSpanId);
+  const { localTools } = resumeTargetOf({ status: context.supervisor.status, context: resume, request: { source: request.source, respond: [], restart: [] } });
+  const rules = DIALECTS.find((dialect) => dialect.id === resume.dialect)?.resume;
+  const outputSchemaOf = (name: string) => resume.tools.find((tool) => tool.name === name)?.outputSchema ?? localTools.get(name)?.outputSchema;
   return {
     traceId: resume.traceId,
     spanId: resume.spanId,
+    dialect: resume.dialect,
+    runtimeTitle: dialectTitle(resume.dialect),
+    answerKinds: rules?.answerKinds ?? [],
     model: resume.model,
-    tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema })),
-    requests: resume.requests.map((request) => ({
-      name: request.name,
-      ref: request.ref,
-      input: request.input,
-      state: request.state,
-      interruptMetadata: request.interruptMetadata,
-      pendingOutput: request.pendingOutput,
-      outputExample: exampleFromSchema(resume.tools.find((tool) => tool.name === request.name)?.outputSchema) ?? {},
-    })),
+    tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? localTools.get(tool.name)?.outputSchema })),
+    requests: resume.requests.map((request) => {
+      const waiting = (request.state === 'interrupted' ? rules?.waitingFor?.(request, localTools) : undefined) ?? {};
+      return {
+        name: request.name,
+        ref: request.ref,
+        input: request.input,
+        state: request.state,
+        interruptMetadata: request.interruptMetadata,
+        pendingOutput: request.pendingOutput,
+        ...(waiting.waitingFor ? { waitingFor: waiting.waitingFor, waitingEvidence: waiting.evidence } : {}),
+        ...(request.state === 'interrupted' && rules?.defaultKind ? { defaultKind: rules.defaultKind(request, waiting.waitingFor) } : {}),
+        outputExample: exampleFromSchema(outputSchemaOf(request.name)) ?? {},
+      };
+    }),
   };
 }

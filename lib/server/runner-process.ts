@@ -33,6 +33,8 @@ export type RunnerRequest = Omit<GenerateCommand, 'requestId'> | Omit<ReplayComm
 /** What a runner loaded when it became ready. */
 export interface RunnerCatalog {
   tools: ToolInfo[];
+  /** The AI SDK tools of tools/ai-sdk/. */
+  aiSdkTools: ToolInfo[];
   /** Models defined in the runner: a resume of a recording can only call one of these. */
   models: string[];
   scenarios: Scenario[];
@@ -274,7 +276,7 @@ export class RunnerProcess {
         this.state = 'ready';
         this.readyAt = Date.now();
         this.pid = event.pid;
-        this.catalog = { tools: event.tools, models: event.models, scenarios: event.scenarios, problems: event.problems };
+        this.catalog = { tools: event.tools, aiSdkTools: event.aiSdkTools, models: event.models, scenarios: event.scenarios, problems: event.problems };
         this.events.onReady(this);
         break;
       case 'pong':

@@ -25,6 +25,8 @@ export interface RunnerStatus {
   /** The runner the next run takes (the warm spare), else any live one. */
   pid?: number;
   tools: ToolInfo[];
+  /** The AI SDK tools of tools/ai-sdk/. */
+  aiSdkTools: ToolInfo[];
   /** Models defined in the runner: a resume of a recording can only call one of these. */
   models: string[];
   scenarios: Scenario[];
@@ -93,13 +95,13 @@ export class RunnerSupervisor {
   private watcher?: FSWatcher;
   private watchTimer?: NodeJS.Timeout;
   private stopped = true;
-  private catalog: RunnerCatalog = { tools: [], models: [], scenarios: [], problems: [] };
+  private catalog: RunnerCatalog = { tools: [], aiSdkTools: [], models: [], scenarios: [], problems: [] };
   /** Signs AI SDK approvals (`experimental_toolApprovalSecret`); lives as long as this server, never written anywhere. */
   private readonly approvalSecret = randomBytes(32).toString('base64url');
   private restarts = 0;
   private lastRestartReason?: string;
   private statusText = '';
-  status: RunnerStatus = { state: 'stopped', tools: [], models: [], scenarios: [], problems: [], restarts: 0 };
+  status: RunnerStatus = { state: 'stopped', tools: [], aiSdkTools: [], models: [], scenarios: [], problems: [], restarts: 0 };
 
   constructor(private readonly options: RunnerSupervisorOptions) {
     this.pool = new RunnerPool({

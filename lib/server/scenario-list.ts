@@ -10,10 +10,12 @@ export async function scenarioList(context: Pick<AppContext, 'supervisor'>): Pro
   const { supervisor } = context;
   supervisor.start();
   await supervisor.whenReady(15_000);
-  const { scenarios, tools, problems, state } = supervisor.status;
+  const { scenarios, tools, aiSdkTools, problems, state } = supervisor.status;
+  const listed = (tool: (typeof tools)[number]) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) });
   return {
     scenarios,
-    tools: tools.map((tool) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) })),
+    tools: tools.map(listed),
+    aiSdkTools: (aiSdkTools ?? []).map(listed),
     problems,
     runner: state,
   };

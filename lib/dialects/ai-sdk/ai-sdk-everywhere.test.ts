@@ -5,7 +5,6 @@ import { buildRunGraph } from '../../graph/build-run-graph';
 import { renderGraphText } from '../../graph/render-graph-text';
 import { linkTraces, summarizeCapturedTrace, traceGraphFacts } from '../../graph/trace-sessions';
 import { readRecording, readReplayable } from '../../replay/read-recording';
-import { resumeContextFrom } from '../../resume/resume-context';
 import { spanView } from '../../server/span-view';
 import { loadTraceFile } from '../../trace/load-trace-file';
 import type { Span } from '../../trace/span';
@@ -71,12 +70,7 @@ describe('AI SDK spans in the detail panel', () => {
   });
 });
 
-describe('answering AI SDK calls is refused in one sentence; replaying them reads an AI SDK recording', () => {
-  it('resume: the paused call is found and its dialect says not yet', async () => {
-    const spans = await load('ai-sdk-approval-denied');
-    expectRefused(() => resumeContextFrom(spans), /not supported yet for AI SDK traces/);
-  });
-
+describe('replaying AI SDK calls reads an AI SDK recording', () => {
   it('replay: every AI SDK trace alone reads as an AI SDK recording; mixed with genkit, the genkit calls replay', async () => {
     const sdk = (await Promise.all(ALL.map(load))).flat();
     for (const spans of byTrace(sdk).values()) expect(readReplayable(spans).runtime).toBe('ai-sdk');

@@ -27,7 +27,7 @@ describe('readAiSdkRecording: a paused call and its answer, linked across traces
   it('GenAI messages are rebuilt as ModelMessages, the bare approval parts paired with made-up ids', async () => {
     const [, answer] = (await load('ai-sdk-approval-approved')).steps;
     expect(answer.messages).toEqual([
-      { role: 'user', content: 'Send 500 USD to Bob.' },
+      { role: 'user', content: [{ type: 'text', text: 'Send 500 USD to Bob.' }] },
       {
         role: 'assistant',
         content: [

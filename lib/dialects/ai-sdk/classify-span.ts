@@ -1,8 +1,8 @@
 import type { Span } from '../../trace/span';
 import { classifyOtelSpan, type SpanClassification, type SpanOutcome } from '../../trace/span-classification';
-import { GEN_AI, TOOL_CALLS_FINISH_REASONS } from '../otel-genai/genai-attributes';
-import { readGenAiMessages, toolCallParts, toolResponsesById } from '../otel-genai/genai-messages';
-import { finishReasonsOfSpan, sdkSpanKind, sdkSpanLabel, sdkSpanSource } from './span-views';
+import { TOOL_CALLS_FINISH_REASONS } from '../otel-genai/genai-attributes';
+import { toolCallParts, toolResponsesById } from '../otel-genai/genai-messages';
+import { finishReasonsOfSpan, messagesView, sdkSpanKind, sdkSpanLabel, sdkSpanSource } from './span-views';
 
 /** True for the spans the AI SDK records (the GenAI conventions' `gen_ai.operation.name`, or a legacy `ai.*` span). */
 export function isAiSdkSpan(span: Span): boolean {
@@ -17,8 +17,7 @@ export function isAiSdkSpan(span: Span): boolean {
  */
 function looksPaused(span: Span): boolean {
   if (!finishReasonsOfSpan(span).some((reason) => TOOL_CALLS_FINISH_REASONS.has(reason))) return false;
-  if (sdkSpanSource(span) !== 'genai') return false;
-  const { messages } = readGenAiMessages(span.attributes[GEN_AI.outputMessages]);
+  const { messages } = messagesView(span).output;
   const answered = toolResponsesById(messages);
   return messages.some((message) => toolCallParts(message).some((part) => part.id !== undefined && !answered.has(part.id)));
 }

@@ -6,10 +6,10 @@
  * conventions too (Pydantic AI, Google ADK): the conventions themselves are
  * lib/dialects/otel-genai/, the SDK's own words are here (sdk-words.ts, legacy-spans.ts).
  * Approvals and handed-back tools are drawn as pauses and linked to their answers by tool call
- * id (read-call.ts, read-resolutions.ts, link-keys.ts); answering them from Loopscope is not
- * built yet (docs/interrupt-model.md, "Vercel AI SDK v7").
+ * id (read-call.ts, read-resolutions.ts, link-keys.ts), and answered by the SDK's rules
+ * (resume-context.ts rebuilds the next call's history, resume-rules.ts checks approve / deny /
+ * respond answers; docs/interrupt-model.md, "Vercel AI SDK v7").
  */
-import { LoopscopeError } from '../../errors';
 import { enclosingCall } from '../span-index';
 import type { RuntimeDialect } from '../runtime-dialect';
 import { aiSdkAfterLinking } from './after-linking';
@@ -18,13 +18,13 @@ import { readAiSdkCall } from './read-call';
 import { toolCallFromSpan } from './read-tool-call';
 import { aiSdkSpanValues } from './span-values';
 import { aiSdkConversationOf } from './conversation';
+import { AI_SDK_DIALECT_ID } from './dialect-id';
+import { aiSdkResumeContextOf } from './resume-context';
+import { validateAiSdkResume, waitingForOf } from './resume-rules';
+import { AI_SDK_ANSWER_KINDS, aiSdkAnswerSnippet, aiSdkDefaultKind } from './resume-snippet';
 
-export const AI_SDK_DIALECT_ID = 'ai-sdk';
+export { AI_SDK_DIALECT_ID };
 const TITLE = 'Vercel AI SDK';
-
-const notYet = (): never => {
-  throw new LoopscopeError('FAILED_PRECONDITION', `Answering a paused call is not supported yet for AI SDK traces: ${TITLE} approvals and handed-back tools are drawn and linked, not answered here.`);
-};
 
 export const aiSdk: RuntimeDialect = {
   id: AI_SDK_DIALECT_ID,
@@ -49,5 +49,12 @@ export const aiSdk: RuntimeDialect = {
   notesAfterLinking: aiSdkAfterLinking,
   spanValues: aiSdkSpanValues,
   conversationOf: aiSdkConversationOf,
-  resume: { contextOf: notYet, validate: notYet },
+  resume: {
+    answerKinds: AI_SDK_ANSWER_KINDS,
+    defaultKind: aiSdkDefaultKind,
+    contextOf: aiSdkResumeContextOf,
+    validate: validateAiSdkResume,
+    waitingFor: waitingForOf,
+    snippet: aiSdkAnswerSnippet,
+  },
 };

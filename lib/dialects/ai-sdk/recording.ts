@@ -17,7 +17,8 @@ import type { RecordedToolExecution } from '../recorded-calls';
 import { isAiSdkSpan } from './classify-span';
 import { recordedCallSettings } from './call-settings';
 import { LEGACY } from './legacy-spans';
-import { modelMessagesOf, type ApprovalOf } from './model-messages';
+import { pairApprovalParts, type ApprovalOf } from './approval-pairing';
+import { toModelMessages } from './model-messages';
 import { readAiSdkCall } from './read-call';
 import type { AiSdkAnswer, AiSdkApprovalDecision, AiSdkCallStep, AiSdkContinuation, AiSdkRecordedContent, AiSdkRecordedModelCall, AiSdkRecordedTool, AiSdkRecording, AiSdkSpanSource } from './recording-model';
 import { APPROVAL_REQUEST_PART, APPROVAL_SIGNATURE_FAILURE, denialOf, PROVIDER_EXECUTED_TOOL_TYPE, PROVIDER_TOOL_DEFINITION_TYPE } from './sdk-words';
@@ -308,7 +309,7 @@ export function readAiSdkRecording(options: { index: SpanIndex; continuation: (c
   };
   for (const { step, inputMessages } of read) {
     if (step.source !== 'genai') continue;
-    step.messages = modelMessagesOf(inputMessages, approvalOf(new Map((step.answers ?? []).map((answer) => [answer.toolCallId, answer]))));
+    step.messages = toModelMessages(pairApprovalParts(inputMessages, approvalOf(new Map((step.answers ?? []).map((answer) => [answer.toolCallId, answer]))))).messages;
   }
   const steps = read.map(({ step }) => step);
   const signedApprovals = steps.some((step) => step.outcome.kind === 'error' && APPROVAL_SIGNATURE_FAILURE.test(step.outcome.message));

@@ -20,6 +20,7 @@ import { genkitResumeContextOf } from './resume-context';
 import { genkitSpanValues } from './span-values';
 import { validateGenkitResume } from './resume-rules';
 import { genkitConversationOf } from './conversation';
+import { GENKIT_ANSWER_KINDS, genkitResumeSnippet } from './resume-snippet';
 
 /** A tool run directly as an action: genkit gives its caller an error for an interrupt there (bug 5). */
 function readStandaloneTool(index: SpanIndex, span: Span): ToolCall {
@@ -67,5 +68,5 @@ export const genkitJs: RuntimeDialect = {
   notesAfterLinking,
   spanValues: genkitSpanValues,
   conversationOf: genkitConversationOf,
-  resume: { contextOf: genkitResumeContextOf, validate: validateGenkitResume },
+  resume: { answerKinds: GENKIT_ANSWER_KINDS, contextOf: genkitResumeContextOf, validate: validateGenkitResume, snippet: genkitResumeSnippet },
 };

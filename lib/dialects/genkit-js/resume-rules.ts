@@ -5,23 +5,15 @@
  * message, outputs and replacement inputs against the tool's schemas; and genkit 1.42's
  * pitfalls (known-bugs.ts) as warnings. Builds the exact payload genkit gets.
  */
-import Ajv from 'ajv';
 import type { ResumeCheck, ResumeIssue, ResumeValidation } from '../resume-model';
 import { GENKIT_BUGS } from './known-bugs';
 import { requestLabel } from './message-parts';
 import { resolveRequest, sameRequestName } from './resume-parts';
+import { schemaErrors } from '../schema-errors';
 
 const label = requestLabel;
 const sameRequest = sameRequestName;
 
-function schemaErrors(schema: unknown, value: unknown): string | undefined {
-  if (!schema || typeof schema !== 'object') return undefined;
-  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-  const validate = new Ajv({ allErrors: false, strict: false }).compile(rest);
-  if (validate(value)) return undefined;
-  const [first] = validate.errors ?? [];
-  return first ? `${first.instancePath || '(root)'} ${first.message ?? 'is invalid'}` : 'does not match the schema';
-}
 
 /**
  * Checks respond / restart answers against genkit 1.42's rules before anything runs, and

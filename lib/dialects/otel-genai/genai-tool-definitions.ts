@@ -7,6 +7,8 @@ export interface OfferedTool {
   name: string;
   type?: string;
   description?: string;
+  /** The input's JSON schema as recorded (`inputSchema`; some exporters write `parameters`). */
+  inputSchema?: unknown;
 }
 
 function parsed(value: unknown): unknown {
@@ -28,7 +30,13 @@ export function offeredTools(value: AttributeValue | undefined): Map<string, Off
   for (const item of list) {
     const tool = parsed(item);
     if (!isObject(tool) || typeof tool.name !== 'string' || tools.has(tool.name)) continue;
-    tools.set(tool.name, { name: tool.name, ...(typeof tool.type === 'string' ? { type: tool.type } : {}), ...(typeof tool.description === 'string' ? { description: tool.description } : {}) });
+    const inputSchema = isObject(tool.inputSchema) ? tool.inputSchema : isObject(tool.parameters) ? tool.parameters : undefined;
+    tools.set(tool.name, {
+      name: tool.name,
+      ...(typeof tool.type === 'string' ? { type: tool.type } : {}),
+      ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+      ...(inputSchema ? { inputSchema } : {}),
+    });
   }
   return tools;
 }

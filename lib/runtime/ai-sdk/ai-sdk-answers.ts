@@ -57,3 +57,23 @@ export function answerMessages({ messages, answers }: { messages: readonly Model
   }
   return [...history, { role: 'tool', content }];
 }
+
+/**
+ * Signs the approval requests of the last assistant message that carry no signature, with the
+ * run's approval secret, by the SDK's own `signToolApproval` (the app's server does this when it
+ * issues a request; a request rebuilt from a trace has lost it — GenAI messages record approval
+ * parts bare). The recorded input is what is signed: an approval for another input still fails
+ * the SDK's check. Returns a copy; signed requests are left as they are.
+ */
+export async function signApprovalRequests({ messages, secret }: { messages: readonly ModelMessage[]; secret: string }): Promise<ModelMessage[]> {
+  const { signToolApproval } = await import('ai/internal');
+  const history = structuredClone(messages) as ModelMessage[];
+  const parts = lastAssistantParts(history);
+  for (const part of parts) {
+    if (part.type !== 'tool-approval-request' || part.signature !== undefined) continue;
+    const call = parts.find((candidate) => candidate.type === 'tool-call' && candidate.toolCallId === part.toolCallId);
+    if (!call || call.type !== 'tool-call') continue;
+    part.signature = await signToolApproval({ secret, approvalId: part.approvalId, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+  }
+  return history;
+}

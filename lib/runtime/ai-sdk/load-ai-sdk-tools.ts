@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Tool, ToolApprovalStatus } from 'ai';
+import { asSchema, type Tool, type ToolApprovalStatus } from 'ai';
+import type { ToolInfo } from '../../contract/tool-info';
 import { errorMessage } from '../../errors';
 
 const MODULE_PATTERN = /\.(ts|mts|js|mjs)$/;
@@ -118,4 +119,28 @@ export async function loadAiSdkTools(directory: string): Promise<AiSdkToolCatalo
     catalog.policies[name] = loaded.value;
   }
   return catalog;
+}
+
+/** A JSON schema of a tool's schema (zod or JSON schema), or undefined when it has none or it cannot be converted. */
+async function jsonSchemaOf(schema: unknown): Promise<unknown> {
+  if (schema === undefined) return undefined;
+  try {
+    return await asSchema(schema as Parameters<typeof asSchema>[0]).jsonSchema;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The catalog's tools as the server and the page see them: schemas as JSON, and which are handed back (no `execute`). */
+export async function aiSdkToolInfos(catalog: AiSdkToolCatalog): Promise<ToolInfo[]> {
+  return Promise.all(
+    Object.entries(catalog.tools).map(async ([name, tool]) => ({
+      name,
+      description: typeof tool.description === 'string' ? tool.description : '',
+      inputSchema: await jsonSchemaOf(tool.inputSchema),
+      outputSchema: await jsonSchemaOf((tool as { outputSchema?: unknown }).outputSchema),
+      ...(typeof (tool as { execute?: unknown }).execute === 'function' ? {} : { handedBack: true }),
+      file: `ai-sdk/${catalog.files[name]}`,
+    })),
+  );
 }

@@ -1,7 +1,7 @@
 import { generateText, stepCountIs, type GenerateTextResult, type ModelMessage, type Telemetry, type ToolApprovalConfiguration, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { AI_SDK_DEFAULT_MAX_STEPS, type AiSdkScenario, type AiSdkScriptedResume } from '../../contract/ai-sdk-scenario';
 import { errorMessage } from '../../errors';
-import { answerMessages } from './ai-sdk-answers';
+import { answerMessages, signApprovalRequests } from './ai-sdk-answers';
 import type { AiSdkToolCatalog } from './load-ai-sdk-tools';
 import { scriptedLanguageModel } from './scripted-language-model';
 
@@ -117,7 +117,7 @@ export async function runAiSdkCall(options: {
 }): Promise<{ outcome?: AiSdkCallOutcome; failure?: AiSdkCallFailure }> {
   const { scenario } = options;
   try {
-    const history: ModelMessage[] = options.messages
+    let history: ModelMessage[] = options.messages
       ? options.answers
         ? answerMessages({ messages: options.messages, answers: options.answers })
         : structuredClone([...options.messages])
@@ -125,6 +125,8 @@ export async function runAiSdkCall(options: {
     if (scenario.approvalSecret && !options.approvalSecret) {
       throw Object.assign(new Error(`Scenario "${scenario.name}" signs its approvals, but no approval secret was given.`), { status: 'FAILED_PRECONDITION' });
     }
+    // An answer rebuilt from a trace lost its requests' signatures: the run signs them as the app's server would.
+    if (scenario.approvalSecret && options.messages) history = await signApprovalRequests({ messages: history, secret: options.approvalSecret as string });
     const result = await generateText({
       model: scriptedLanguageModel(scenario),
       tools: toolSetOf(options),

@@ -8,7 +8,7 @@ import type {
   LanguageModelV4ToolResult,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import type { AiSdkScenario, AiSdkScriptedTurn } from '../../contract/ai-sdk-scenario';
+import { aiSdkScriptedModelId, type AiSdkScenario, type AiSdkScriptedTurn } from '../../contract/ai-sdk-scenario';
 import { fillScriptText } from '../script-text';
 
 /** The provider name the scripted model reports (`gen_ai.provider.name` of its spans). */
@@ -118,7 +118,7 @@ export function scriptedLanguageModel(scenario: Pick<AiSdkScenario, 'name' | 'sc
   return {
     specificationVersion: 'v4',
     provider: SCRIPTED_PROVIDER,
-    modelId: `scripted/${scenario.name}`,
+    modelId: aiSdkScriptedModelId(scenario.name),
     supportedUrls: {},
     async doGenerate(options) {
       const { turn, responseId } = turnOf(options);
@@ -126,7 +126,7 @@ export function scriptedLanguageModel(scenario: Pick<AiSdkScenario, 'name' | 'sc
         content: turnContent(turn, options.prompt),
         finishReason: finishReasonOf(turn),
         usage: NO_USAGE,
-        response: { id: responseId, modelId: `scripted/${scenario.name}` },
+        response: { id: responseId, modelId: aiSdkScriptedModelId(scenario.name) },
         warnings: [],
       };
     },

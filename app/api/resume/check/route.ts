@@ -2,19 +2,25 @@ import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse, readJsonBody } from '@/lib/server/http';
 import { ResumeFromTraceSchema, type ResumeCheckResponse } from '@/lib/contract/resume-answers';
 import { checkResumeFromTrace } from '@/lib/server/resume-service';
+import { resumeSnippet } from '@/lib/resume/validate-resume';
 
 export const dynamic = 'force-dynamic';
 
 /**
- * Checks hand-written answers to an interrupt without running anything: genkit's rules
- * (errors), what this runner cannot run (errors too), genkit 1.42 pitfalls (warnings), and the
- * exact payload. POST because the answers travel in the body; it changes nothing.
+ * Checks hand-written answers to a paused call without running anything: its runtime's rules
+ * (errors), what this runner cannot run (errors too), known pitfalls (warnings), the exact
+ * payload and the payload as the app's own code. POST because the answers travel in the body; it changes nothing.
  */
 export async function POST(request: Request): Promise<Response> {
   try {
     const body = await readJsonBody({ request, schema: ResumeFromTraceSchema });
-    const { validation, blockers } = await checkResumeFromTrace(getAppContext(), body);
-    const answer: ResumeCheckResponse = { errors: [...validation.errors, ...blockers], warnings: validation.warnings, payload: validation.payload };
+    const { validation, blockers, resumeContext } = await checkResumeFromTrace(getAppContext(), body);
+    const answer: ResumeCheckResponse = {
+      errors: [...validation.errors, ...blockers],
+      warnings: validation.warnings,
+      payload: validation.payload,
+      snippet: resumeSnippet({ context: resumeContext, payload: validation.payload }),
+    };
     return Response.json(answer);
   } catch (error) {
     return errorResponse(error);

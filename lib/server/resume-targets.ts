@@ -1,0 +1,88 @@
+/**
+ * What this machine's runner has for answering a paused call of each runtime: the local tools
+ * the dialect's rules may consult (genkit: respond-only interrupts; the AI SDK: tools handed back,
+ * their output schemas), whether the run signs approvals, what cannot run here (a missing model,
+ * a tool to run that is not in tools/), and the runner command that runs the answer. The rules
+ * themselves are the dialects' (lib/dialects/<runtime>/resume-rules.ts); this is only the runner
+ * side of each runtime, once.
+ */
+import { scenarioOfAiSdkModel } from '../contract/ai-sdk-scenario';
+import type { ResumeFromTrace, ResumeIssue } from '../contract/resume-answers';
+import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
+import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../dialects/resume-model';
+import { unavailableModelMessage } from '../resume/model-availability';
+import type { GenerateCommand } from '../runtime/runner-protocol';
+import type { RunnerStatus } from './runner-supervisor';
+
+/** What a runner loaded (the server's pool, or the CLI's in-process runtime): tools of both runtimes, models, scenarios. */
+export type RunnerFacts = Pick<RunnerStatus, 'tools' | 'aiSdkTools' | 'models' | 'scenarios'>;
+
+export interface ResumeTarget {
+  localTools: ReadonlyMap<string, LocalToolFacts>;
+  signsApprovals: boolean;
+  /** What the rules accept but this runner cannot run. */
+  blockers: ResumeIssue[];
+  /** The runner command that runs the answer (the payload already checked). */
+  command(validation: ResumeValidation): Omit<GenerateCommand, 'type' | 'requestId' | 'runId'>;
+}
+
+const link = (context: ResumeContext) => ({ traceId: context.traceId, spanId: context.spanId });
+const noModel: ResumeIssue = { code: 'FAILED_PRECONDITION', message: 'The paused call did not record which model it called.' };
+
+function genkitTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
+  const registered = new Map(status.tools.map((tool) => [tool.name, tool]));
+  const blockers: ResumeIssue[] = [];
+  for (const answer of request.restart) {
+    if (!registered.has(answer.name)) {
+      blockers.push({ code: 'FAILED_PRECONDITION', request: answer.name, message: `Cannot restart ${answer.name}: no tool of that name is registered in tools/ (respond works without it).` });
+    }
+  }
+  if (!context.model) blockers.push(noModel);
+  else if (!status.models.includes(context.model)) blockers.push({ code: 'FAILED_PRECONDITION', message: unavailableModelMessage(context.model) });
+  return {
+    localTools: registered,
+    signsApprovals: false,
+    blockers,
+    command: (validation) => ({
+      scenario: '',
+      model: context.model,
+      // Only tools registered here can be offered; the model may still ask for others (NOT_FOUND).
+      tools: context.tools.map((tool) => tool.name).filter((name) => registered.has(name)),
+      messages: validation.payload.messages,
+      resume: { respond: request.respond, restart: request.restart },
+      // The new trace's root span links to the interrupt it answers: sessions and graphs need no guess.
+      answers: link(context),
+    }),
+  };
+}
+
+/** An AI SDK call runs again as its scenario's next `generateText` (its tools, approvals, step limit), on the rebuilt messages. */
+function aiSdkTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
+  const local = new Map((status.aiSdkTools ?? []).map((tool) => [tool.name, tool]));
+  const name = context.model ? scenarioOfAiSdkModel(context.model) : undefined;
+  const scenario = status.scenarios.find((candidate) => candidate.runtime === 'ai-sdk' && candidate.name === name);
+  const blockers: ResumeIssue[] = [];
+  if (!context.model) blockers.push(noModel);
+  else if (!scenario || scenario.runtime !== 'ai-sdk') blockers.push({ code: 'FAILED_PRECONDITION', message: unavailableModelMessage(context.model) });
+  for (const answer of request.approve ?? []) {
+    const tool = local.get(answer.name);
+    if (!tool || tool.handedBack) {
+      blockers.push({
+        code: 'FAILED_PRECONDITION',
+        request: answer.name,
+        message: `Cannot approve ${answer.name}: no AI SDK tool of that name with execute is in tools/ai-sdk/, so nothing would run it (deny and respond work without it).`,
+      });
+    }
+  }
+  return {
+    localTools: local,
+    signsApprovals: scenario?.runtime === 'ai-sdk' && scenario.approvalSecret === true,
+    blockers,
+    command: (validation) => ({ scenario: name ?? '', model: context.model, messages: validation.payload.messages, answers: link(context) }),
+  };
+}
+
+/** The runner side of answering a call of the context's runtime. */
+export function resumeTargetOf(options: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
+  return options.context.dialect === AI_SDK_DIALECT_ID ? aiSdkTarget(options) : genkitTarget(options);
+}
