@@ -12,7 +12,11 @@ import { loadAiSdkTools } from './load-ai-sdk-tools';
 import { replayAiSdkRecording } from './replay-ai-sdk';
 
 const FIXTURES = path.join(process.cwd(), 'lib', 'dialects', 'ai-sdk', '__fixtures__');
-const FILES = readdirSync(FIXTURES).filter((file) => file.endsWith('.otlp.json'));
+// The fixtures, and the AI SDK example traces shipped in traces/ (paths from the project folder).
+const FILES = [
+  ...readdirSync(FIXTURES).filter((file) => file.endsWith('.otlp.json')).map((file) => path.join('lib', 'dialects', 'ai-sdk', '__fixtures__', file)),
+  ...readdirSync('traces').filter((file) => file.startsWith('ai-sdk-')).map((file) => path.join('traces', file)),
+];
 
 let capture: InProcessCapture;
 beforeAll(async () => {
@@ -41,9 +45,9 @@ function changed({ spans, where, attribute, change }: { spans: Span[]; where: (s
   return copy;
 }
 
-describe('replayAiSdkRecording: every AI SDK fixture (GenAI and legacy spans) replays as recorded', () => {
+describe('replayAiSdkRecording: every AI SDK fixture (GenAI and legacy spans) and example trace replays as recorded', () => {
   it.each(FILES)('%s matches in strict mode, every recorded model and tool call made once', async (file) => {
-    const recording = aiSdkRecording(await load(file));
+    const recording = aiSdkRecording(await loadTraceFile(file));
     const report = await replayAiSdkRecording(recording);
     expect(report.divergences).toEqual([]);
     expect(report.matched).toBe(true);
