@@ -5,9 +5,11 @@
 import type { Span } from '../trace/span';
 import { aiSdk } from './ai-sdk';
 import { genkitJs } from './genkit-js';
+import { genkitGo } from './genkit-go';
 import type { RuntimeDialect } from './runtime-dialect';
 
-export const DIALECTS: readonly RuntimeDialect[] = [genkitJs, aiSdk];
+// genkit Go before genkit JS: both write genkit's attributes; Go's spans also name their language.
+export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk];
 
 /** The dialect that claims a span (the first that does), or undefined when none knows it. */
 export function dialectOf(span: Span, dialects: readonly RuntimeDialect[] = DIALECTS): RuntimeDialect | undefined {

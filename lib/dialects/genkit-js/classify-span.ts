@@ -18,7 +18,8 @@ export function spanRole(span: Span): SpanRole {
   if (type === 'util') return 'other';
   if (type === 'action' && subtype === 'util') return 'generate';
   if (type === 'action' && subtype === 'model') return 'model';
-  if (type === 'action' && subtype === 'tool') return 'tool';
+  // `tool.v2`: genkit's newer tool actions (multipart tools in JS; every tool of genkit Go 1.4).
+  if (type === 'action' && (subtype === 'tool' || subtype === 'tool.v2')) return 'tool';
   if (type === 'flow' || (type === 'action' && subtype === 'flow')) return 'flow';
   return 'other';
 }

@@ -15,7 +15,7 @@ import { HAND_WRITTEN_MODEL } from './loopscope-markers';
 import { messageText, toolRequestParts } from './message-parts';
 import { readResolutions } from './read-resolutions';
 import { buildToolCall, pairToolCalls } from './read-tool-call';
-import { readResumeInput } from './resume-parts';
+import { readResumeInput, type ResumeInput } from './resume-parts';
 import { callSpanFields } from '../call-span-fields';
 
 const STATUS_PREFIX = /^([A-Z_]{3,}):/;
@@ -60,24 +60,51 @@ function knownBugNotes(options: { errorMessage?: string; resumeToolCalls: ToolCa
   return notes;
 }
 
-/** Reads one top-level generate call — its turns, tool calls, resume and link keys — from its span. */
-export function readGenerateCall(options: { index: SpanIndex; root: Span; flowSpanId?: string }): ReadCall {
-  const { index, root, flowSpanId } = options;
-  const id = spanKey(root);
-  const classification = index.classify(root);
-  // A generate's input and output repeat the whole history and tool schemas: parse the
-  // input only for a resume, the output only when interrupted.
+/** A resume as a runtime of the genkit family records it: the history it continues and its respond / restart parts. */
+export interface ReadResume {
+  /** The input as genkit JS records a resume: `messages` ending with the interrupted model message. */
+  input?: Record<string, unknown>;
+  resume?: ResumeInput;
+  /** Tool executions of the resume's restarts recorded outside its span (genkit Go: in traces of their own). */
+  restartedElsewhere?: Span[];
+  /** What this runtime's known bugs show in the call, in words (genkit JS: its 1.42 bugs, below). */
+  notes?: string[];
+}
+
+/** genkit JS: a resume is a generate called with `resume: {respond, restart}`. */
+function readJsResume(root: Span): ReadResume {
+  // A generate's input repeats the whole history and tool schemas: parse it only for a resume.
   const rawInput = root.attributes['genkit:input'];
   const mayBeResume = typeof rawInput === 'string' ? rawInput.includes('"resume"') : isObject(rawInput) && rawInput.resume !== undefined;
   const parsedInput = mayBeResume ? jsonAttributeOrUndefined(rawInput) : undefined;
   const input = isObject(parsedInput) ? parsedInput : undefined;
-  const resumeInput = readResumeInput(input);
+  return { input, resume: readResumeInput(input) };
+}
+
+/**
+ * Reads one top-level generate call — its turns, tool calls, resume and link keys — from its
+ * span. `readResume` says how the runtime records a resume (genkit JS by default; genkit Go
+ * records none of `resume`: lib/dialects/genkit-go/).
+ */
+export function readGenerateCall(options: {
+  index: SpanIndex;
+  root: Span;
+  flowSpanId?: string;
+  /** Another runtime of the genkit family: how it records a resume; its notes replace genkit JS's bug notes. */
+  readResume?: (index: SpanIndex, root: Span) => ReadResume;
+}): ReadCall {
+  const { index, root, flowSpanId } = options;
+  const id = spanKey(root);
+  const classification = index.classify(root);
+  const read = (options.readResume ?? ((_index, span) => readJsResume(span)))(index, root);
+  const { input, resume: resumeInput, restartedElsewhere } = read;
+  const mayBeResume = resumeInput !== undefined;
   const outputInterrupted = classification.outcome === 'interrupted';
   const parsedOutput = outputInterrupted ? jsonAttributeOrUndefined(root.attributes['genkit:output']) : undefined;
   const output = isObject(parsedOutput) ? parsedOutput : undefined;
 
   const turns: Turn[] = [];
-  let resumeToolCalls: ToolCall[] = [];
+  let resumeToolCalls: ToolCall[] = (restartedElsewhere ?? []).map((span) => buildToolCall({ index, span }));
   const seen = new Set<Span>();
   for (let current: Span | undefined = root; current && !seen.has(current); ) {
     seen.add(current);
@@ -144,7 +171,7 @@ export function readGenerateCall(options: { index: SpanIndex; root: Span; flowSp
     resume,
     pendingInterrupts: pendingInterrupts.map((part) => part.request),
     text: status === 'ok' ? lastModel?.text : undefined,
-    notes: knownBugNotes({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
+    notes: options.readResume ? (read.notes ?? []) : knownBugNotes({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
   };
   return { call, interrupted: interruptedKeyOf({ call, root, output }), resume: resumeKeyOf({ call, root, input }) };
 }

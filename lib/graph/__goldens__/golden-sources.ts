@@ -16,6 +16,7 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
     // Other runtimes' fixtures, by the dialect folder that reads them.
     ...list({ folder: 'lib/dialects/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
     ...list({ folder: 'lib/dialects/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
+    ...list({ folder: 'lib/dialects/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
   ];
 }
 

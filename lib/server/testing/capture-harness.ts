@@ -28,12 +28,21 @@ export interface CaptureHarness {
  * `onStored` is told of every batch the receiver stored (the server publishes it on the bus
  * then); the other options go to the supervisor.
  */
-export async function startCaptureHarness(options: Partial<RunnerSupervisorOptions> & { onStored?: (spans: Span[]) => void } = {}): Promise<CaptureHarness> {
-  const { onStored, ...supervisorOptions } = options;
+/** A receiver on loopback with the server's decoder and a store: what arrives is stored and counted. */
+export interface TestReceiver {
+  endpoint: string;
+  token: string;
+  store: TraceStore;
+  received: Span[];
+  requests: number;
+  close(): Promise<void>;
+}
+
+export async function startTestReceiver(options: { onStored?: (spans: Span[]) => void } = {}): Promise<TestReceiver> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-capture-'));
   const store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved') });
   const token = 'test-token';
-  const harness = { received: [] as Span[], requests: 0, recovered: [] as Span[] };
+  const counts = { received: [] as Span[], requests: 0 };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -45,10 +54,10 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
           contentEncoding: (request.headers['content-encoding'] as string | undefined) ?? null,
           body: Buffer.concat(chunks),
         });
-        harness.requests += 1;
-        harness.received.push(...spans);
+        counts.requests += 1;
+        counts.received.push(...spans);
         await store.append(spans);
-        onStored?.(spans);
+        options.onStored?.(spans);
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       } catch (error) {
         const status = LoopscopeError.isInstance(error) ? error.httpStatus : 500;
@@ -58,9 +67,33 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
+  return Object.assign(counts, {
+    endpoint: `http://127.0.0.1:${port}/v1/traces`,
+    token,
+    store,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+export async function startCaptureHarness(options: Partial<RunnerSupervisorOptions> & { onStored?: (spans: Span[]) => void } = {}): Promise<CaptureHarness> {
+  const { onStored, ...supervisorOptions } = options;
+  const receiver = await startTestReceiver({ onStored });
+  const { store, token } = receiver;
+  const harness = {
+    get received() {
+      return receiver.received;
+    },
+    get requests() {
+      return receiver.requests;
+    },
+    recovered: [] as Span[],
+  };
   const supervisor = new RunnerSupervisor({
     projectDir: process.cwd(),
-    otlpEndpoint: `http://127.0.0.1:${port}/v1/traces`,
+    otlpEndpoint: receiver.endpoint,
     token,
     toolsDir: path.join(process.cwd(), 'tools'),
     toolTimeoutMs: 30_000,
@@ -79,8 +112,7 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
     store,
     async close() {
       await supervisor.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(dataDir, { recursive: true, force: true });
+      await receiver.close();
     },
   });
 }

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/firebase/genkit/go/ai"
+	"github.com/firebase/genkit/go/core"
+	"github.com/firebase/genkit/go/core/tracing"
+	"github.com/firebase/genkit/go/genkit"
+)
+
+type runner struct {
+	g            *genkit.Genkit
+	tools        map[string]ai.Tool
+	scenariosDir string
+	mu           sync.Mutex
+	models       map[string]bool
+}
+
+// pendingInterrupt is an interrupted tool request of the response, as the server shows it.
+type pendingInterrupt struct {
+	Name     string `json:"name"`
+	Ref      string `json:"ref,omitempty"`
+	Input    any    `json:"input,omitempty"`
+	Metadata any    `json:"metadata,omitempty"`
+}
+
+type outcome struct {
+	FinishReason string             `json:"finishReason"`
+	Text         string             `json:"text"`
+	Interrupts   []pendingInterrupt `json:"interrupts"`
+	Messages     []*ai.Message      `json:"messages"`
+}
+
+type failure struct {
+	Message string `json:"message"`
+	Status  string `json:"status,omitempty"`
+}
+
+type result struct {
+	Type      string   `json:"type"`
+	RequestID string   `json:"requestId"`
+	// Every trace the call recorded, in the order they started (a restarted tool runs in a trace
+	// of its own, before the generate's: genkit Go 1.4.0 resolves resumes before it starts the
+	// generate span), and the generate's root span.
+	TraceIDs []string `json:"traceIds"`
+	TraceID  string   `json:"traceId,omitempty"`
+	Outcome   *outcome `json:"outcome,omitempty"`
+	Failure   *failure `json:"failure,omitempty"`
+}
+
+func toolNames(tools map[string]ai.Tool) []string {
+	names := make([]string, 0, len(tools))
+	for name := range tools {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// model defines a scenario's scripted model once.
+func (r *runner) model(scenario *Scenario) ai.Model {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	name := scriptedModelName(scenario.Name)
+	if r.models[name] {
+		return genkit.LookupModel(r.g, name)
+	}
+	r.models[name] = true
+	return defineScriptedModel(r.g, scenario)
+}
+
+func (r *runner) generate(ctx context.Context, cmd command) result {
+	answer := result{Type: "result", RequestID: cmd.RequestID, TraceIDs: []string{}}
+	scenario, err := loadScenario(r.scenariosDir, cmd.Scenario)
+	if err != nil {
+		answer.Failure = &failure{Message: err.Error(), Status: "NOT_FOUND"}
+		return answer
+	}
+	options := []ai.GenerateOption{ai.WithModel(r.model(scenario))}
+	var offered []ai.ToolRef
+	for _, name := range scenario.Tools {
+		// A scenario may offer a tool that exists nowhere (the unknown-tool scenario): it is not offered, the model asks anyway.
+		if tool, ok := r.tools[name]; ok {
+			offered = append(offered, tool)
+		}
+	}
+	if len(offered) > 0 {
+		options = append(options, ai.WithTools(offered...))
+	}
+	if scenario.MaxTurns > 0 {
+		options = append(options, ai.WithMaxTurns(scenario.MaxTurns))
+	}
+	if len(cmd.Messages) == 0 {
+		options = append(options, ai.WithPrompt(scenario.Prompt))
+	} else {
+		messages := make([]*ai.Message, 0, len(cmd.Messages))
+		for index, raw := range cmd.Messages {
+			var message ai.Message
+			if err := json.Unmarshal(raw, &message); err != nil {
+				answer.Failure = &failure{Message: fmt.Sprintf("message %d of the history is not a genkit message: %v", index, err), Status: "INVALID_ARGUMENT"}
+				return answer
+			}
+			messages = append(messages, &message)
+		}
+		options = append(options, ai.WithMessages(messages...))
+		if cmd.Resume != nil {
+			resumeOptions, err := r.resumeParts(messages, cmd.Resume)
+			if err != nil {
+				answer.Failure = &failure{Message: err.Error(), Status: "INVALID_ARGUMENT"}
+				return answer
+			}
+			options = append(options, resumeOptions...)
+		}
+	}
+	var seen sync.Mutex
+	ctx = tracing.WithTelemetryCallback(ctx, func(traceID, spanID string) {
+		seen.Lock()
+		defer seen.Unlock()
+		for _, known := range answer.TraceIDs {
+			if known == traceID {
+				return
+			}
+		}
+		answer.TraceIDs = append(answer.TraceIDs, traceID)
+	})
+	response, err := genkit.Generate(ctx, r.g, options...)
+	if len(answer.TraceIDs) > 0 {
+		answer.TraceID = answer.TraceIDs[len(answer.TraceIDs)-1]
+	}
+	if err != nil {
+		answer.Failure = &failure{Message: err.Error(), Status: statusOf(err)}
+		return answer
+	}
+	answer.Outcome = outcomeOf(response)
+	return answer
+}
+
+func statusOf(err error) string {
+	var genkitErr *core.GenkitError
+	if errors.As(err, &genkitErr) {
+		return string(genkitErr.Status)
+	}
+	return ""
+}
+
+func outcomeOf(response *ai.ModelResponse) *outcome {
+	result := &outcome{FinishReason: string(response.FinishReason), Text: response.Text(), Interrupts: []pendingInterrupt{}, Messages: response.History()}
+	for _, part := range response.Interrupts() {
+		result.Interrupts = append(result.Interrupts, pendingInterrupt{Name: part.ToolRequest.Name, Ref: part.ToolRequest.Ref, Input: part.ToolRequest.Input, Metadata: part.Metadata["interrupt"]})
+	}
+	return result
+}
+
+// resumeParts builds genkit Go's own respond and restart parts (ToolDef.Respond / Restart) for
+// the interrupted requests of the last model message.
+func (r *runner) resumeParts(messages []*ai.Message, resume *Resume) ([]ai.GenerateOption, error) {
+	var last *ai.Message
+	for index := len(messages) - 1; index >= 0; index-- {
+		if messages[index].Role == ai.RoleModel {
+			last = messages[index]
+			break
+		}
+	}
+	find := func(name, ref string) (*ai.Part, error) {
+		if last != nil {
+			for _, part := range last.Content {
+				if part.ToolRequest != nil && part.ToolRequest.Name == name && part.ToolRequest.Ref == ref {
+					return part, nil
+				}
+			}
+		}
+		return nil, fmt.Errorf("the last model message has no tool request %s#%s", name, ref)
+	}
+	tool := func(name string) (ai.Tool, error) {
+		if tool, ok := r.tools[name]; ok {
+			return tool, nil
+		}
+		return nil, fmt.Errorf("no Go tool %q is registered in tools/go/", name)
+	}
+	var options []ai.GenerateOption
+	var responses, restarts []*ai.Part
+	for _, answer := range resume.Respond {
+		part, err := find(answer.Name, answer.Ref)
+		if err != nil {
+			return nil, err
+		}
+		t, err := tool(answer.Name)
+		if err != nil {
+			return nil, err
+		}
+		responses = append(responses, t.Respond(part, answer.Output, nil))
+	}
+	for _, answer := range resume.Restart {
+		part, err := find(answer.Name, answer.Ref)
+		if err != nil {
+			return nil, err
+		}
+		t, err := tool(answer.Name)
+		if err != nil {
+			return nil, err
+		}
+		restarts = append(restarts, t.Restart(part, &ai.RestartOptions{ResumedMetadata: answer.Resumed, ReplaceInput: answer.ReplaceInput}))
+	}
+	if len(responses) > 0 {
+		options = append(options, ai.WithToolResponses(responses...))
+	}
+	if len(restarts) > 0 {
+		options = append(options, ai.WithToolRestarts(restarts...))
+	}
+	return options, nil
+}

@@ -1,0 +1,110 @@
+// Command go-runner is Loopscope's genkit Go runner: one genkit.Genkit instance with the tools
+// of tools/go/ and a scripted model per Go scenario (tools/go/scenarios/), running generate
+// calls and their resumes on request. Commands arrive as JSON lines on stdin and results leave
+// as JSON lines on stdout (docs/architecture.md, "genkit Go"); its spans leave through the
+// standard OTLP/HTTP exporter to LOOPSCOPE_OTLP_ENDPOINT, exported before each result is sent.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/firebase/genkit/go/genkit"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
+
+	tools "loopscope.local/tools"
+)
+
+type command struct {
+	Type      string            `json:"type"`
+	RequestID string            `json:"requestId"`
+	Scenario  string            `json:"scenario"`
+	Messages  []json.RawMessage `json:"messages,omitempty"`
+	Resume    *Resume           `json:"resume,omitempty"`
+}
+
+func main() {
+	ctx := context.Background()
+	provider, err := startTelemetry(ctx)
+	if err != nil {
+		fail(err)
+	}
+	defer provider.Shutdown(ctx)
+	// genkit binds its tracer to the global provider on first use: it is set before Init.
+	g := genkit.Init(ctx)
+	registered := tools.Register(g)
+	scenariosDir := envOr("LOOPSCOPE_GO_SCENARIOS_DIR", filepath.Join("tools", "go", "scenarios"))
+	runner := &runner{g: g, tools: registered, scenariosDir: scenariosDir, models: map[string]bool{}}
+	out := json.NewEncoder(os.Stdout)
+	send := func(value any) {
+		if err := out.Encode(value); err != nil {
+			fail(err)
+		}
+	}
+	send(map[string]any{"type": "ready", "pid": os.Getpid(), "tools": toolNames(registered)})
+	lines := bufio.NewScanner(os.Stdin)
+	lines.Buffer(make([]byte, 1<<20), 64<<20)
+	for lines.Scan() {
+		var cmd command
+		if err := json.Unmarshal(lines.Bytes(), &cmd); err != nil {
+			fmt.Fprintf(os.Stderr, "go-runner: ignored a malformed command: %v\n", err)
+			continue
+		}
+		switch cmd.Type {
+		case "ping":
+			send(map[string]any{"type": "pong", "requestId": cmd.RequestID})
+		case "generate":
+			result := runner.generate(ctx, cmd)
+			// Every span of the call is exported before its result is told.
+			if err := provider.ForceFlush(ctx); err != nil {
+				fmt.Fprintf(os.Stderr, "go-runner: span export failed: %v\n", err)
+			}
+			send(result)
+		case "shutdown":
+			return
+		default:
+			send(map[string]any{"type": "error", "requestId": cmd.RequestID, "message": fmt.Sprintf("unknown command %q", cmd.Type)})
+		}
+	}
+}
+
+func startTelemetry(ctx context.Context) (*sdktrace.TracerProvider, error) {
+	options := []otlptracehttp.Option{}
+	if endpoint := os.Getenv("LOOPSCOPE_OTLP_ENDPOINT"); endpoint != "" {
+		options = append(options, otlptracehttp.WithEndpointURL(endpoint))
+	}
+	if token := os.Getenv("LOOPSCOPE_TOKEN"); token != "" {
+		options = append(options, otlptracehttp.WithHeaders(map[string]string{"authorization": "Bearer " + token}))
+	}
+	exporter, err := otlptracehttp.New(ctx, options...)
+	if err != nil {
+		return nil, fmt.Errorf("the OTLP exporter could not start: %w", err)
+	}
+	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(semconv.ServiceName(envOr("OTEL_SERVICE_NAME", "loopscope-go-runner"))))
+	if err != nil {
+		return nil, err
+	}
+	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	otel.SetTracerProvider(provider)
+	return provider, nil
+}
+
+func envOr(name, fallback string) string {
+	if value := os.Getenv(name); value != "" {
+		return value
+	}
+	return fallback
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "go-runner: %v\n", err)
+	os.Exit(1)
+}

@@ -1,0 +1,123 @@
+/**
+ * Loopscope's genkit Go runner (go/runner/, with the tools of tools/go/) as a child process:
+ * built with the real `go` toolchain, then spoken to in JSON lines — one command per line on
+ * stdin, one result per line on stdout (go/runner/main.go). Its spans leave through its own
+ * OTLP/HTTP exporter; a result is sent only once its call's spans are exported.
+ */
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { LoopscopeError } from '../../errors';
+
+/** Where the Go sources are, and where the binary is built. */
+export interface GoRunnerPaths {
+  projectDir: string;
+  /** The built binary (default: <projectDir>/.loopscope/go-runner). */
+  binary?: string;
+}
+
+const binaryOf = (paths: GoRunnerPaths) => paths.binary ?? path.join(paths.projectDir, '.loopscope', 'go-runner');
+
+/**
+ * `go build` of go/runner (tools/go/ compiled in). A compile error is thrown with the
+ * compiler's `file:line: message` lines, relative to the project.
+ */
+export async function buildGoRunner(paths: GoRunnerPaths): Promise<string> {
+  const binary = binaryOf(paths);
+  const runnerDir = path.join(paths.projectDir, 'go', 'runner');
+  try {
+    await promisify(execFile)('go', ['build', '-o', binary, '.'], { cwd: runnerDir, timeout: 600_000, maxBuffer: 8 << 20 });
+  } catch (error) {
+    // The compiler names files relative to go/runner: `../../tools/go/bank.go:12:3: …`.
+    const lines = String((error as { stderr?: unknown }).stderr ?? '')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+      .map((line) => (line.startsWith('../../') ? line.slice('../../'.length) : line.startsWith('./') ? `go/runner/${line.slice(2)}` : line));
+    throw new LoopscopeError('FAILED_PRECONDITION', `The genkit Go runner does not compile:\n${lines.join('\n') || (error as Error).message}`);
+  }
+  return binary;
+}
+
+export interface GoGenerateCommand {
+  scenario: string;
+  /** The history to continue (a resume), as genkit messages. */
+  messages?: unknown[];
+  resume?: { respond?: unknown[]; restart?: unknown[] };
+}
+
+export interface GoGenerateResult {
+  /** Every trace the call recorded, in start order (a restarted tool runs in a trace of its own, before the generate's). */
+  traceIds?: string[];
+  /** The generate's trace (the last one). */
+  traceId?: string;
+  outcome?: { finishReason: string; text: string; interrupts: { name: string; ref?: string; input?: unknown; metadata?: unknown }[]; messages: unknown[] };
+  failure?: { message: string; status?: string };
+}
+
+export interface GoRunner {
+  pid: number;
+  tools: string[];
+  generate(command: GoGenerateCommand): Promise<GoGenerateResult>;
+  stop(): Promise<void>;
+}
+
+/** Starts the built runner and waits for its `ready` line. */
+export async function startGoRunner(options: { binary: string; projectDir: string; otlpEndpoint: string; token?: string; scenariosDir?: string }): Promise<GoRunner> {
+  const child: ChildProcessWithoutNullStreams = spawn(options.binary, [], {
+    cwd: options.projectDir,
+    env: {
+      ...process.env,
+      LOOPSCOPE_OTLP_ENDPOINT: options.otlpEndpoint,
+      ...(options.token ? { LOOPSCOPE_TOKEN: options.token } : {}),
+      ...(options.scenariosDir ? { LOOPSCOPE_GO_SCENARIOS_DIR: options.scenariosDir } : {}),
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
+  const waiting = new Map<string, (result: GoGenerateResult) => void>();
+  let ready: (value: { pid: number; tools: string[] }) => void;
+  let failed: (error: Error) => void;
+  const started = new Promise<{ pid: number; tools: string[] }>((resolve, reject) => ((ready = resolve), (failed = reject)));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    let message: { type?: string; requestId?: string; pid?: number; tools?: string[] } & GoGenerateResult;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (message.type === 'ready') ready({ pid: message.pid ?? child.pid ?? 0, tools: message.tools ?? [] });
+    else if (message.type === 'result' && message.requestId) {
+      waiting.get(message.requestId)?.(message);
+      waiting.delete(message.requestId);
+    }
+  });
+  child.on('exit', (code, signal) => {
+    const why = `The genkit Go runner exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split('\n').at(-1)}` : ''}.`;
+    failed(new LoopscopeError('UNAVAILABLE', why));
+    for (const resolve of waiting.values()) resolve({ failure: { message: why, status: 'UNAVAILABLE' } });
+    waiting.clear();
+  });
+  const { pid, tools } = await started;
+  let next = 0;
+  return {
+    pid,
+    tools,
+    generate(command) {
+      const requestId = String((next += 1));
+      return new Promise((resolve) => {
+        waiting.set(requestId, resolve);
+        child.stdin.write(`${JSON.stringify({ type: 'generate', requestId, ...command })}\n`);
+      });
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.write(`${JSON.stringify({ type: 'shutdown' })}\n`);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
