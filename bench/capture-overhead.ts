@@ -13,7 +13,6 @@
  *
  * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { chromium } from '@playwright/test';
 import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { trace } from '@opentelemetry/api';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
+import { startBenchServer, runnersSettled, watchRuns } from './bench-server';
 import { median, percentile } from './bench-stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
@@ -65,54 +65,9 @@ async function bareGenkit(): Promise<number[]> {
   return perTurn;
 }
 
-async function startServer(dataDir: string) {
-  const child = spawn(process.execPath, ['scripts/start.js'], {
-    cwd: projectDir,
-    env: { ...process.env, PORT: String(PORT), LOOPSCOPE_TOKEN: TOKEN, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TOOLS_DIR: toolsDir, LOOPSCOPE_TRACES_DIR: path.join(dataDir, 'saved') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Loopscope is running')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return child;
-}
-
-/** Waits for the 'run' events of the event stream (the home page's filter: runs, no spans). */
-function watchRuns(): { finished: Map<string, string>; ready: Promise<void>; close: () => void } {
-  const finished = new Map<string, string>();
-  const controller = new AbortController();
-  let markReady = () => {};
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  void (async () => {
-    const response = await fetch(`http://127.0.0.1:${PORT}/api/events?token=${TOKEN}`, { signal: controller.signal });
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith('event: ready')) markReady();
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (block.startsWith('event: run\n') && data) {
-          const { run } = JSON.parse(data) as { run: { runId: string; status: string } };
-          if (run.status !== 'running') finished.set(run.runId, run.status);
-        }
-      }
-    }
-  })().catch((error: unknown) => {
-    if ((error as Error).name !== 'AbortError') console.error('bench: event stream failed:', error);
-  });
-  return { finished, ready, close: () => controller.abort() };
-}
-
 /** B: the same loop run through Loopscope: POST /api/runs, done when the event stream says so. */
 async function loopscopeRuns(iterations: number): Promise<number[]> {
-  const watcher = watchRuns();
+  const watcher = watchRuns({ port: PORT, token: TOKEN });
   await watcher.ready;
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   const runOnce = async () => {
@@ -187,23 +142,6 @@ function treeCpuMs(rootPid: number): number | undefined {
   return total;
 }
 
-/**
- * Waits until the server's runners are up and none is still starting: the capture cost per
- * turn is measured in steady state, not while the pool's warm spare spends its cold start
- * (a one-time cost at launch) on the same two cores.
- */
-async function runnersSettled(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const answer = await fetch(`http://127.0.0.1:${PORT}/api/runner`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    const { runner } = (await answer.json()) as { runner: { state: string; runners?: { state: string }[] } };
-    const starting = (runner.runners ?? []).some((process) => process.state === 'starting');
-    if (runner.state === 'ready' && !starting) return;
-    if (Date.now() > deadline) throw new Error('bench: the runners did not settle within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function main() {
   if (!existsSync(path.join(projectDir, '.next', 'BUILD_ID'))) {
     console.error('bench: no production build; run `npm run build` first.');
@@ -213,8 +151,8 @@ async function main() {
   try {
     console.log(`capture overhead: scenario ${SCENARIO} (${MODEL_TURNS} model turns, 20 tool runs), ${ITERATIONS} runs each, side by side`);
     const bare = await bareGenkit();
-    const server = await startServer(dataDir);
-    if (!process.env.BENCH_NO_SETTLE) await runnersSettled();
+    const server = await startBenchServer({ port: PORT, token: TOKEN, dataDir, toolsDir });
+    if (!process.env.BENCH_NO_SETTLE) await runnersSettled({ port: PORT, token: TOKEN });
     let captured: number[];
     let latency: { latencies: number[]; spanCount: number };
     let cpuPerRun: number | undefined;

@@ -4,6 +4,7 @@ import type { SpanView } from '@/lib/contract/span-view';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
 import { DIALECTS } from '@/lib/dialects/registry';
+import { GENKIT_DIALECT_ID } from '@/lib/dialects/genkit-js/dialect-id';
 import type { DialectExplanations } from '@/lib/dialects/runtime-dialect';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { useState } from 'react';
@@ -60,7 +61,8 @@ export function NodeDetail(props: {
   const call = data.toolCall;
   const found = data.resolution;
   const generate = data.generate;
-  const words = wordsOf(graph.generates.find((candidate) => candidate.id === node.generateId)?.runtime);
+  const runtime = graph.generates.find((candidate) => candidate.id === node.generateId)?.runtime;
+  const words = wordsOf(runtime);
   const modelCall = data.modelCall;
   return (
     <aside className="detail" data-testid="node-detail" aria-label="Node detail">
@@ -172,7 +174,8 @@ export function NodeDetail(props: {
       {props.resumeSource && call?.status === 'ok' && call.spanId && !call.answeredByHand ? (
         <ForkEditor key={call.id} source={props.resumeSource} kind="tool" traceId={call.traceId} spanId={call.spanId} initial={call.output} />
       ) : null}
-      {props.resumeSource && modelCall?.status === 'ok' ? (
+      {/* A forked model answer is a genkit message: AI SDK recordings fork from tool calls only. */}
+      {props.resumeSource && modelCall?.status === 'ok' && runtime === GENKIT_DIALECT_ID ? (
         <ForkEditor
           key={modelCall.id}
           source={props.resumeSource}

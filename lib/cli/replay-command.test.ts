@@ -50,6 +50,27 @@ describe('loopscope replay', () => {
     expect(stdout).toContain('live tools');
   });
 
+  it('an AI SDK recording (a paused call and its answer): exit 0 as recorded, 1 once a recorded tool output changed, naming call, model call and field', () => {
+    const fixture = 'lib/dialects/ai-sdk/__fixtures__/ai-sdk-approval-approved.otlp.json';
+    const same = loopscope('replay', fixture);
+    expect(same.status).toBe(0);
+    expect(same.stdout).toMatch(/^replay: MATCH — 2 step\(s\), 0 divergence\(s\)/);
+    expect(same.stdout).toContain('✓ call 2 (answer): recorded finished (stop); replayed finished (stop) (model calls 1/1, tool calls 1/1)');
+
+    const body = JSON.parse(readFileSync(fixture, 'utf8'));
+    const spans = body.resourceSpans.flatMap((resource: any) => resource.scopeSpans.flatMap((scope: any) => scope.spans));
+    const approved = spans.find((span: any) => span.name === 'execute_tool transferMoney');
+    const result = approved.attributes.find((attribute: any) => attribute.key === 'gen_ai.tool.call.result');
+    result.value.stringValue = result.value.stringValue.replace('"sent"', '"held"');
+    const changed = path.join(scratch, 'changed-ai-sdk.json');
+    writeFileSync(changed, JSON.stringify(body));
+    const diverged = loopscope('replay', changed);
+    expect(diverged.status).toBe(1);
+    expect(diverged.stdout).toMatch(/first divergence: call 2 \(answer\), model call 1, field messages\[\d\]\.parts\[\d\]\.response\.status/);
+    expect(diverged.stdout).toContain('recorded: "sent"');
+    expect(diverged.stdout).toContain('replayed: "held"');
+  });
+
   it('exits 2 on unreadable input and on a file with nothing to replay', () => {
     expect(loopscope('replay', 'no-such-file.json').status).toBe(2);
     const empty = path.join(scratch, 'empty.json');

@@ -1,14 +1,16 @@
 /**
  * `loopscope repro <file…> [--out FILE] [--local-tools]`: one standalone TypeScript file that
- * reproduces the recorded run with plain genkit (to attach to a bug report), printed or written
- * to FILE. `--local-tools` imports the modules of tools/ that define the recorded tools instead
- * of stubbing them. Exit 0 when written; 2 on bad usage or unreadable input.
+ * reproduces the recorded run with plain genkit, or with `ai` alone for an AI SDK recording (to
+ * attach to a bug report), printed or written to FILE. `--local-tools` (genkit) imports the
+ * modules of tools/ that define the recorded tools instead of stubbing them. Exit 0 when
+ * written; 2 on bad usage or unreadable input.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage, LoopscopeError } from '../errors';
 import { exportRepro, reproFileName, type LocalToolModule } from '../replay/export-repro';
-import { readRecording } from '../replay/read-recording';
+import { exportAiSdkRepro } from '../replay/export-ai-sdk-repro';
+import { readReplayable } from '../replay/read-recording';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 
@@ -47,7 +49,13 @@ export async function reproCommand(options: { argv: string[]; files: string[]; f
   const out = outOption(argv);
   const spans: Span[] = [];
   for (const file of files) spans.push(...(await loadTraceFile(file)));
-  const recording = readRecording(spans);
+  const read = readReplayable(spans);
+  const fileName = out ? path.basename(out) : reproFileName(files[0]);
+  if (read.runtime === 'ai-sdk') {
+    if (flags.has('--local-tools')) warn('loopscope: --local-tools imports genkit tool modules: the AI SDK repro keeps its tools stubbed from the recording.\n');
+    return emit({ out, text: exportAiSdkRepro(read.recording, { source: files.join(', '), fileName }), write });
+  }
+  const recording = read.recording;
   const useLocalTools = flags.has('--local-tools');
   const toolModules = useLocalTools
     ? await localToolModules({
@@ -57,8 +65,12 @@ export async function reproCommand(options: { argv: string[]; files: string[]; f
         warn,
       })
     : undefined;
-  const fileName = out ? path.basename(out) : reproFileName(files[0]);
   const text = exportRepro(recording, { source: files.join(', '), fileName, useLocalTools, toolModules });
+  return emit({ out, text, write });
+}
+
+/** Prints the file, or writes it to `out` and says how to run it. */
+async function emit({ out, text, write }: { out: string | undefined; text: string; write: (text: string) => void }): Promise<number> {
   if (!out) {
     write(text);
     return 0;

@@ -1,3 +1,5 @@
+import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk';
+import { readAiSdkRecording, type AiSdkRecording } from '../dialects/ai-sdk/recording';
 import { GENKIT_DIALECT_ID } from '../dialects/genkit-js/dialect-id';
 import { readGenkitRecording, type Recording, type ResumeContinuation } from '../dialects/genkit-js/recording';
 import { dialectOf } from '../dialects/registry';
@@ -5,33 +7,49 @@ import { LoopscopeError } from '../errors';
 import { buildRunGraph, indexSpans } from '../graph/build-run-graph';
 import type { Span } from '../trace/span';
 
-/**
- * Reads the replayable chain out of any set of spans (one or several traces): the genkit
- * dialect reads the steps, and the graph's linking (lib/graph/match-resumes.ts — the one rule
- * for which resume answers which interrupt) says which step each resume continues. The graph is
- * built only when there is a resume to place.
- * Only genkit calls replay: spans of another runtime alone are refused in one sentence (in a
- * mixed set, the genkit calls replay and the others are left out).
- * @throws LoopscopeError FAILED_PRECONDITION when there is nothing to replay, the calls are another runtime's, or a generate did not record its input.
- */
-export function readRecording(spans: readonly Span[]): Recording {
+/** A recording of either runtime Loopscope replays, named by its runtime. */
+export type AnyRecording = { runtime: 'genkit-js'; recording: Recording } | { runtime: 'ai-sdk'; recording: AiSdkRecording };
+
+/** Which replayable runtime the calls of these spans belong to (genkit first in a mixed set), and the names of the others. */
+function runtimesOf(spans: readonly Span[]) {
   const index = indexSpans(spans);
   const others = new Set<string>();
   let genkit = false;
+  let aiSdk = false;
   for (const span of index.spans) {
     const role = index.classify(span).role;
     if (role !== 'generate' && role !== 'tool') continue;
     const dialect = dialectOf(span);
     if (dialect?.id === GENKIT_DIALECT_ID) genkit = true;
+    else if (dialect?.id === AI_SDK_DIALECT_ID && role === 'generate') aiSdk = true;
     else if (dialect) others.add(dialect.title);
   }
-  if (!genkit && others.size > 0) {
-    throw new LoopscopeError('FAILED_PRECONDITION', `Replay is not supported yet for ${[...others].join(' and ')} traces: only genkit JS calls can be replayed.`);
-  }
+  return { index, genkit, aiSdk, others };
+}
+
+/**
+ * Reads the replayable chain out of any set of spans (one or several traces), in the words of
+ * the runtime that recorded it: genkit's generates (in a mixed set, the genkit calls replay and
+ * the others are left out), else the AI SDK's calls. The graph's linking
+ * (lib/graph/match-resumes.ts — the one rule for which answer continues which paused call) says
+ * which step each resume or answering call continues; it is built only when there is one to place.
+ * @throws LoopscopeError FAILED_PRECONDITION when there is nothing to replay or a call did not record its input.
+ */
+export function readReplayable(spans: readonly Span[]): AnyRecording {
+  const { index, genkit, aiSdk, others } = runtimesOf(spans);
   let graph: ReturnType<typeof buildRunGraph> | undefined;
-  const continuation = (generateId: string): ResumeContinuation | undefined => {
+  const resumeOf = (generateId: string) => {
     graph ??= buildRunGraph(spans);
-    const resume = graph.generates.find((generate) => generate.id === generateId)?.resume;
+    return graph.generates.find((generate) => generate.id === generateId)?.resume;
+  };
+  if (!genkit && aiSdk) {
+    return { runtime: 'ai-sdk', recording: readAiSdkRecording({ index, continuation: (callId) => resumeOf(callId) }) };
+  }
+  if (!genkit && others.size > 0) {
+    throw new LoopscopeError('FAILED_PRECONDITION', `Replay is not supported yet for ${[...others].join(' and ')} traces: only genkit JS and Vercel AI SDK calls can be replayed.`);
+  }
+  const continuation = (generateId: string): ResumeContinuation | undefined => {
+    const resume = resumeOf(generateId);
     if (!resume) return undefined;
     const pendingOutputs = new Map<string, unknown>();
     for (const resolution of resume.resolutions) {
@@ -39,5 +57,15 @@ export function readRecording(spans: readonly Span[]): Recording {
     }
     return { answersGenerateId: resume.answersGenerateId, pendingOutputs };
   };
-  return readGenkitRecording({ index, continuation });
+  return { runtime: 'genkit-js', recording: readGenkitRecording({ index, continuation }) };
+}
+
+/**
+ * The genkit recording in these spans (readReplayable for either runtime).
+ * @throws LoopscopeError FAILED_PRECONDITION when there is nothing to replay, the calls are the AI SDK's (read them with readReplayable), or a generate did not record its input.
+ */
+export function readRecording(spans: readonly Span[]): Recording {
+  const read = readReplayable(spans);
+  if (read.runtime !== 'genkit-js') throw new LoopscopeError('FAILED_PRECONDITION', 'These are Vercel AI SDK calls: read them with readReplayable, which reads either runtime.');
+  return read.recording;
 }

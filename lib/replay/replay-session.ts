@@ -1,13 +1,34 @@
 /**
- * The bookkeeping of one replay, free of genkit: which recorded call answers the next
+ * The bookkeeping of one replay, free of any runtime: which recorded call answers the next
  * incoming one, what differs, and the divergences found so far. The replay model and the
- * tool stubs (run-replay.ts) ask it for answers; it never throws except to stop a strict replay.
+ * tool stubs (run-replay.ts for genkit, lib/runtime/ai-sdk/replay-ai-sdk.ts for the AI SDK) ask
+ * it for answers; it never throws except to stop a strict replay.
  */
 import { spanKey } from '../trace/span';
 import { jsonCopy } from '../trace/json-value';
 import { firstDifference } from './first-difference';
-import type { GenerateStep, RecordedModelCall, RecordedToolExecution, RecordedToolOutcome, ReplayStep, SpanRef } from '../dialects/genkit-js/recording';
+import type { RecordedToolExecution, RecordedToolOutcome, SpanRef } from '../dialects/recorded-calls';
 import type { Divergence, ReplayMode } from './replay-report';
+
+/** A recorded model call as the session compares and answers it (genkit's and the AI SDK's recordings both are). */
+export interface SessionModelCall extends SpanRef {
+  ordinal: number;
+  /** What the model was sent, field by field (`messages`, `tools`, …). */
+  readonly request: Record<string, unknown>;
+  /** The request as recorded (JSON text): a replayed request that serialises the same is equal without parsing. */
+  rawRequest?: string;
+  response?: object;
+  errorMessage?: string;
+}
+
+/** One step of a recorded chain as the session plays it (a call with its model calls, or a tool run on its own). */
+export interface SessionStep {
+  index: number;
+  label: string;
+  kind: 'generate' | 'tool';
+  modelCalls?: readonly SessionModelCall[];
+  toolExecutions: readonly RecordedToolExecution[];
+}
 
 /** Thrown into genkit to end a strict replay at its first divergence. */
 export class ReplayStopped extends Error {
@@ -36,7 +57,7 @@ function requestLabel(name: string, input: unknown): string {
 export class ReplaySession {
   readonly divergences: Divergence[] = [];
   stopped?: Divergence;
-  #step?: ReplayStep;
+  #step?: SessionStep;
   #modelCursor = 0;
   #toolQueues = new Map<string, RecordedToolExecution[]>();
   #toolsReplayed = 0;
@@ -48,7 +69,7 @@ export class ReplaySession {
     readonly overrides: ReplayOverrides = {},
   ) {}
 
-  beginStep(step: ReplayStep): void {
+  beginStep(step: SessionStep): void {
     this.#step = step;
     this.#modelCursor = 0;
     this.#toolsReplayed = 0;
@@ -90,8 +111,9 @@ export class ReplaySession {
    * the recorded one. Throws ReplayStopped (strict) or when the recording has no such call.
    */
   answerModel(request: unknown, replayedSpan?: SpanRef): Record<string, unknown> {
-    const step = this.#step as GenerateStep;
-    const recorded: RecordedModelCall | undefined = step.modelCalls[this.#modelCursor];
+    const step = this.#step!;
+    const modelCalls = step.modelCalls ?? [];
+    const recorded: SessionModelCall | undefined = modelCalls[this.#modelCursor];
     this.#modelCursor += 1;
     this.#modelsReplayed += 1;
     const call = `model call ${this.#modelCursor}`;
@@ -102,7 +124,7 @@ export class ReplaySession {
         field: '(call)',
         recorded: '(missing)',
         replayed: jsonCopy(request),
-        message: `The replay called the model a ${this.#modelCursor}${ordinalSuffix(this.#modelCursor)} time; the recording has only ${step.modelCalls.length} model call(s) in ${step.label}.`,
+        message: `The replay called the model a ${this.#modelCursor}${ordinalSuffix(this.#modelCursor)} time; the recording has only ${modelCalls.length} model call(s) in ${step.label}.`,
         replayedSpan,
       });
       throw new ReplayStopped(divergence);
@@ -131,7 +153,7 @@ export class ReplaySession {
     const override = this.overrides.modelResponses?.get(spanKey(recorded));
     if (override) return jsonCopy(override);
     if (recorded.errorMessage !== undefined) throw new Error(recorded.errorMessage);
-    const { latencyMs: _latency, ...response } = jsonCopy(recorded.response ?? {});
+    const { latencyMs: _latency, ...response } = jsonCopy((recorded.response ?? {}) as Record<string, unknown>);
     return response;
   }
 
@@ -230,7 +252,7 @@ export class ReplaySession {
     const step = this.#step!;
     if (this.stopped) return;
     if (step.kind === 'generate') {
-      const missing = step.modelCalls[this.#modelCursor];
+      const missing = step.modelCalls?.[this.#modelCursor];
       if (missing) {
         this.diverge({
           kind: 'model-missing-call',
@@ -238,7 +260,7 @@ export class ReplaySession {
           field: '(call)',
           recorded: 'a model call',
           replayed: '(missing)',
-          message: `${step.label}: the recording made ${step.modelCalls.length} model call(s); the replay made ${this.#modelCursor}.`,
+          message: `${step.label}: the recording made ${step.modelCalls?.length ?? 0} model call(s); the replay made ${this.#modelCursor}.`,
           recordedSpan: { traceId: missing.traceId, spanId: missing.spanId },
         });
         return;

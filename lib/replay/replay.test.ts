@@ -10,7 +10,7 @@ import { replayRecording } from './run-replay';
 
 const ROOT = process.cwd();
 const filesIn = (folder: string, suffix: string) => readdirSync(path.join(ROOT, folder)).filter((name) => name.endsWith(suffix)).map((name) => `${folder}/${name}`);
-// The genkit recordings (the AI SDK examples, traces/ai-sdk-*.json, are not genkit's to replay).
+// The genkit recordings (the AI SDK examples, traces/ai-sdk-*.json, replay in lib/runtime/ai-sdk/replay-ai-sdk.test.ts).
 const FILES = [...filesIn('lib/graph/__fixtures__', '.otlp.json'), ...filesIn('traces', '.json').filter((file) => !file.startsWith('traces/ai-sdk-'))].sort();
 
 async function spansOf(file: string): Promise<Span[]> {

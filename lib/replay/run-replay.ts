@@ -8,9 +8,9 @@
 import { trace } from '@opentelemetry/api';
 import type { GenkitBeta, MessageData } from 'genkit/beta';
 import { jsonCopy } from '../trace/json-value';
-import { firstDifference } from './first-difference';
 import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from '../dialects/genkit-js/recording';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
+import { compareOutcome } from './compare-outcome';
 import { ReplaySession, type ReplayOverrides } from './replay-session';
 
 export interface ReplayOptions {
@@ -152,34 +152,6 @@ async function liveToolsMiddleware(session: ReplaySession) {
 
 function outcomeOfError(error: unknown): StepOutcome {
   return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
-}
-
-/** Compares how a step ended; a reproduced failure (same message) is a match. */
-function compareOutcome({ session, step, replayed }: { session: ReplaySession; step: ReplayStep; replayed: StepOutcome }): void {
-  const recorded = step.outcome;
-  const spans = { recordedSpan: { traceId: step.traceId, spanId: step.spanId } };
-  if (recorded.kind !== replayed.kind || (recorded.kind === 'finished' && replayed.kind === 'finished' && recorded.finishReason !== replayed.finishReason)) {
-    const say = (outcome: StepOutcome) => (outcome.kind === 'finished' ? `finished (${outcome.finishReason})` : outcome.kind === 'error' ? `failed: ${outcome.message}` : outcome.kind === 'stopped' ? 'stopped' : 'interrupted');
-    session.diverge({ kind: 'outcome', call: 'outcome', field: 'outcome', recorded: say(recorded), replayed: say(replayed), message: `${step.label} ${say(replayed)}; the recording ${say(recorded)}.`, ...spans });
-    return;
-  }
-  if (recorded.kind === 'error' && replayed.kind === 'error' && recorded.message !== replayed.message) {
-    session.diverge({ kind: 'outcome', call: 'outcome', field: 'error message', recorded: recorded.message, replayed: replayed.message, message: `${step.label} failed with another error than recorded.`, ...spans });
-    return;
-  }
-  if (session.stepDiverged || recorded.kind === 'error' || replayed.kind === 'error' || recorded.kind === 'stopped' || replayed.kind === 'stopped') return;
-  const difference = firstDifference({ recorded: recorded.message, replayed: replayed.message, path: 'message' });
-  if (difference) {
-    session.diverge({
-      kind: 'outcome',
-      call: 'final message',
-      field: difference.path,
-      recorded: difference.recorded,
-      replayed: difference.replayed,
-      message: `${step.label} ended with another message than recorded (${difference.path}).`,
-      ...spans,
-    });
-  }
 }
 
 async function replayToolAlone(ai: GenkitBeta, step: ToolAloneStep): Promise<StepOutcome> {

@@ -152,16 +152,26 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
   let result: { report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } };
   try {
     const { loadRecording } = await import('./load-recording');
-    const { readRecording } = await import('../replay/read-recording');
+    const { readReplayable } = await import('../replay/read-recording');
     const { replayRecording } = await import('../replay/run-replay');
     const { loadToolModules } = await import('./load-tools');
     const { traceGenerate } = await import('./answer-link');
     // The server sends where the recording is, not the recording: it is read here.
-    const recording = readRecording(await loadRecording(command.recording));
+    const read = readReplayable(await loadRecording(command.recording));
     const overrides = {
       modelResponses: new Map(command.overrides?.modelResponses ?? []),
       toolOutcomes: new Map(command.overrides?.toolOutcomes ?? []),
     };
+    if (read.runtime === 'ai-sdk') {
+      // An AI SDK recording replays with the real generateText (lib/runtime/ai-sdk/replay-ai-sdk.ts); live tools are tools/ai-sdk/'s.
+      const { replayAiSdkRecording } = await import('./ai-sdk/replay-ai-sdk');
+      const liveTools = command.liveTools ? (await loaded).aiSdk.catalog.tools : undefined;
+      const report = await runContext.run(run, () => replayAiSdkRecording(read.recording, { mode: command.mode, overrides, liveTools, traceGenerate }));
+      result = { report };
+      await finishRequest(command.requestId, result.failure);
+      return send({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+    }
+    const recording = read.recording;
     const report = await runContext.run(run, () =>
       replayRecording(recording, {
         mode: command.mode,

@@ -108,4 +108,36 @@ describe('replays in the runner', () => {
     const { traceIds } = await captured('plain-tool-round');
     await expect(startReplay(runner.context, { source: { traceIds }, liveTools: false, mode: 'strict', fork: { kind: 'tool', span: `${'a'.repeat(32)}:${'b'.repeat(16)}`, output: 1 } })).rejects.toThrow(/no tool call .* to fork from/);
   });
+
+  it('an AI SDK recording (approval asked, then answered in a second trace) replays in the runner with generateText: it matches, every replayed span arrives, nested under its recording', async () => {
+    const spans = await loadTraceFile(path.join(process.cwd(), 'lib', 'dialects', 'ai-sdk', '__fixtures__', 'ai-sdk-approval-approved.otlp.json'));
+    await runner.harness.store.append(spans);
+    const traceIds = [...new Set(spans.map((span) => span.traceId))];
+    const done = await finished((await startReplay(runner.context, { source: { traceIds }, liveTools: false, mode: 'strict' })).runId);
+    expect(done.failure).toBeUndefined();
+    expect(done.replay?.report).toMatchObject({ matched: true, divergences: [] });
+    expect(done.replay?.report?.steps.map((step) => step.label)).toEqual(['call 1', 'call 2 (answer)']);
+    const replayed = await spansOf(done.traceIds);
+    expect(replayed).toHaveLength(spans.length);
+    expect(buildRunGraph(replayed).summary).toEqual(buildRunGraph(spans).summary);
+    const roots = done.traceIds.map((traceId) => replayed.find((span) => span.traceId === traceId && span.parentSpanId === undefined)!);
+    const recordedRoots = spans.filter((span) => span.parentSpanId === undefined).sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1));
+    const ofType = (span: Span, type: string) => span.links.filter((link) => link.attributes['loopscope.link.type'] === type).map((link) => `${link.traceId}:${link.spanId}`);
+    expect(roots.map((root) => ofType(root, 'replays'))).toEqual(recordedRoots.map((root) => [`${root.traceId}:${root.spanId}`]));
+    expect(ofType(roots[1], 'answers-interrupt')).toEqual([`${roots[0].traceId}:${roots[0].spanId}`]);
+  });
+
+  it('an AI SDK fork of a tool output diverges where the model reads it; a fork of its model answer is refused in one sentence', async () => {
+    const spans = await loadTraceFile(path.join(process.cwd(), 'lib', 'dialects', 'ai-sdk', '__fixtures__', 'ai-sdk-plain-tool-round.otlp.json'));
+    await runner.harness.store.append(spans);
+    const traceIds = [...new Set(spans.map((span) => span.traceId))];
+    const weather = spans.find((span) => span.name === 'execute_tool getWeather')!;
+    const run = await startReplay(runner.context, { source: { traceIds }, liveTools: false, mode: 'strict', fork: { kind: 'tool', span: `${weather.traceId}:${weather.spanId}`, output: { city: 'Lisbon', tempC: 31, conditions: 'hot' } } });
+    const report = (await finished(run.runId)).replay!.report!;
+    expect(report.divergences[0]).toMatchObject({ kind: 'model-request', call: 'model call 2', recorded: 'sunny', replayed: 'hot' });
+    const chat = spans.find((span) => span.name.startsWith('chat '))!;
+    await expect(
+      startReplay(runner.context, { source: { traceIds }, liveTools: false, mode: 'strict', fork: { kind: 'model', span: `${chat.traceId}:${chat.spanId}`, message: { role: 'model', content: [{ text: 'x' }] } } }),
+    ).rejects.toThrow(/^Forking a model answer is genkit-only for now/);
+  });
 });

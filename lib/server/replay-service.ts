@@ -1,6 +1,6 @@
 import type { ReplayRequest } from '../contract/replay';
 import { LoopscopeError } from '../errors';
-import { readRecording } from '../replay/read-recording';
+import { readReplayable } from '../replay/read-recording';
 import type { AppContext } from './app-context';
 import { recordingSourceOf } from './recording-source';
 import type { RunSession } from './run-registry';
@@ -11,7 +11,8 @@ export { ReplayRequestSchema, type ReplayRequest } from '../contract/replay';
 
 /**
  * Starts a replay of a saved file or captured traces as a run of its own: the runner replays
- * it on a fresh genkit instance (models from the recording; tools stubbed, or the local ones),
+ * it with the runtime that recorded it — a fresh genkit instance, or the AI SDK's real
+ * generateText — (models from the recording; tools stubbed, or the local ones),
  * its spans are captured like any run's, and the run ends with the comparison report. A fork
  * is a lenient replay with one recorded answer replaced: what follows shows what changes.
  */
@@ -22,16 +23,21 @@ export async function startReplay(context: AppContext, request: ReplayRequest): 
   let fork: string | undefined;
   if (request.fork) {
     // A fork names a recorded call: read the recording here to check that it has one.
-    const recording = readRecording(await loadTraceSource(context, request.source));
+    const read = readReplayable(await loadTraceSource(context, request.source));
     const { kind, span } = request.fork;
+    if (kind === 'model' && read.runtime === 'ai-sdk') {
+      throw new LoopscopeError('FAILED_PRECONDITION', 'Forking a model answer is genkit-only for now: in an AI SDK recording, fork from a tool call.');
+    }
+    const steps: { toolExecutions: { traceId: string; spanId: string; name: string; outcome: { kind: string } }[] }[] = read.recording.steps;
     if (kind === 'tool') {
-      const execution = recording.steps.flatMap((step) => step.toolExecutions).find((candidate) => `${candidate.traceId}:${candidate.spanId}` === span);
+      const execution = steps.flatMap((step) => step.toolExecutions).find((candidate) => `${candidate.traceId}:${candidate.spanId}` === span);
       if (!execution) throw new LoopscopeError('NOT_FOUND', `The recording has no tool call ${span} to fork from.`);
       if (execution.outcome.kind !== 'output') throw new LoopscopeError('FAILED_PRECONDITION', `${execution.name} did not finish with an output (it ${execution.outcome.kind === 'interrupt' ? 'interrupted: answer it with the resume workbench' : 'failed'}); fork from a finished call.`);
       overrides.toolOutcomes = [[span, { kind: 'output', output: request.fork.output }]];
       fork = `${execution.name} answers ${JSON.stringify(request.fork.output)}`;
     } else {
-      const call = recording.steps.flatMap((step) => (step.kind === 'generate' ? step.modelCalls : [])).find((candidate) => `${candidate.traceId}:${candidate.spanId}` === span);
+      const genkit = read.runtime === 'genkit-js' ? read.recording : undefined;
+      const call = (genkit?.steps ?? []).flatMap((step) => (step.kind === 'generate' ? step.modelCalls : [])).find((candidate) => `${candidate.traceId}:${candidate.spanId}` === span);
       if (!call?.response) throw new LoopscopeError('NOT_FOUND', `The recording has no finished model call ${span} to fork from.`);
       overrides.modelResponses = [[span, { ...call.response, message: request.fork.message }]];
       const said = JSON.stringify(request.fork.message.content);

@@ -4,7 +4,7 @@ import { LoopscopeError } from '../../errors';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import { renderGraphText } from '../../graph/render-graph-text';
 import { linkTraces, summarizeCapturedTrace, traceGraphFacts } from '../../graph/trace-sessions';
-import { readRecording } from '../../replay/read-recording';
+import { readRecording, readReplayable } from '../../replay/read-recording';
 import { spanView } from '../../server/span-view';
 import { loadTraceFile } from '../../trace/load-trace-file';
 import type { Span } from '../../trace/span';
@@ -70,10 +70,12 @@ describe('AI SDK spans in the detail panel', () => {
   });
 });
 
-describe('replaying AI SDK calls is refused in one sentence', () => {
-  it('replay: every AI SDK fixture alone is refused; mixed with genkit, the genkit calls replay', async () => {
+describe('replaying AI SDK calls reads an AI SDK recording', () => {
+  it('replay: every AI SDK trace alone reads as an AI SDK recording; mixed with genkit, the genkit calls replay', async () => {
     const sdk = (await Promise.all(ALL.map(load))).flat();
-    for (const spans of byTrace(sdk).values()) expectRefused(() => readRecording(spans), /^Replay is not supported yet for Vercel AI SDK traces/);
+    for (const spans of byTrace(sdk).values()) expect(readReplayable(spans).runtime).toBe('ai-sdk');
+    // The genkit reader says where to go instead, in one sentence.
+    expectRefused(() => readRecording([...byTrace(sdk).values()][0]), /^These are Vercel AI SDK calls: read them with readReplayable/);
     const genkit = await loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', 'interrupt-restart.otlp.json'));
     expect(readRecording([...genkit, ...sdk]).steps.length).toBe(readRecording(genkit).steps.length);
   });

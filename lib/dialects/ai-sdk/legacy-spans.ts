@@ -13,6 +13,7 @@ import { stringAttribute } from '../otel-genai/genai-attributes';
 
 export const LEGACY = {
   operationId: 'ai.operationId',
+  functionId: 'ai.telemetry.functionId',
   modelId: 'ai.model.id',
   prompt: 'ai.prompt',
   promptMessages: 'ai.prompt.messages',

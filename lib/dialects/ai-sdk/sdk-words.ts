@@ -16,6 +16,12 @@ export const LEGACY_TOOL_CALLS: ReadonlySet<string> = new Set(['ai.toolCall']);
 export const APPROVAL_REQUEST_PART = 'tool-approval-request';
 export const APPROVAL_RESPONSE_PART = 'tool-approval-response';
 
+/** How the SDK refuses an answer whose approval signature does not verify (`experimental_toolApprovalSecret` was set). */
+export const APPROVAL_SIGNATURE_FAILURE = /^Tool approval signature verification failed/;
+
+/** The ids `generateText` makes up per run (`aitxt-` and 24 characters: approval ids, response ids): never the same twice, so never compared. */
+export const GENERATED_ID = /aitxt-[A-Za-z0-9]{24}/g;
+
 /** The `type` of a provider tool in the offered tool definitions (run by the provider, not the app). */
 export const PROVIDER_TOOL_DEFINITION_TYPE = 'provider';
 

@@ -8,11 +8,10 @@ import type { RecordedToolDefinition } from '../resume-model';
 
 export type { RecordedToolDefinition };
 
-/** Where a recorded call lives in the recording. */
-export interface SpanRef {
-  traceId: string;
-  spanId: string;
-}
+import type { RecordedToolExecution, RecordedToolOutcome, SpanRef } from '../recorded-calls';
+
+// The runtime-free parts of a recording: one definition for every dialect's.
+export type { RecordedToolExecution, RecordedToolOutcome, SpanRef };
 
 export interface RecordedModelCall extends SpanRef {
   /** 1-based position among the model calls of its step. */
@@ -25,18 +24,6 @@ export interface RecordedModelCall extends SpanRef {
   /** What it answered (`message`, `finishReason`, …), or the error it failed with. */
   response?: Record<string, unknown>;
   errorMessage?: string;
-}
-
-export type RecordedToolOutcome =
-  | { kind: 'output'; output: unknown }
-  | { kind: 'interrupt'; metadata: unknown }
-  | { kind: 'error'; message: string };
-
-export interface RecordedToolExecution extends SpanRef {
-  name: string;
-  input: unknown;
-  restarted: boolean;
-  outcome: RecordedToolOutcome;
 }
 
 /** How a step ended in the recording (and, after a replay, in the replay; `stopped`: a strict replay stopped at its first divergence). */

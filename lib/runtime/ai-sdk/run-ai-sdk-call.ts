@@ -67,7 +67,8 @@ function repairOf(scenario: AiSdkScenario): ToolCallRepairFunction<ToolSet> | un
   return async ({ toolCall }) => (repairs.has(toolCall.toolCallId) ? { ...toolCall, input: JSON.stringify(repairs.get(toolCall.toolCallId)) } : null);
 }
 
-function pendingCalls(result: Pick<GenerateTextResult<ToolSet, never, never>, 'content' | 'finishReason'>): AiSdkPendingCall[] {
+/** The calls a finished `generateText` left waiting: approvals to give, handed-back tools to answer. */
+export function pendingCalls(result: Pick<GenerateTextResult<ToolSet, never, never>, 'content' | 'finishReason'>): AiSdkPendingCall[] {
   const pending: AiSdkPendingCall[] = [];
   const settled = new Set<string>();
   for (const part of result.content) {

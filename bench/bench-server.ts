@@ -1,0 +1,66 @@
+/** The server side every capture benchmark shares: start a production server, watch its runs, wait for its runners. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+/** A production Loopscope server for a benchmark: its own port, token, data folder and tools folder. Resolves once it listens. */
+export async function startBenchServer({ port, token, dataDir, toolsDir }: { port: number; token: string; dataDir: string; toolsDir: string }) {
+  const child = spawn(process.execPath, ['scripts/start.js'], {
+    cwd: process.cwd(),
+    env: { ...process.env, PORT: String(port), LOOPSCOPE_TOKEN: token, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TOOLS_DIR: toolsDir, LOOPSCOPE_TRACES_DIR: path.join(dataDir, 'saved') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Loopscope is running')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return child;
+}
+
+/** Waits for the 'run' events of the event stream (the home page's filter: runs, no spans). */
+export function watchRuns({ port, token }: { port: number; token: string }): { finished: Map<string, string>; ready: Promise<void>; close: () => void } {
+  const finished = new Map<string, string>();
+  const controller = new AbortController();
+  let markReady = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  void (async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/api/events?token=${token}`, { signal: controller.signal });
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith('event: ready')) markReady();
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (block.startsWith('event: run\n') && data) {
+          const { run } = JSON.parse(data) as { run: { runId: string; status: string } };
+          if (run.status !== 'running') finished.set(run.runId, run.status);
+        }
+      }
+    }
+  })().catch((error: unknown) => {
+    if ((error as Error).name !== 'AbortError') console.error('bench: event stream failed:', error);
+  });
+  return { finished, ready, close: () => controller.abort() };
+}
+
+/**
+ * Waits until the server's runners are up and none is still starting: the capture cost per
+ * turn is measured in steady state, not while the pool's warm spare spends its cold start
+ * (a one-time cost at launch) on the same two cores.
+ */
+export async function runnersSettled({ port, token }: { port: number; token: string }): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answer = await fetch(`http://127.0.0.1:${port}/api/runner`, { headers: { authorization: `Bearer ${token}` } });
+    const { runner } = (await answer.json()) as { runner: { state: string; runners?: { state: string }[] } };
+    const starting = (runner.runners ?? []).some((process) => process.state === 'starting');
+    if (runner.state === 'ready' && !starting) return;
+    if (Date.now() > deadline) throw new Error('bench: the runners did not settle within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,37 @@
+import type { SpanRef } from '../dialects/recorded-calls';
+import type { StepOutcome } from '../contract/replay';
+import { firstDifference } from './first-difference';
+import type { ReplaySession } from './replay-session';
+
+/**
+ * Compares how a step ended with how it ended in the recording (any runtime's step): another
+ * outcome or finish reason, another error message, or — when nothing diverged before — another
+ * final message. A reproduced failure (same message) is a match.
+ */
+export function compareOutcome({ session, step, replayed }: { session: ReplaySession; step: SpanRef & { label: string; outcome: StepOutcome }; replayed: StepOutcome }): void {
+  const recorded = step.outcome;
+  const spans = { recordedSpan: { traceId: step.traceId, spanId: step.spanId } };
+  if (recorded.kind !== replayed.kind || (recorded.kind === 'finished' && replayed.kind === 'finished' && recorded.finishReason !== replayed.finishReason)) {
+    const say = (outcome: StepOutcome) => (outcome.kind === 'finished' ? `finished (${outcome.finishReason})` : outcome.kind === 'error' ? `failed: ${outcome.message}` : outcome.kind === 'stopped' ? 'stopped' : 'interrupted');
+    session.diverge({ kind: 'outcome', call: 'outcome', field: 'outcome', recorded: say(recorded), replayed: say(replayed), message: `${step.label} ${say(replayed)}; the recording ${say(recorded)}.`, ...spans });
+    return;
+  }
+  if (recorded.kind === 'error' && replayed.kind === 'error' && recorded.message !== replayed.message) {
+    session.diverge({ kind: 'outcome', call: 'outcome', field: 'error message', recorded: recorded.message, replayed: replayed.message, message: `${step.label} failed with another error than recorded.`, ...spans });
+    return;
+  }
+  if (session.stepDiverged || recorded.kind === 'error' || replayed.kind === 'error' || recorded.kind === 'stopped' || replayed.kind === 'stopped') return;
+  const difference = firstDifference({ recorded: recorded.message, replayed: replayed.message, path: 'message' });
+  if (difference) {
+    session.diverge({
+      kind: 'outcome',
+      call: 'final message',
+      field: difference.path,
+      recorded: difference.recorded,
+      replayed: difference.replayed,
+      message: `${step.label} ended with another message than recorded (${difference.path}).`,
+      ...spans,
+    });
+  }
+}
+
