@@ -9,10 +9,13 @@ interface ScenarioFile {
   description: string;
 }
 
-const scenarioDir = path.join(process.cwd(), 'tools', 'scenarios');
-const scenarios: ScenarioFile[] = readdirSync(scenarioDir)
-  .filter((file) => file.endsWith('.json'))
-  .map((file) => JSON.parse(readFileSync(path.join(scenarioDir, file), 'utf8')) as ScenarioFile);
+// genkit JS and AI SDK scenarios (tools/scenarios/) and genkit Go's (tools/go/scenarios/).
+const scenarioDirs = [path.join(process.cwd(), 'tools', 'scenarios'), path.join(process.cwd(), 'tools', 'go', 'scenarios')];
+const scenarios: ScenarioFile[] = scenarioDirs.flatMap((scenarioDir) =>
+  readdirSync(scenarioDir)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => JSON.parse(readFileSync(path.join(scenarioDir, file), 'utf8')) as ScenarioFile),
+);
 
 test('the user opens the home page and sees every scenario with its description and a ready runner', async ({ page }) => {
   expect(scenarios.length).toBeGreaterThanOrEqual(10);
