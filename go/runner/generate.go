@@ -43,15 +43,15 @@ type failure struct {
 }
 
 type result struct {
-	Type      string   `json:"type"`
-	RequestID string   `json:"requestId"`
+	Type      string `json:"type"`
+	RequestID string `json:"requestId"`
 	// Every trace the call recorded, in the order they started (a restarted tool runs in a trace
 	// of its own, before the generate's: genkit Go 1.4.0 resolves resumes before it starts the
 	// generate span), and the generate's root span.
 	TraceIDs []string `json:"traceIds"`
 	TraceID  string   `json:"traceId,omitempty"`
-	Outcome   *outcome `json:"outcome,omitempty"`
-	Failure   *failure `json:"failure,omitempty"`
+	Outcome  *outcome `json:"outcome,omitempty"`
+	Failure  *failure `json:"failure,omitempty"`
 }
 
 func toolNames(tools map[string]ai.Tool) []string {
@@ -183,25 +183,26 @@ func (r *runner) resumeParts(messages []*ai.Message, resume *Resume) ([]ai.Gener
 		}
 		return nil, fmt.Errorf("no Go tool %q is registered in tools/go/", name)
 	}
+	// The interrupted request an answer names, and the Go tool that answers it.
+	answered := func(name, ref string) (*ai.Part, ai.Tool, error) {
+		part, err := find(name, ref)
+		if err != nil {
+			return nil, nil, err
+		}
+		t, err := tool(name)
+		return part, t, err
+	}
 	var options []ai.GenerateOption
 	var responses, restarts []*ai.Part
 	for _, answer := range resume.Respond {
-		part, err := find(answer.Name, answer.Ref)
-		if err != nil {
-			return nil, err
-		}
-		t, err := tool(answer.Name)
+		part, t, err := answered(answer.Name, answer.Ref)
 		if err != nil {
 			return nil, err
 		}
 		responses = append(responses, t.Respond(part, answer.Output, nil))
 	}
 	for _, answer := range resume.Restart {
-		part, err := find(answer.Name, answer.Ref)
-		if err != nil {
-			return nil, err
-		}
-		t, err := tool(answer.Name)
+		part, t, err := answered(answer.Name, answer.Ref)
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,7 @@ import { spanKey } from '../trace/span';
 import { jsonCopy } from '../trace/json-value';
 import { firstDifference } from './first-difference';
 import type { RecordedToolExecution, RecordedToolOutcome, SpanRef } from '../dialects/recorded-calls';
-import type { Divergence, ReplayMode } from './replay-report';
+import type { Divergence, ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
 
 /** A recorded model call as the session compares and answers it (genkit's and the AI SDK's recordings both are). */
 export interface SessionModelCall extends SpanRef {
@@ -291,4 +291,20 @@ export function describeToolOutcome(outcome: RecordedToolOutcome): string {
   if (outcome.kind === 'interrupt') return 'interrupted';
   if (outcome.kind === 'error') return `threw "${outcome.message}"`;
   return 'returned an output';
+}
+
+/** The report of a finished replay, either runtime's: matched when no step diverged; where a strict replay stopped. */
+export function replayReport(options: { session: ReplaySession; mode: ReplayMode; liveTools: boolean; steps: ReplayStepResult[]; startedAt: number; spanCount: number }): ReplayReport {
+  const { session, mode } = options;
+  const stoppedAtStep = session.stopped?.step;
+  return {
+    matched: session.divergences.length === 0,
+    mode,
+    liveTools: options.liveTools,
+    steps: options.steps,
+    divergences: session.divergences,
+    ...(stoppedAtStep !== undefined && mode === 'strict' ? { stoppedAtStep } : {}),
+    durationMs: performance.now() - options.startedAt,
+    spanCount: options.spanCount,
+  };
 }

@@ -11,7 +11,7 @@ import { jsonCopy } from '../trace/json-value';
 import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from '../dialects/genkit-js/recording';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
 import { compareOutcome } from './compare-outcome';
-import { ReplaySession, type ReplayOverrides } from './replay-session';
+import { ReplaySession, replayReport, type ReplayOverrides } from './replay-session';
 
 export interface ReplayOptions {
   mode?: ReplayMode;
@@ -261,17 +261,7 @@ async function replaySteps({ recording, options, session, ai, use, started }: {
       toolCalls: { ...base.toolCalls, replayed: counts.tools },
     });
   }
-  const stoppedAtStep = session.stopped?.step;
-  return {
-    matched: session.divergences.length === 0,
-    mode,
-    liveTools: options.liveTools !== undefined,
-    steps: results,
-    divergences: session.divergences,
-    ...(stoppedAtStep !== undefined && mode === 'strict' ? { stoppedAtStep } : {}),
-    durationMs: performance.now() - started,
-    spanCount: recording.spanCount,
-  };
+  return replayReport({ session, mode, liveTools: options.liveTools !== undefined, steps: results, startedAt: started, spanCount: recording.spanCount });
 }
 
 function generateOptions(step: GenerateStep): Record<string, unknown> {

@@ -17,7 +17,7 @@ import type { AiSdkScriptedResume } from '../../contract/ai-sdk-scenario';
 import type { StepOutcome } from '../../contract/replay';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../replay/replay-report';
 import { compareOutcome } from '../../replay/compare-outcome';
-import { ReplaySession, type ReplayOverrides } from '../../replay/replay-session';
+import { ReplaySession, replayReport, type ReplayOverrides } from '../../replay/replay-session';
 import { canonicalJson, jsonCopy } from '../../trace/json-value';
 import { answerMessages } from './ai-sdk-answers';
 import { pendingCalls } from './run-ai-sdk-call';
@@ -164,15 +164,5 @@ export async function replayAiSdkRecording(recording: AiSdkRecording, options: A
       toolCalls: { ...base.toolCalls, replayed: counts.tools },
     });
   }
-  const stoppedAtStep = session.stopped?.step;
-  return {
-    matched: session.divergences.length === 0,
-    mode,
-    liveTools: options.liveTools !== undefined,
-    steps: results,
-    divergences: session.divergences,
-    ...(stoppedAtStep !== undefined && mode === 'strict' ? { stoppedAtStep } : {}),
-    durationMs: performance.now() - started,
-    spanCount: recording.spanCount,
-  };
+  return replayReport({ session, mode, liveTools: options.liveTools !== undefined, steps: results, startedAt: started, spanCount: recording.spanCount });
 }
