@@ -55,6 +55,14 @@ func main() {
 	for lines.Scan() {
 		var cmd command
 		if err := json.Unmarshal(lines.Bytes(), &cmd); err != nil {
+			// A command that names its request still gets an answer: the caller is waiting for it.
+			var id struct {
+				RequestID string `json:"requestId"`
+			}
+			if json.Unmarshal(lines.Bytes(), &id) == nil && id.RequestID != "" {
+				send(result{Type: "result", RequestID: id.RequestID, TraceIDs: []string{}, Failure: &failure{Message: fmt.Sprintf("the command is not valid: %v", err), Status: "INVALID_ARGUMENT"}})
+				continue
+			}
 			fmt.Fprintf(os.Stderr, "go-runner: ignored a malformed command: %v\n", err)
 			continue
 		}

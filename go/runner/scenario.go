@@ -48,10 +48,10 @@ type RespondAnswer struct {
 }
 
 type RestartAnswer struct {
-	Name         string         `json:"name"`
-	Ref          string         `json:"ref"`
-	Resumed      map[string]any `json:"resumed,omitempty"`
-	ReplaceInput any            `json:"replaceInput,omitempty"`
+	Name         string `json:"name"`
+	Ref          string `json:"ref"`
+	Resumed      any    `json:"resumed,omitempty"`
+	ReplaceInput any    `json:"replaceInput,omitempty"`
 }
 
 func loadScenario(dir, name string) (*Scenario, error) {

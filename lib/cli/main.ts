@@ -6,7 +6,7 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
 import { resumeContextFrom } from '../resume/resume-context';
-import { validateResume } from '../resume/validate-resume';
+import { resumeSnippet, validateResume } from '../resume/validate-resume';
 import { dialectTitle } from '../dialects/registry';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { tryParseJsonLimited } from '../trace/parse-json-limited';
@@ -121,8 +121,9 @@ async function resumeCommand({ argv, files, flags }: { argv: string[]; files: st
     for (const issue of result.warnings) lines.push(`warning: ${issue.message}`);
     for (const note of result.payload.notes ?? []) lines.push(`note: ${note}`);
     lines.push(result.errors.length === 0 ? `ok: ${runtime} would accept this answer.` : `${result.errors.length} rule(s) broken: ${runtime} would refuse this answer.`);
-    if (result.payload.resume) lines.push('payload (ai.generate({ messages, resume })):', JSON.stringify({ resume: result.payload.resume }, null, 2));
+    if (result.payload.resume) lines.push('payload (messages + resume parts):', JSON.stringify({ resume: result.payload.resume }, null, 2));
     else lines.push('payload (generateText({ messages }), the last messages):', JSON.stringify(result.payload.messages.slice(-2), null, 2));
+    lines.push(`as ${runtime} code:`, resumeSnippet({ context, payload: result.payload }));
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   return result.errors.length === 0 ? 0 : 1;

@@ -13,6 +13,13 @@ export { ResumeFromTraceSchema, type ResumeFromTrace } from '../contract/resume-
 
 const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.message).join(' ');
 
+/** The Go scenarios and tools, for a resume of a genkit Go trace. */
+async function goFacts(context: AppContext) {
+  if (!context.goRunner) return undefined;
+  const { scenarios } = await context.goRunner.scenarios();
+  return { scenarios, tools: context.goRunner.status.state === 'ready' ? context.goRunner.status.tools : undefined };
+}
+
 /**
  * Checks answers to a paused call of any loaded trace by the rules of the runtime that recorded
  * it (genkit: respond / restart and its 1.42 pitfalls as warnings; the AI SDK: approve / deny /
@@ -23,7 +30,7 @@ const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.me
 export async function checkResumeFromTrace(context: AppContext, request: ResumeFromTrace) {
   const spans = await loadTraceSource(context, request.source);
   const resumeContext = resumeContextFrom(spans, request.generateSpanId);
-  const target = resumeTargetOf({ status: context.supervisor.status, context: resumeContext, request });
+  const target = resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context) }, context: resumeContext, request });
   const validation = validateResume({
     context: resumeContext,
     respond: request.respond,
@@ -53,6 +60,8 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   const model = resumeContext.model as string;
   const run = context.runs.create({ label: `resume of ${model}`, resumeOf: request.source });
   if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
-  void context.supervisor.generate({ runId: run.runId, ...target.command(validation) }).then((result) => context.runs.complete(run.runId, result));
+  const command = target.command(validation);
+  const answered = target.runner === 'go' ? context.goRunner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume }) : context.supervisor.generate({ runId: run.runId, ...command });
+  void answered.then((result) => context.runs.complete(run.runId, result));
   return { run, warnings: validation.warnings };
 }

@@ -9,15 +9,22 @@
 import { scenarioOfAiSdkModel } from '../contract/ai-sdk-scenario';
 import type { ResumeFromTrace, ResumeIssue } from '../contract/resume-answers';
 import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
+import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
+import type { GenkitGoScenario } from '../contract/scenario';
 import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../dialects/resume-model';
 import { unavailableModelMessage } from '../resume/model-availability';
 import type { GenerateCommand } from '../runtime/runner-protocol';
 import type { RunnerStatus } from './runner-supervisor';
 
 /** What a runner loaded (the server's pool, or the CLI's in-process runtime): tools of both runtimes, models, scenarios. */
-export type RunnerFacts = Pick<RunnerStatus, 'tools' | 'aiSdkTools' | 'models' | 'scenarios'>;
+export type RunnerFacts = Pick<RunnerStatus, 'tools' | 'aiSdkTools' | 'models' | 'scenarios'> & {
+  /** The genkit Go scenarios (tools/go/scenarios/) and the Go runner's tools, when known. */
+  go?: { scenarios: GenkitGoScenario[]; tools?: string[] };
+};
 
 export interface ResumeTarget {
+  /** Which runner runs the answer: the genkit / AI SDK pool, or the genkit Go runner. */
+  runner: 'node' | 'go';
   localTools: ReadonlyMap<string, LocalToolFacts>;
   signsApprovals: boolean;
   /** What the rules accept but this runner cannot run. */
@@ -40,6 +47,7 @@ function genkitTarget({ status, context, request }: { status: RunnerFacts; conte
   if (!context.model) blockers.push(noModel);
   else if (!status.models.includes(context.model)) blockers.push({ code: 'FAILED_PRECONDITION', message: unavailableModelMessage(context.model) });
   return {
+    runner: 'node',
     localTools: registered,
     signsApprovals: false,
     blockers,
@@ -75,6 +83,7 @@ function aiSdkTarget({ status, context, request }: { status: RunnerFacts; contex
     }
   }
   return {
+    runner: 'node',
     localTools: local,
     signsApprovals: scenario?.runtime === 'ai-sdk' && scenario.approvalSecret === true,
     blockers,
@@ -82,7 +91,32 @@ function aiSdkTarget({ status, context, request }: { status: RunnerFacts; contex
   };
 }
 
+/** A genkit Go call runs again in the Go runner, as its scenario's next generate (its tools), on the recorded history with the answers. */
+function goTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
+  const name = context.model ? scenarioOfAiSdkModel(context.model) : undefined;
+  const scenario = status.go?.scenarios.find((candidate) => candidate.name === name);
+  const tools = status.go?.tools ? new Set(status.go.tools) : undefined;
+  const blockers: ResumeIssue[] = [];
+  if (!context.model) blockers.push(noModel);
+  else if (!scenario) blockers.push({ code: 'FAILED_PRECONDITION', message: unavailableModelMessage(context.model) });
+  // genkit Go builds both kinds of part with the tool itself (ToolDef.Respond / ToolDef.Restart).
+  for (const answer of [...request.respond, ...request.restart]) {
+    if (tools && !tools.has(answer.name)) {
+      blockers.push({ code: 'FAILED_PRECONDITION', request: answer.name, message: `Cannot answer ${answer.name}: no Go tool of that name is registered in tools/go/ (genkit Go's ToolDef.Respond and ToolDef.Restart need the tool).` });
+    }
+  }
+  return {
+    runner: 'go',
+    localTools: new Map(),
+    signsApprovals: false,
+    blockers,
+    command: () => ({ scenario: name ?? '', messages: context.messages, resume: { respond: request.respond, restart: request.restart } }),
+  };
+}
+
 /** The runner side of answering a call of the context's runtime. */
 export function resumeTargetOf(options: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
-  return options.context.dialect === AI_SDK_DIALECT_ID ? aiSdkTarget(options) : genkitTarget(options);
+  if (options.context.dialect === AI_SDK_DIALECT_ID) return aiSdkTarget(options);
+  if (options.context.dialect === GENKIT_GO_DIALECT_ID) return goTarget(options);
+  return genkitTarget(options);
 }

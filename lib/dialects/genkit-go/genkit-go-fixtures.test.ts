@@ -65,8 +65,8 @@ describe('genkit Go traces, drawn', () => {
     expect(resume.notes.join(' ')).toMatch(/genkit Go 1\.4\.0: the restart of bookFlight ran with a new input .* keeps the original input/);
   });
 
-  it('answering Go interrupts is not built yet: refused in one sentence naming the runtime', async () => {
+  it('the last paused Go call of a file is the one answered (its rules: resume-rules.test.ts)', async () => {
     const spans = await loadTraceFile(path.join(FIXTURES, 'go-respond-to-question.otlp.json'));
-    expect(() => resumeContextFrom(spans)).toThrow(/Calls recorded by genkit Go cannot be resumed here yet/);
+    expect(resumeContextFrom(spans)).toMatchObject({ dialect: 'genkit-go', requests: [{ name: 'askUser', ref: 'seat-1', state: 'interrupted' }] });
   });
 });

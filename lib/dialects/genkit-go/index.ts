@@ -4,8 +4,9 @@
  * differences, measured on github.com/firebase/genkit/go v1.4.0 (go/runner, fixtures here):
  * tools are `tool.v2` actions; an interrupted tool span ends `genkit:state=error` with no
  * interrupt attribute (the generate's output message is the evidence of the pause); a resume is
- * recorded without `resume` (go-resume.ts), its restarted tool in a trace of its own. Answering
- * and replaying Go calls are not built yet (issue 13): the dialect has no resume rules.
+ * recorded without `resume` (go-resume.ts), its restarted tool in a trace of its own. Its
+ * interrupts are answered by genkit Go's rules (resume-rules.ts, measured on the module) and the
+ * payload shown as Go code (resume-snippet.ts). Replaying Go calls is not built yet (issue 13).
  */
 import { enclosedByCall as genkitEnclosedByCall } from '../genkit-js/enclosed-by-call';
 import { isGenkitSpan } from '../genkit-js/classify-span';
@@ -15,8 +16,12 @@ import { genkitJs } from '../genkit-js';
 import type { RuntimeDialect } from '../runtime-dialect';
 import type { Span } from '../../trace/span';
 import { isRestartOfLaterResume, readGoResume } from './go-resume';
+import { GENKIT_GO_DIALECT_ID } from './dialect-id';
+import { goResumeContextOf } from './resume-context';
+import { validateGoResume } from './resume-rules';
+import { goResumeSnippet } from './resume-snippet';
 
-export const GENKIT_GO_DIALECT_ID = 'genkit-go';
+export { GENKIT_GO_DIALECT_ID };
 
 /** A genkit span sent by a Go program (the OTel Go SDK's resource names its language). */
 export function isGenkitGoSpan(span: Span): boolean {
@@ -45,5 +50,5 @@ export const genkitGo: RuntimeDialect = {
   readStandaloneTool: (index, span) => buildToolCall({ index, span }),
   // genkit 1.42's bugs are genkit JS's.
   notesAfterLinking: undefined,
-  resume: undefined,
+  resume: { answerKinds: genkitJs.resume!.answerKinds, contextOf: goResumeContextOf, validate: validateGoResume, snippet: goResumeSnippet },
 };

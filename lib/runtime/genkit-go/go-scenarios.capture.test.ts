@@ -88,4 +88,22 @@ describe('genkit Go scenarios, run for real', () => {
     expect(unknown.failure?.message).toMatch(/getStockPrice/);
     for (const result of [nonObject, throws, unknown]) expect((await spansOf(result)).some((span) => span.attributes['genkit:state'] === 'error')).toBe(true);
   });
+
+  it('genkit Go’s own answer to broken parts — what the Go rules (lib/dialects/genkit-go/resume-rules.ts) say it does', async () => {
+    const first = await runner.generate({ scenario: 'go-restart-after-approval' });
+    const messages = first.outcome!.messages;
+    const send = (resume: { respond?: unknown[]; restart?: unknown[] }) => runner.generate({ scenario: 'go-restart-after-approval', messages, resume });
+    // Non-object resumed data never reaches the tool: it interrupts again, which fails the restart.
+    expect((await send({ restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: 'yes' }] })).failure).toMatchObject({ status: 'FAILED_PRECONDITION', message: 'One or more tools triggered an interrupt during a restarted execution.' });
+    // No resumed data: the same.
+    expect((await send({ restart: [{ name: 'transferMoney', ref: 'transfer-1' }] })).failure?.message).toBe('One or more tools triggered an interrupt during a restarted execution.');
+    // A response part that breaks the output schema: genkit Go's INVALID_ARGUMENT.
+    expect((await send({ respond: [{ name: 'transferMoney', ref: 'transfer-1', output: { status: 5 } }] })).failure).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringMatching(/handleResumedToolRequest: tool "transferMoney" output validation failed/) });
+    // Nothing answered: no refusal — the model gets the interrupted request with no response.
+    expect((await send({})).outcome).toMatchObject({ finishReason: 'stop', text: expect.stringContaining('(no transferMoney#transfer-1.status)') });
+    // Respond and restart for one request: the response part wins.
+    const both = await send({ respond: [{ name: 'transferMoney', ref: 'transfer-1', output: { status: 'answered', to: 'Bob', amountUsd: 500 } }], restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: { approved: true } }] });
+    expect(both.outcome?.text).toMatch(/^Transfer answered:/);
+  });
 });
+

@@ -1,0 +1,58 @@
+/**
+ * A checked genkit Go resume as the app's own Go code: `genkit.Generate` with the recorded
+ * history and `ai.WithToolResponses` / `ai.WithToolRestarts` built by the tools' own
+ * `Respond` / `Restart`. Recorded values become Go literals (`map[string]any{…}`, `[]any{…}`,
+ * strings escaped as JSON strings are — valid Go interpreted string literals); none goes into a
+ * comment.
+ */
+import type { ResumePayload } from '../../contract/resume-answers';
+import type { ResumeContext } from '../resume-model';
+
+const UNSAFE = /[\u2028\u2029\p{Cc}\p{Cf}\p{Co}\p{Cn}]/gu;
+const escape = (character: string) => Array.from(character, (unit) => `\\u${unit.codePointAt(0)!.toString(16).padStart(4, '0')}`).join('');
+
+/** A Go string literal for any string: JSON's escapes are Go's; the characters an editor could hide are escaped too. */
+function goString(text: string): string {
+  return JSON.stringify(text).replace(UNSAFE, escape);
+}
+
+/** A JSON value as a Go literal of type `any`. */
+export function goLiteral(value: unknown, indent = ''): string {
+  if (value === null || value === undefined) return 'nil';
+  if (typeof value === 'string') return goString(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'nil';
+  if (typeof value === 'boolean') return String(value);
+  const inner = `${indent}\t`;
+  if (Array.isArray(value)) return value.length === 0 ? '[]any{}' : `[]any{\n${value.map((item) => `${inner}${goLiteral(item, inner)},`).join('\n')}\n${indent}}`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+  return entries.length === 0 ? 'map[string]any{}' : `map[string]any{\n${entries.map(([key, item]) => `${inner}${goString(key)}: ${goLiteral(item, inner)},`).join('\n')}\n${indent}}`;
+}
+
+/** A Go identifier for a tool variable (`transferMoney`), whatever its recorded name. */
+function goName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_]/g, '_');
+  return /^[A-Za-z_]/.test(cleaned) ? cleaned : `tool_${cleaned}`;
+}
+
+export function goResumeSnippet(context: ResumeContext, payload: ResumePayload): string {
+  const resume = (payload.resume ?? { respond: [], restart: [] }) as { respond: { toolResponse: { name: string; ref?: string; output?: unknown } }[]; restart: { toolRequest: { name: string; ref?: string; input?: unknown }; metadata: { resumed?: unknown; replacedInput?: unknown } }[] };
+  const partOf = (name: string, ref?: string) => `interrupted(resp, ${goString(name)}, ${goString(ref ?? '')})`;
+  const responses = resume.respond.map((part) => `\t\t${goName(part.toolResponse.name)}.Respond(${partOf(part.toolResponse.name, part.toolResponse.ref)}, ${goLiteral(part.toolResponse.output, '\t\t')}, nil),`);
+  const restarts = resume.restart.map((part) => {
+    const options = [
+      ...(part.metadata.resumed !== undefined && part.metadata.resumed !== true ? [`ResumedMetadata: ${goLiteral(part.metadata.resumed, '\t\t')}`] : []),
+      ...(part.metadata.replacedInput !== undefined ? [`ReplaceInput: ${goLiteral(part.toolRequest.input, '\t\t')}`] : []),
+    ];
+    return `\t\t${goName(part.toolRequest.name)}.Restart(${partOf(part.toolRequest.name, part.toolRequest.ref)}, &ai.RestartOptions{${options.join(', ')}}),`;
+  });
+  return [
+    '// resp: the *ai.ModelResponse that ended "interrupted"; interrupted(resp, name, ref) finds its part in resp.Interrupts().',
+    'resumed, err := genkit.Generate(ctx, g,',
+    `\tai.WithModelName(${goString(context.model ?? 'your/model')}),`,
+    `\tai.WithTools(${context.tools.map((tool) => goName(tool.name)).join(', ')}),`,
+    '\tai.WithMessages(resp.History()...),',
+    ...(responses.length > 0 ? ['\tai.WithToolResponses(', ...responses, '\t),'] : []),
+    ...(restarts.length > 0 ? ['\tai.WithToolRestarts(', ...restarts, '\t),'] : []),
+    ')',
+  ].join('\n');
+}
