@@ -29,3 +29,27 @@ test('genkit go: the home page lists the Go scenarios, run straight through', as
   await expect(card.getByTestId('runtime-go-respond-to-question')).toContainText('genkit Go');
   await expect(card.getByTestId('step-go-respond-to-question')).toHaveCount(0);
 });
+
+test('genkit go: answer a live Go interrupt by hand — the workbench checks by genkit Go’s rules, shows Go code, and the answer runs in the Go runner', async ({ page }) => {
+  test.setTimeout(360_000);
+  await runScenarioFromHome(page, 'go-respond-to-question', 'graph');
+  await expectRunStatus(page, 'interrupted', 300_000);
+  await page.locator('[data-testid=graph-node][data-kind=tool-interrupt]').click();
+  await page.getByRole('button', { name: 'Answer this interrupt…' }).click();
+  await expect(page.getByTestId('resume-workbench')).toContainText('genkit Go');
+  const request = page.locator('[data-testid=workbench-request][data-request="askUser#seat-1"]');
+  await request.getByTestId('workbench-mode-restart').check();
+  await request.getByTestId('workbench-resumed').fill('"yes"');
+  await expect(page.getByTestId('workbench-error')).toContainText("ToolContext.Resumed is map[string]any");
+  await expect(page.getByTestId('workbench-resume')).toBeDisabled();
+  await request.getByTestId('workbench-mode-respond').check();
+  await request.getByTestId('workbench-output').fill('{"answer": "Aisle"}');
+  await expect(page.getByTestId('workbench-ok')).toHaveText('genkit Go would accept this answer.');
+  await expect(page.getByTestId('workbench-payload')).toContainText('"interruptResponse": true');
+  const resumed = page.waitForResponse((response) => response.url().endsWith('/api/resume'));
+  await page.getByTestId('workbench-resume').click();
+  expect((await resumed).status()).toBe(202);
+  await page.getByTestId('workbench-result').getByRole('link').click();
+  await expectRunStatus(page, 'finished', 120_000);
+  await expect(page.getByTestId('run-text')).toContainText('Booked a Aisle seat');
+});

@@ -58,14 +58,16 @@ export function validateGoResume(check: ResumeCheck): ResumeValidation {
     }
   }
   for (const answer of restart) {
-    if (answer.resumed !== undefined && !isObject(answer.resumed)) {
+    // `true` is ToolDef.Restart's own default (no ResumedMetadata): no data, not a wrong shape.
+    const noData = answer.resumed === undefined || answer.resumed === true;
+    if (!noData && !isObject(answer.resumed)) {
       errors.push({
         code: 'INVALID_ARGUMENT',
         request: label(answer),
         message: `The resumed data of ${label(answer)} must be a JSON object: genkit Go's ToolContext.Resumed is map[string]any, and ${JSON.stringify(answer.resumed)} never reaches the tool (it runs as if not resumed).`,
       });
     }
-    if (answer.resumed === undefined) {
+    if (noData) {
       warnings.push({ code: 'WARNING', request: label(answer), message: `${label(answer)} is restarted with no resumed data: its ToolContext.Resumed is empty; a tool that interrupts again fails the generate (FAILED_PRECONDITION: One or more tools triggered an interrupt during a restarted execution.).` });
     }
     if (answer.replaceInput !== undefined) {
