@@ -19,6 +19,7 @@ import { resumeContextFrom, type ResumeContext } from '../resume/resume-context'
 import { validateResume, type RespondAnswer, type RestartAnswer, type ResumeIssue } from '../resume/validate-resume';
 import type { ApproveAnswer, DenyAnswer } from '../contract/resume-answers';
 import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
+import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
 import type { GenerateFailure } from '../runtime/runner-protocol';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { storeNewTrace } from './store-new-trace';
@@ -38,6 +39,7 @@ function settings() {
   const projectDir = process.cwd();
   const toolsDir = path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools');
   return {
+    projectDir,
     toolsDir,
     scenariosDir: path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios')),
     dataDir: path.resolve(projectDir, process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope'),
@@ -109,6 +111,10 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
       where,
       refuse: ({ errors, warnings }) => refuse({ context, errors, warnings, json: options.json }),
     });
+  }
+  if (context.dialect === GENKIT_GO_DIALECT_ID) {
+    const { runGoResumeCommand } = await import('./go-resume-command');
+    return runGoResumeCommand({ recorded, context, respond, restart, json: options.json, where, refuse: ({ errors, warnings }) => refuse({ context, errors, warnings, json: options.json }) });
   }
   if (options.approve.length + options.deny.length > 0) {
     throw new LoopscopeError('INVALID_ARGUMENT', '--approve and --deny answer AI SDK approvals; this is a genkit trace: answer its interrupts with --respond or --restart.');

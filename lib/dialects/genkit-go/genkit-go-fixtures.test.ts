@@ -53,6 +53,9 @@ describe('genkit Go traces, drawn', () => {
     expect(resume.resumeToolCalls).toHaveLength(1);
     expect(resume.resumeToolCalls[0].traceId).not.toBe(resume.traceId);
     expect(resume.resume!.resolutions[0]).toMatchObject({ kind: 'restart', restartedToolCallId: resume.resumeToolCalls[0].id });
+    // Same input (its keys in another order): no replaced input, no note.
+    expect(resume.resume!.resolutions[0].replacedInput).toBeUndefined();
+    expect(resume.notes).toEqual([]);
     // One execution node (the restarted run, its span in the other trace), no second node for it as a tool alone.
     expect(graph.nodes.filter((node) => node.kind === 'tool-call').map((node) => node.id)).toEqual([resume.resumeToolCalls[0].id]);
     expect(graph.edges.filter((edge) => edge.kind === 'answer')).toHaveLength(1);

@@ -9,7 +9,7 @@
  * started before the generate's. What the restart resumed the tool with (`ToolContext.Resumed`)
  * is recorded nowhere.
  */
-import { isObject } from '../../trace/json-value';
+import { isObject, sameJson } from '../../trace/json-value';
 import { jsonAttributeOrUndefined } from '../../trace/parse-json-attribute';
 import { compareNanos, type Span } from '../../trace/span';
 import type { ReadResume } from '../genkit-js/read-generate';
@@ -88,7 +88,7 @@ export function readGoResume(index: SpanIndex, root: Span): ReadResume {
     const request = part.toolRequest as { name: string; input?: unknown };
     const ran = restarted.find((span) => span.name === request.name);
     const ranWith = ran ? jsonAttributeOrUndefined(ran.attributes['genkit:input']) : undefined;
-    if (ran && ranWith !== undefined && JSON.stringify(ranWith) !== JSON.stringify(request.input)) {
+    if (ran && ranWith !== undefined && !sameJson(ranWith, request.input)) {
       part.metadata = { resumed: true, replacedInput: request.input };
       part.toolRequest = { ...request, input: ranWith };
       notes.push(GENKIT_GO_BUGS.replaceInputKeepsHistory(request.name));

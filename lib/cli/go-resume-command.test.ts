@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadTraceFile } from '../trace/load-trace-file';
+
+/** `loopscope resume` on genkit Go traces, as a user runs it: genkit Go's rules, then the resume in the real Go runner, its spans received over OTLP and stored. */
+const fixture = (name: string) => path.join('lib', 'dialects', 'genkit-go', '__fixtures__', `${name}.otlp.json`);
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-go-resume-cli-'));
+});
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function loopscope(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, PORT: '1', LOOPSCOPE_DATA_DIR: dataDir } }, (error, stdout, stderr) =>
+      resolve({ status: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('loopscope resume on genkit Go traces', () => {
+  it('--dry-run prints genkit Go code; a non-object resumed exits 1 naming Go’s rule; nothing is stored', async () => {
+    const ok = await loopscope(['resume', fixture('go-respond-to-question'), '--respond', 'askUser#seat-1={"answer":"Aisle"}', '--dry-run']);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('ok: genkit Go would accept this answer.');
+    expect(ok.stdout).toContain('ai.WithToolResponses(');
+    const bad = await loopscope(['resume', fixture('go-restart-after-approval'), '--restart', 'transferMoney#transfer-1="yes"']);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/ToolContext\.Resumed is map\[string\]any/);
+    expect(await readdir(path.join(dataDir, 'traces')).catch(() => [])).toEqual([]);
+  }, 120_000);
+
+  it('a restart runs in genkit Go: both new traces stored (the restarted tool’s own and the generate’s), linked to the interrupt', async () => {
+    const result = await loopscope(['resume', fixture('go-restart-after-approval'), '--restart', 'transferMoney#transfer-1={"approved":true,"approvedBy":"erin"}', '--json']);
+    expect(result.status).toBe(0);
+    const graph = JSON.parse(result.stdout);
+    expect(graph.summary).toMatchObject({ traces: 3, generates: 2, interrupts: 1, restarts: 1, errors: 0, finishReason: 'stop' });
+    const files = (await readdir(path.join(dataDir, 'traces'))).filter((name) => name.endsWith('.json'));
+    expect(files).toHaveLength(2);
+    const stored = (await Promise.all(files.map((file) => loadTraceFile(path.join(dataDir, 'traces', file))))).flat();
+    expect(stored.map((span) => span.name).sort()).toEqual(['generate', 'scripted/go-restart-after-approval', 'transferMoney']);
+  }, 600_000);
+});
