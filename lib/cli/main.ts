@@ -8,6 +8,7 @@ import { renderGraphText } from '../graph/render-graph-text';
 import { resumeContextFrom } from '../resume/resume-context';
 import { resumeSnippet, validateResume } from '../resume/validate-resume';
 import { dialectTitle } from '../dialects/registry';
+import { compareRuns, renderComparisonText } from '../graph/compare-runs';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { tryParseJsonLimited } from '../trace/parse-json-limited';
 import { replayCommand } from './replay-command';
@@ -36,6 +37,11 @@ Commands:
                            again); 1 when genkit rejected or failed the resume (its message on
                            stderr; the trace is still stored and printed) or a restarted tool is
                            not registered in tools/; 2 when the recorded model is not defined here
+
+  compare <fileA> <fileB> [--json]
+                           one scenario's two runs side by side (genkit JS and genkit Go, or any
+                           two runs): outcomes, span shapes, wire shapes (part markers); exit 0
+                           when nothing differs, 1 naming each difference
 
   replay <file…> [--live-tools] [--lenient] [--json]
                            replays the recorded run with genkit: models answer from the
@@ -129,6 +135,14 @@ async function resumeCommand({ argv, files, flags }: { argv: string[]; files: st
   return result.errors.length === 0 ? 0 : 1;
 }
 
+async function compareCommand(files: string[], flags: Set<string>): Promise<number> {
+  if (files.length !== 2) throw new UsageError('compare needs exactly two trace files (A and B).');
+  const [a, b] = await Promise.all(files.map(async (file) => ({ label: file, spans: await loadTraceFile(file) })));
+  const comparison = compareRuns({ a, b });
+  process.stdout.write(flags.has('--json') ? `${JSON.stringify(comparison, null, 2)}\n` : renderComparisonText(comparison));
+  return comparison.differences.length === 0 ? 0 : 1;
+}
+
 async function graphCommand(files: string[], flags: Set<string>): Promise<number> {
   if (files.length === 0) throw new UsageError('graph needs at least one trace file.');
   const spans: Span[] = [];
@@ -153,6 +167,7 @@ export async function main(argv: string[]): Promise<number> {
     const unknown = [...flags].filter((flag) => !known.has(flag));
     if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]}.`);
     if (command === 'graph') return await graphCommand(rest, flags);
+    if (command === 'compare') return await compareCommand(rest, flags);
     if (command === 'resume') return await resumeCommand({ argv, files: rest, flags });
     if (command === 'replay') return await replayCommand({ files: rest, flags, write: (text) => process.stdout.write(text) });
     if (command === 'repro') return await reproCommand({ argv, files: rest, flags, write: (text) => process.stdout.write(text), warn: (text) => process.stderr.write(text) });
