@@ -65,7 +65,15 @@ export interface GoRunner {
 }
 
 /** Starts the built runner and waits for its `ready` line. */
-export async function startGoRunner(options: { binary: string; projectDir: string; otlpEndpoint: string; token?: string; scenariosDir?: string }): Promise<GoRunner> {
+export async function startGoRunner(options: {
+  binary: string;
+  projectDir: string;
+  otlpEndpoint: string;
+  token?: string;
+  scenariosDir?: string;
+  /** A call that has not answered by then is hung: the runner is killed and the call fails naming the limit (default 120 s). */
+  callTimeoutMs?: number;
+}): Promise<GoRunner> {
   const child: ChildProcessWithoutNullStreams = spawn(options.binary, [], {
     cwd: options.projectDir,
     env: {
@@ -112,8 +120,17 @@ export async function startGoRunner(options: { binary: string; projectDir: strin
     generate(command) {
       const requestId = String((next += 1));
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ failure: { message: 'The genkit Go runner is not running.', status: 'UNAVAILABLE' } });
+      const limitMs = options.callTimeoutMs ?? 120_000;
       return new Promise((resolve) => {
-        waiting.set(requestId, resolve);
+        const timer = setTimeout(() => {
+          waiting.delete(requestId);
+          child.kill('SIGKILL');
+          resolve({ failure: { message: `The genkit Go runner did not answer within ${Math.round(limitMs / 1000)} s: it was stopped (the next Go run starts a new one).`, status: 'DEADLINE_EXCEEDED' } });
+        }, limitMs);
+        waiting.set(requestId, (result) => {
+          clearTimeout(timer);
+          resolve(result);
+        });
         child.stdin.write(`${JSON.stringify({ type: 'generate', requestId, ...command })}\n`);
       });
     },

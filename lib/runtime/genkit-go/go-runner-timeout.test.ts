@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { startTestReceiver } from '../../server/testing/capture-harness';
+import { buildGoRunner, startGoRunner } from './go-runner';
+
+/** A Go call that does not answer in time is a hung runner: it is killed and the call fails naming the limit. */
+describe('the genkit Go runner’s call limit', () => {
+  it('a call past the limit fails with DEADLINE_EXCEEDED and the process is gone', async () => {
+    const receiver = await startTestReceiver();
+    try {
+      const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: process.cwd() }), projectDir: process.cwd(), otlpEndpoint: receiver.endpoint, token: receiver.token, callTimeoutMs: 1 });
+      const result = await runner.generate({ scenario: 'go-plain-tool-round' });
+      expect(result.failure).toMatchObject({ status: 'DEADLINE_EXCEEDED', message: expect.stringMatching(/did not answer within 0 s: it was stopped/) });
+      await expect.poll(() => runner.exited).toBe(true);
+      expect(await runner.generate({ scenario: 'go-plain-tool-round' })).toMatchObject({ failure: { status: 'UNAVAILABLE' } });
+    } finally {
+      await receiver.close();
+    }
+  }, 600_000);
+});
