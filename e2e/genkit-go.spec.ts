@@ -51,5 +51,5 @@ test('genkit go: answer a live Go interrupt by hand — the workbench checks by 
   expect((await resumed).status()).toBe(202);
   await page.getByTestId('workbench-result').getByRole('link').click();
   await expectRunStatus(page, 'finished', 120_000);
-  await expect(page.getByTestId('run-text')).toContainText('Booked a Aisle seat');
+  await expect(page.getByTestId('run-text')).toContainText('Booked your seat (Aisle)');
 });

@@ -22,6 +22,7 @@ type Scenario struct {
 	Resumes     []Resume       `json:"resumes,omitempty"`
 	MaxTurns    int            `json:"maxTurns,omitempty"`
 	Order       float64        `json:"order,omitempty"`
+	Mirrors     string         `json:"mirrors,omitempty"`
 }
 
 type ScriptedTurn struct {

@@ -68,7 +68,11 @@ export const GenkitScenarioSchema = z.object({
  * the Go runner (go/runner) with the tools of tools/go/; its tools are Go's, its answers genkit
  * Go's response and restart parts.
  */
-export const GenkitGoScenarioSchema = GenkitScenarioSchema.extend({ runtime: z.literal('genkit-go') });
+export const GenkitGoScenarioSchema = GenkitScenarioSchema.extend({
+  runtime: z.literal('genkit-go'),
+  /** The genkit JS scenario this one plays on genkit Go (same prompt, script and answers): compared side by side. */
+  mirrors: z.string().optional(),
+});
 export type GenkitGoScenario = z.infer<typeof GenkitGoScenarioSchema>;
 
 /**

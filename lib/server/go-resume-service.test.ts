@@ -34,7 +34,7 @@ describe('answering genkit Go interrupts of recorded traces, in the Go runner', 
   it('a response part; and a non-object resumed refused before anything runs, in Go’s terms', async () => {
     const question = await capturePausedCall('go-respond-to-question');
     const { run } = await resumeFromTrace(runner.context, { source: { traceIds: [question[0].traceId] }, respond: [{ name: 'askUser', ref: 'seat-1', output: { answer: 'Aisle' } }], restart: [] });
-    expect(await runEnded({ context: runner.context, runId: run.runId, timeoutMs: 300_000 })).toMatchObject({ status: 'finished', text: 'Booked a Aisle seat on the 9:40 to Porto.' });
+    expect(await runEnded({ context: runner.context, runId: run.runId, timeoutMs: 300_000 })).toMatchObject({ status: 'finished', text: 'Booked your seat (Aisle) on the 9:40 to Porto.' });
     const transfer = await capturePausedCall('go-restart-after-approval');
     const before = runner.context.runs.list().length;
     await expect(resumeFromTrace(runner.context, { source: { traceIds: [transfer[0].traceId] }, respond: [], restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: 'yes' }] })).rejects.toThrow(/genkit Go would refuse this answer: .*ToolContext\.Resumed is map\[string\]any/);

@@ -14,10 +14,11 @@ type Answer struct {
 	Answer string `json:"answer"`
 }
 
-// defineAskUser always interrupts: it is answered by a response part (the caller's answer), never run to completion.
+// defineAskUser is tools/ask-user.ts's defineInterrupt in Go (genkit Go 1.4.0 has no
+// defineInterrupt): it always interrupts, with the same data, and is answered by a response part.
 func defineAskUser(g *genkit.Genkit) ai.Tool {
-	return genkit.DefineTool(g, "askUser", "Asks the person a question; answer it with a response part.", func(ctx *ai.ToolContext, in Question) (Answer, error) {
-		return Answer{}, ctx.Interrupt(&ai.InterruptOptions{Metadata: map[string]any{"question": in.Question, "choices": in.Choices}})
+	return genkit.DefineTool(g, "askUser", "Asks the user a question and waits for the answer.", func(ctx *ai.ToolContext, in Question) (Answer, error) {
+		return Answer{}, ctx.Interrupt(&ai.InterruptOptions{Metadata: map[string]any{"kind": "question", "choiceCount": len(in.Choices)}})
 	})
 }
 

@@ -14,11 +14,12 @@ func Register(g *genkit.Genkit) map[string]ai.Tool {
 	tools := map[string]ai.Tool{}
 	for _, tool := range []ai.Tool{
 		defineGetWeather(g),
-		defineGetTime(g),
+		defineConvertTemperature(g),
+		defineCheckInventory(g),
 		defineTransferMoney(g),
+		defineLookupOrder(g),
 		defineAskUser(g),
 		defineBookFlight(g),
-		defineFailingLookup(g),
 		defineFlagForReview(g),
 	} {
 		tools[tool.Name()] = tool

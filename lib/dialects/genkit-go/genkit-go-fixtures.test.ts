@@ -41,7 +41,7 @@ describe('genkit Go traces, drawn', () => {
     expect(dialectOf(tool)?.id).toBe('genkit-go');
     const graph = buildRunGraph(spans);
     const paused = graph.generates[0].turns[0].toolCalls[0];
-    expect(paused).toMatchObject({ status: 'interrupted', interrupt: { evidence: 'message', metadata: { reason: 'approval-required', amountUsd: 500 } } });
+    expect(paused).toMatchObject({ status: 'interrupted', interrupt: { evidence: 'message', metadata: { reason: 'approval-required', limitUsd: 100, amountUsd: 500 } } });
     expect(graph.generates[0].status).toBe('interrupted');
     expect(graph.nodes.find((node) => node.id === paused.id)).toMatchObject({ kind: 'tool-interrupt' });
   });

@@ -22,7 +22,7 @@ describe('the paused genkit Go call, rebuilt', () => {
   it('its history, its interrupted request with the interrupt data, its tools — and the model from its model span (Go records none in the input)', async () => {
     const context = await pausedCall('go-restart-after-approval');
     expect(context).toMatchObject({ dialect: 'genkit-go', model: 'scripted/go-restart-after-approval' });
-    expect(context.requests).toEqual([{ ...TRANSFER, input: { to: 'Bob', amountUsd: 500 }, state: 'interrupted', interruptMetadata: { reason: 'approval-required', amountUsd: 500 } }]);
+    expect(context.requests).toEqual([{ ...TRANSFER, input: { to: 'Bob', amountUsd: 500 }, state: 'interrupted', interruptMetadata: { reason: 'approval-required', limitUsd: 100, amountUsd: 500 } }]);
     expect(context.tools.map((tool) => tool.name)).toEqual(['transferMoney']);
     expect(context.tools[0].outputSchema).toMatchObject({ required: ['status', 'to', 'amountUsd'] });
   });
@@ -70,10 +70,10 @@ describe('genkit Go answer rules, each named', () => {
     const context = await pausedCall('go-parallel-pending-output');
     const result = validateResume({
       context,
-      respond: [{ name: 'transferMoney', ref: 'large-1', output: { status: 'done', to: 'Dave', amountUsd: 900 } }],
-      restart: [{ name: 'transferMoney', ref: 'large-1', resumed: { approved: true } }],
+      respond: [{ name: 'transferMoney', ref: 'refund-1', output: { status: 'done', to: 'Ada Lovelace', amountUsd: 240 } }],
+      restart: [{ name: 'transferMoney', ref: 'refund-1', resumed: { approved: true } }],
     });
     expect(words(result.warnings)).toMatch(/answered 2 times: genkit Go takes the response part and ignores the restart/);
-    expect(words(validateResume({ context, respond: [{ name: 'transferMoney', ref: 'small-1', output: {} }], restart: [{ name: 'transferMoney', ref: 'large-1', resumed: { approved: true } }] }).warnings)).toMatch(/small-1 was not interrupted/);
+    expect(words(validateResume({ context, respond: [{ name: 'lookupOrder', ref: 'order-1', output: {} }], restart: [{ name: 'transferMoney', ref: 'refund-1', resumed: { approved: true } }] }).warnings)).toMatch(/lookupOrder#order-1 was not interrupted/);
   });
 });

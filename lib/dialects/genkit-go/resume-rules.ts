@@ -68,7 +68,11 @@ export function validateGoResume(check: ResumeCheck): ResumeValidation {
       });
     }
     if (noData) {
-      warnings.push({ code: 'WARNING', request: label(answer), message: `${label(answer)} is restarted with no resumed data: its ToolContext.Resumed is empty; a tool that interrupts again fails the generate (FAILED_PRECONDITION: One or more tools triggered an interrupt during a restarted execution.).` });
+      warnings.push({
+        code: 'WARNING',
+        request: label(answer),
+        message: `${label(answer)} is restarted with no resumed data: its ToolContext.Resumed is an empty map (IsResumed() is true, every ResumedValue is missing); if the tool interrupts again, genkit Go fails the generate (FAILED_PRECONDITION: One or more tools triggered an interrupt during a restarted execution.).`,
+      });
     }
     if (answer.replaceInput !== undefined) {
       const problem = schemaErrors(tools.get(answer.name)?.inputSchema, answer.replaceInput);

@@ -18,7 +18,7 @@ describe('building the genkit Go runner', () => {
     const bank = path.join(project, 'tools', 'go', 'bank.go');
     const source = await readFile(bank, 'utf8');
     const lines = source.split('\n');
-    const at = lines.findIndex((line) => line.includes('if in.AmountUsd > 100 {'));
+    const at = lines.findIndex((line) => line.includes('if in.AmountUsd > approvalLimitUsd'));
     lines[at] = '\t\tif in.AmountUsd > "100" {';
     await writeFile(bank, lines.join('\n'));
     await expect(buildGoRunner({ projectDir: project })).rejects.toThrow(new RegExp(`The genkit Go runner does not compile:\\n(.|\\n)*tools/go/bank\\.go:${at + 1}:\\d+: `));
