@@ -23,9 +23,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link href="/" className="brand">
             Loopscope
           </Link>
-          <span className="tagline">tool rounds, pauses and answers of your genkit and AI SDK loops</span>
+          <span className="tagline">tool rounds, pauses and answers of your genkit (JS, Go) and AI SDK loops</span>
           <Link href="/" className="topbar-home" data-testid="home-link">
             Runs and traces
+          </Link>
+          <Link href="/compare" className="topbar-home" data-testid="compare-link">
+            JS ↔ Go
           </Link>
           <ShortcutHelp />
         </nav>

@@ -53,3 +53,21 @@ test('genkit go: answer a live Go interrupt by hand — the workbench checks by 
   await expectRunStatus(page, 'finished', 120_000);
   await expect(page.getByTestId('run-text')).toContainText('Booked your seat (Aisle)');
 });
+
+test('genkit go: compare a scenario on genkit JS and genkit Go — both run, the same outcome, the span and wire differences listed', async ({ page }) => {
+  test.setTimeout(360_000);
+  await page.goto('/');
+  await page.getByTestId('compare-link').click();
+  await expect(page).toHaveURL(/\/compare$/);
+  const pair = page.locator('[data-testid=compare-pair][data-scenario="go-restart-after-approval"]');
+  await expect(pair).toContainText('restart-after-approval');
+  await pair.getByTestId('compare-go-restart-after-approval').click();
+  const result = page.getByTestId('compare-result');
+  await expect(result).toBeVisible({ timeout: 300_000 });
+  await expect(page.getByTestId('compare-same').first()).toContainText('the same status, finish reason, text, interrupts and answers');
+  await expect(page.locator('[data-testid=compare-difference][data-aspect=spans]').filter({ hasText: 'tool transferMoney → error' })).toHaveCount(1);
+  await expect(page.locator('[data-testid=compare-difference][data-aspect=wire]')).not.toHaveCount(0);
+  await expect(page.getByTestId('compare-trace-link')).toHaveCount(5);
+  await page.getByTestId('compare-trace-link').last().click();
+  await expect(page).toHaveURL(/\/traces\/[0-9a-f]{32}/);
+});

@@ -1,0 +1,5 @@
+import { ComparePage } from '@/components/compare-page';
+
+export default function Page() {
+  return <ComparePage />;
+}
