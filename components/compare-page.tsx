@@ -41,9 +41,12 @@ export function ComparePage() {
   };
   const traceLinks = (traceIds: string[]) =>
     traceIds.map((traceId, position) => (
-      <Link key={traceId} href={`/traces/${traceId}`} data-testid="compare-trace-link">
-        trace {position + 1}
-      </Link>
+      <span key={traceId}>
+        {position > 0 ? ', ' : ''}
+        <Link href={`/traces/${traceId}`} data-testid="compare-trace-link">
+          trace {position + 1}
+        </Link>
+      </span>
     ));
   return (
     <main className="page compare-page">
