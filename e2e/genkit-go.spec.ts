@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectRunStatus, runScenarioFromHome } from './helpers';
+import { AUTH, expectRunStatus, runScenarioFromHome } from './helpers';
 
 /**
  * genkit Go scenarios (issue 13) run from the home page by the real genkit Go module in the Go
@@ -70,4 +70,11 @@ test('genkit go: compare a scenario on genkit JS and genkit Go — both run, the
   await expect(page.getByTestId('compare-trace-link')).toHaveCount(5);
   await page.getByTestId('compare-trace-link').last().click();
   await expect(page).toHaveURL(/\/traces\/[0-9a-f]{32}/);
+});
+
+test('genkit go: POST /api/compare runs local code, so it takes the token and our own origin only', async ({ request }) => {
+  expect((await request.post('/api/compare', { data: { scenario: 'go-plain-tool-round' } })).status()).toBe(401);
+  expect((await request.post('/api/compare', { headers: { ...AUTH, origin: 'http://evil.example' }, data: { scenario: 'go-plain-tool-round' } })).status()).toBe(403);
+  const bad = await request.post('/api/compare', { headers: AUTH, data: { scenario: '../etc' } });
+  expect(bad.status()).toBe(400);
 });
