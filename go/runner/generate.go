@@ -50,6 +50,8 @@ type result struct {
 	// generate span), and the generate's root span.
 	TraceIDs []string `json:"traceIds"`
 	TraceID  string   `json:"traceId,omitempty"`
+	// The generate's root span: what a resume of this call links to.
+	RootSpan *SpanRef `json:"rootSpan,omitempty"`
 	Outcome  *outcome `json:"outcome,omitempty"`
 	Failure  *failure `json:"failure,omitempty"`
 }
@@ -119,19 +121,21 @@ func (r *runner) generate(ctx context.Context, cmd command) result {
 		}
 	}
 	var seen sync.Mutex
-	ctx = tracing.WithTelemetryCallback(ctx, func(traceID, spanID string) {
+	roots := map[string]string{}
+	// Called for every span the call starts: the first of each trace is its root.
+	ctx = tracing.WithTelemetryCallback(withAnswers(ctx, cmd.Answers), func(traceID, spanID string) {
 		seen.Lock()
 		defer seen.Unlock()
-		for _, known := range answer.TraceIDs {
-			if known == traceID {
-				return
-			}
+		if _, known := roots[traceID]; known {
+			return
 		}
+		roots[traceID] = spanID
 		answer.TraceIDs = append(answer.TraceIDs, traceID)
 	})
 	response, err := genkit.Generate(ctx, r.g, options...)
 	if len(answer.TraceIDs) > 0 {
 		answer.TraceID = answer.TraceIDs[len(answer.TraceIDs)-1]
+		answer.RootSpan = &SpanRef{TraceID: answer.TraceID, SpanID: roots[answer.TraceID]}
 	}
 	if err != nil {
 		answer.Failure = &failure{Message: err.Error(), Status: statusOf(err)}

@@ -29,6 +29,8 @@ type command struct {
 	Scenario  string            `json:"scenario"`
 	Messages  []json.RawMessage `json:"messages,omitempty"`
 	Resume    *Resume           `json:"resume,omitempty"`
+	// For a resume: the interrupted generate it answers (recorded as an OTel link).
+	Answers *SpanRef `json:"answers,omitempty"`
 }
 
 func main() {
@@ -100,7 +102,7 @@ func startTelemetry(ctx context.Context) (*sdktrace.TracerProvider, error) {
 	if err != nil {
 		return nil, err
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(answerLinkProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
 	otel.SetTracerProvider(provider)
 	return provider, nil
 }

@@ -53,7 +53,7 @@ export async function runGoResumeCommand(options: GoResumeOptions): Promise<numb
   const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: where.projectDir }), projectDir: where.projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token });
   try {
     const command = target.command(validation);
-    const result = await runner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume });
+    const result = await runner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume, answers: command.answers });
     const spans: Span[] = [];
     for (const traceId of result.traceIds ?? []) spans.push(...((await receiver.store.get(traceId)) ?? []));
     if (spans.length === 0) throw new LoopscopeError('INTERNAL', `The resume recorded no spans${result.failure ? ` (genkit Go: ${result.failure.message})` : ''}.`);

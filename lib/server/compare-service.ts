@@ -45,7 +45,7 @@ export async function compareMirroredScenario(context: AppContext, scenario: str
     }),
     playToEnd({
       resumes: go.resumes ?? [],
-      call: (previous, resume) => context.goRunner.generate({ scenario: go.name, ...(previous ? { messages: previous.outcome?.messages, resume: resume as never } : {}) }),
+      call: (previous, resume) => context.goRunner.generate({ scenario: go.name, ...(previous ? { messages: previous.outcome?.messages, resume: resume as never, answers: previous.rootSpan } : {}) }),
     }),
   ]);
   const comparison = compareRuns({ a: { label: js.name, spans: await spansOf(context, jsTraces) }, b: { label: go.name, spans: await spansOf(context, goTraces) } });

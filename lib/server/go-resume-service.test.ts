@@ -28,7 +28,10 @@ describe('answering genkit Go interrupts of recorded traces, in the Go runner', 
     for (const traceId of done.traceIds) spans.push(...((await runner.harness.store.get(traceId)) ?? []));
     const graph = buildRunGraph(spans);
     expect(graph.summary).toMatchObject({ generates: 2, interrupts: 1, restarts: 1, errors: 0 });
-    expect(graph.generates[1].resume?.answersGenerateId).toBe(graph.generates[0].id);
+    expect(graph.generates[1].resume).toMatchObject({ answersGenerateId: graph.generates[0].id, evidence: 'link' });
+    // The Go runner records the answer as an OTel link on the resume's generate root span.
+    const root = spans.find((span) => span.name === 'generate' && span.parentSpanId === undefined && span.traceId !== original[0].traceId)!;
+    expect(root.links.map((link) => [link.spanId, link.attributes['loopscope.link.type']])).toEqual([[graph.generates[0].spanId, 'answers-interrupt']]);
   }, 320_000);
 
   it('a response part; and a non-object resumed refused before anything runs, in Go’s terms', async () => {

@@ -86,7 +86,12 @@ export class GoRunnerService {
     }
     const result: GoGenerateResult = await runner.generate(command);
     // The genkit runner's result shape: the run registry reads both alike.
-    return { traceIds: result.traceIds ?? [], ...(result.outcome ? { outcome: result.outcome } : {}), ...(result.failure ? { failure: result.failure } : {}) } as GenerateResult;
+    return {
+      traceIds: result.traceIds ?? [],
+      ...(result.rootSpan ? { rootSpan: result.rootSpan } : {}),
+      ...(result.outcome ? { outcome: result.outcome } : {}),
+      ...(result.failure ? { failure: result.failure } : {}),
+    } as GenerateResult;
   }
 
   /** The running runner, built and started when there is none (or it died). */

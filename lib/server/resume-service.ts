@@ -61,7 +61,7 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   const run = context.runs.create({ label: `resume of ${model}`, resumeOf: request.source });
   if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
   const command = target.command(validation);
-  const answered = target.runner === 'go' ? context.goRunner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume }) : context.supervisor.generate({ runId: run.runId, ...command });
+  const answered = target.runner === 'go' ? context.goRunner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume, answers: command.answers }) : context.supervisor.generate({ runId: run.runId, ...command });
   void answered.then((result) => context.runs.complete(run.runId, result));
   return { run, warnings: validation.warnings };
 }

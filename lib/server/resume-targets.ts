@@ -110,7 +110,7 @@ function goTarget({ status, context, request }: { status: RunnerFacts; context: 
     localTools: new Map(),
     signsApprovals: false,
     blockers,
-    command: () => ({ scenario: name ?? '', messages: context.messages, resume: { respond: request.respond, restart: request.restart } }),
+    command: () => ({ scenario: name ?? '', messages: context.messages, resume: { respond: request.respond, restart: request.restart }, answers: link(context) }),
   };
 }
 

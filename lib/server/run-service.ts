@@ -41,7 +41,7 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
     const answer = resume ?? go.resumes?.[run.resumes];
     if (!answer) throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${go.name}" has no scripted answer for resume ${run.resumes + 1}.`);
     const input = context.runs.resumeInput(runId, answer);
-    void context.goRunner.generate({ scenario: go.name, messages: input.messages, resume: input.resume }).then((result) => context.runs.complete(runId, result));
+    void context.goRunner.generate({ scenario: go.name, messages: input.messages, resume: input.resume, answers: input.answers }).then((result) => context.runs.complete(runId, result));
     return context.runs.get(runId) as RunSession;
   }
   const scenario = context.supervisor.status.scenarios.find((candidate) => candidate.name === run.scenario);

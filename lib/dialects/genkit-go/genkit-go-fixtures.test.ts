@@ -49,7 +49,8 @@ describe('genkit Go traces, drawn', () => {
   it('a restart runs in a trace of its own, before the resume: drawn as the resume’s restarted call, linked to the interrupt, never as a tool run alone', async () => {
     const graph = await graphOf('go-restart-after-approval');
     const [interrupted, resume] = graph.generates;
-    expect(resume.resume).toMatchObject({ answersGenerateId: interrupted.id });
+    // The Go runner records the answer as an OTel link: the link decides, no guess.
+    expect(resume.resume).toMatchObject({ answersGenerateId: interrupted.id, evidence: 'link' });
     expect(resume.resumeToolCalls).toHaveLength(1);
     expect(resume.resumeToolCalls[0].traceId).not.toBe(resume.traceId);
     expect(resume.resume!.resolutions[0]).toMatchObject({ kind: 'restart', restartedToolCallId: resume.resumeToolCalls[0].id });

@@ -44,6 +44,8 @@ export interface GoGenerateCommand {
   /** The history to continue (a resume), as genkit messages. */
   messages?: unknown[];
   resume?: { respond?: unknown[]; restart?: unknown[] };
+  /** For a resume: the interrupted generate it answers, recorded as an OTel link on its root span. */
+  answers?: { traceId: string; spanId: string };
 }
 
 export interface GoGenerateResult {
@@ -51,6 +53,8 @@ export interface GoGenerateResult {
   traceIds?: string[];
   /** The generate's trace (the last one). */
   traceId?: string;
+  /** The generate's root span (a resume of it links there). */
+  rootSpan?: { traceId: string; spanId: string };
   outcome?: { finishReason: string; text: string; interrupts: { name: string; ref?: string; input?: unknown; metadata?: unknown }[]; messages: unknown[] };
   failure?: { message: string; status?: string };
 }

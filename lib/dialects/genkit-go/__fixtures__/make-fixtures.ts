@@ -29,7 +29,7 @@ try {
     await keep(result.traceIds);
     for (const resume of scenario.resumes ?? []) {
       if (result.outcome?.finishReason !== 'interrupted') break;
-      result = await runner.generate({ scenario: scenario.name, messages: result.outcome.messages, resume });
+      result = await runner.generate({ scenario: scenario.name, messages: result.outcome.messages, resume, answers: result.rootSpan });
       await keep(result.traceIds);
     }
     const out = path.join(projectDir, 'lib', 'dialects', 'genkit-go', '__fixtures__', `${scenario.name}.otlp.json`);
