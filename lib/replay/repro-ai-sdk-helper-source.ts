@@ -4,7 +4,7 @@
  * that prints each outcome, and the builder of an answering call's messages. No recorded data
  * is in here: it all comes through the table the exporter writes.
  */
-import { UNPRINTABLE_PATTERN_SOURCE } from '../trace/printable-text';
+import { printHelpersSource } from './repro-helper-source';
 
 const types = [
   '/** What the recording holds for each call of the chain below. */',
@@ -127,17 +127,7 @@ const calls = [
   '  return [...messages, { role: "tool", content }];',
   '}',
   '',
-  "/** The first line of an error message, cut at 200 characters, as Loopscope shows it. */",
-  'function firstLine(message: string): string {',
-  '  const line = message.split("\\n")[0];',
-  '  const cut = line.length > 200 ? `${line.slice(0, 199)}…` : line;',
-  '  return cut.length < message.length ? `${cut.replace(/…$/, "")} …` : cut;',
-  '}',
-  '',
-  '/** Recorded text as printed: characters a terminal would act on are shown as \\uXXXX escapes (as Loopscope prints them). */',
-  'function printable(text: string): string {',
-  `  return text.replace(new RegExp(${JSON.stringify(UNPRINTABLE_PATTERN_SOURCE)}, "g"), (character) => \`\\\\u\${character.charCodeAt(0).toString(16).padStart(4, "0")}\`);`,
-  '}',
+  ...printHelpersSource(),
 ];
 
 /** The helper sections, in the order the file uses them. */

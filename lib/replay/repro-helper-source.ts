@@ -74,7 +74,17 @@ export function stepSource(options: { indexed: boolean; toolAlone: boolean }): s
     '  }',
     '}',
     '',
-    "/** The first line of an error message, cut at 200 characters, as Loopscope shows it (genkit's schema errors run to dozens of lines). */",
+    ...printHelpersSource(),
+  ];
+}
+
+/**
+ * `firstLine` and `printable` of a generated repro (both runtimes'): how it prints an error and
+ * recorded text, as Loopscope shows them.
+ */
+export function printHelpersSource(): string[] {
+  return [
+    "/** The first line of an error message, cut at 200 characters, as Loopscope shows it (schema errors run to dozens of lines). */",
     'function firstLine(message: string): string {',
     '  const line = message.split("\\n")[0];',
     '  const cut = line.length > 200 ? `${line.slice(0, 199)}…` : line;',
