@@ -90,13 +90,3 @@ export type AiSdkApprovalMode = z.infer<typeof AiSdkApprovalModeSchema>;
 
 /** The number of steps an AI SDK scenario allows when it names none. */
 export const AI_SDK_DEFAULT_MAX_STEPS = 20;
-
-/** The model id of a scenario's scripted model (`scripted/<name>`): what its traces record and a resume names. */
-export function aiSdkScriptedModelId(scenarioName: string): string {
-  return `scripted/${scenarioName}`;
-}
-
-/** The scenario a scripted model id belongs to, or undefined for any other model. */
-export function scenarioOfAiSdkModel(modelId: string): string | undefined {
-  return modelId.startsWith('scripted/') ? modelId.slice('scripted/'.length) : undefined;
-}

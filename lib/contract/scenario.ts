@@ -101,3 +101,13 @@ export function isGenkitScenario(scenario: Scenario): scenario is GenkitScenario
 }
 export type ScriptedTurn = z.infer<typeof ScriptedTurnSchema>;
 export type ScriptedResume = z.infer<typeof ScriptedResumeSchema>;
+
+/** The name of the scripted model that plays a scenario, in every runtime (`scripted/<scenario>`): what its traces record and a resume names. */
+export function scriptedModelName(scenarioName: string): string {
+  return `scripted/${scenarioName}`;
+}
+
+/** The scenario a scripted model name belongs to, or undefined for any other model. */
+export function scenarioOfScriptedModel(modelName: string): string | undefined {
+  return modelName.startsWith('scripted/') ? modelName.slice('scripted/'.length) : undefined;
+}

@@ -8,7 +8,7 @@
  * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals).
  */
 import path from 'node:path';
-import { aiSdkScriptedModelId } from '../contract/ai-sdk-scenario';
+import { scriptedModelName } from '../contract/scenario';
 import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './runner-protocol';
 import { RunnerSpanOutbox } from './runner-span-outbox';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
@@ -84,7 +84,7 @@ async function loadRuntime() {
     .filter((key) => key.startsWith('/model/'))
     .map((key) => key.slice('/model/'.length));
   // The AI SDK scenarios' scripted models: a resume of an AI SDK trace calls one of these.
-  for (const name of aiSdk.scenarios.keys()) models.push(aiSdkScriptedModelId(name));
+  for (const name of aiSdk.scenarios.keys()) models.push(scriptedModelName(name));
   send({
     type: 'ready',
     pid: process.pid,

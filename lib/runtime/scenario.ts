@@ -4,7 +4,7 @@ import { ScenarioSchema, type Scenario } from '../contract/scenario';
 import { errorMessage } from '../errors';
 
 // The file format is part of the wire contract (GET /api/scenarios lists it); loading stays here.
-export { ScenarioSchema, ScriptedResumeSchema, ScriptedToolRequestSchema, ScriptedTurnSchema, isGenkitScenario, isGenkitGoScenario, scenarioRuntime, type GenkitScenario, type Scenario, type ScriptedResume, type ScriptedTurn } from '../contract/scenario';
+export { ScenarioSchema, ScriptedResumeSchema, ScriptedToolRequestSchema, ScriptedTurnSchema, isGenkitScenario, isGenkitGoScenario, scenarioRuntime, scriptedModelName, type GenkitScenario, type Scenario, type ScriptedResume, type ScriptedTurn } from '../contract/scenario';
 
 export interface ScenarioLoadResult {
   scenarios: Scenario[];
@@ -42,9 +42,4 @@ export async function loadScenarios(directory: string): Promise<ScenarioLoadResu
   }
   result.scenarios.sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.name.localeCompare(b.name));
   return result;
-}
-
-/** The name of the scripted model that plays a scenario. */
-export function scriptedModelName(scenarioName: string): string {
-  return `scripted/${scenarioName}`;
 }

@@ -6,11 +6,10 @@
  * themselves are the dialects' (lib/dialects/<runtime>/resume-rules.ts); this is only the runner
  * side of each runtime, once.
  */
-import { scenarioOfAiSdkModel } from '../contract/ai-sdk-scenario';
+import { scenarioOfScriptedModel, type GenkitGoScenario } from '../contract/scenario';
 import type { ResumeFromTrace, ResumeIssue } from '../contract/resume-answers';
 import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
 import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
-import type { GenkitGoScenario } from '../contract/scenario';
 import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../dialects/resume-model';
 import { unavailableModelMessage } from '../resume/model-availability';
 import type { GenerateCommand } from '../runtime/runner-protocol';
@@ -67,7 +66,7 @@ function genkitTarget({ status, context, request }: { status: RunnerFacts; conte
 /** An AI SDK call runs again as its scenario's next `generateText` (its tools, approvals, step limit), on the rebuilt messages. */
 function aiSdkTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
   const local = new Map((status.aiSdkTools ?? []).map((tool) => [tool.name, tool]));
-  const name = context.model ? scenarioOfAiSdkModel(context.model) : undefined;
+  const name = context.model ? scenarioOfScriptedModel(context.model) : undefined;
   const scenario = status.scenarios.find((candidate) => candidate.runtime === 'ai-sdk' && candidate.name === name);
   const blockers: ResumeIssue[] = [];
   if (!context.model) blockers.push(noModel);
@@ -93,7 +92,7 @@ function aiSdkTarget({ status, context, request }: { status: RunnerFacts; contex
 
 /** A genkit Go call runs again in the Go runner, as its scenario's next generate (its tools), on the recorded history with the answers. */
 function goTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
-  const name = context.model ? scenarioOfAiSdkModel(context.model) : undefined;
+  const name = context.model ? scenarioOfScriptedModel(context.model) : undefined;
   const scenario = status.go?.scenarios.find((candidate) => candidate.name === name);
   const tools = status.go?.tools ? new Set(status.go.tools) : undefined;
   const blockers: ResumeIssue[] = [];

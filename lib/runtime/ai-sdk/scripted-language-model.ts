@@ -8,7 +8,8 @@ import type {
   LanguageModelV4ToolResult,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { aiSdkScriptedModelId, type AiSdkScenario, type AiSdkScriptedTurn } from '../../contract/ai-sdk-scenario';
+import type { AiSdkScenario, AiSdkScriptedTurn } from '../../contract/ai-sdk-scenario';
+import { scriptedModelName } from '../../contract/scenario';
 import { fillScriptText } from '../script-text';
 
 /** The provider name the scripted model reports (`gen_ai.provider.name` of its spans). */
@@ -118,7 +119,7 @@ export function scriptedLanguageModel(scenario: Pick<AiSdkScenario, 'name' | 'sc
   return {
     specificationVersion: 'v4',
     provider: SCRIPTED_PROVIDER,
-    modelId: aiSdkScriptedModelId(scenario.name),
+    modelId: scriptedModelName(scenario.name),
     supportedUrls: {},
     async doGenerate(options) {
       const { turn, responseId } = turnOf(options);
@@ -126,7 +127,7 @@ export function scriptedLanguageModel(scenario: Pick<AiSdkScenario, 'name' | 'sc
         content: turnContent(turn, options.prompt),
         finishReason: finishReasonOf(turn),
         usage: NO_USAGE,
-        response: { id: responseId, modelId: aiSdkScriptedModelId(scenario.name) },
+        response: { id: responseId, modelId: scriptedModelName(scenario.name) },
         warnings: [],
       };
     },
