@@ -124,6 +124,11 @@ export function NodeDetail(props: {
         <section className="detail-block interrupt-note" data-testid="interrupt-answers">
           <h3>Interrupt</h3>
           <p data-testid="pause-explained">{words.pause}</p>
+          {call.interrupt.heldBy ? (
+            <p className="hold-note" data-testid="interrupt-held-by">
+              <strong>Held by {call.interrupt.heldBy.by}</strong> — {call.interrupt.heldBy.evidence}
+            </p>
+          ) : null}
           <Json title={`Interrupt metadata (seen in the ${call.interrupt.evidence})`} value={call.interrupt.metadata} testId="interrupt-metadata" />
           <h3>Answer</h3>
           {call.resolvedBy.length === 0 ? <p>Not answered yet in the loaded traces.</p> : null}

@@ -37,7 +37,7 @@ export function defaultDraft(request: Request | undefined, kinds: readonly Answe
     mode: request?.defaultKind ?? kinds[0]?.kind ?? 'respond',
     reason: '',
     output: JSON.stringify(request?.outputExample ?? {}, null, 2),
-    resumed: 'true',
+    resumed: request?.resumedExample === undefined ? 'true' : JSON.stringify(request.resumedExample, null, 2),
     replace: false,
     replaceInput: JSON.stringify(request?.input ?? {}, null, 2),
   };

@@ -185,8 +185,14 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
         <pre data-testid="workbench-payload" data-checked={validation ? 'true' : 'false'}>
           {shownPayload ? JSON.stringify(shownPayload.resume ? { messages: shownPayload.messages, resume: shownPayload.resume } : shownPayload.messages, null, 2) : ''}
         </pre>
+      </details>
+      <details open={context.snippetLanguage !== 'TypeScript' ? true : undefined}>
+        <summary>As {context.snippetLanguage} code</summary>
+        <pre data-testid="workbench-snippet" data-checked={validation ? 'true' : 'false'}>
+          {validation?.snippet ?? ''}
+        </pre>
         <button type="button" className="secondary" disabled={!validation} onClick={() => validation && void navigator.clipboard?.writeText(validation.snippet)} data-testid="workbench-copy-ts">
-          Copy as TypeScript
+          Copy as {context.snippetLanguage}
         </button>
       </details>
       <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">

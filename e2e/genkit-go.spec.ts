@@ -1,11 +1,34 @@
-import { expect, test } from '@playwright/test';
-import { AUTH, expectRunStatus, runScenarioFromHome } from './helpers';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_TRACES_DIR } from '../playwright.config';
+import { AUTH, expectRunStatus, openHomeWithReadyRunner, runScenarioFromHome, startSecondServer, stopSecondServers } from './helpers';
 
 /**
  * genkit Go scenarios (issue 13) run from the home page by the real genkit Go module in the Go
  * runner the server builds on first use: an interrupt drawn as a pause (its tool span ended
- * genkit:state=error), answered by the scenario's scripted restart, the resume linked to it.
+ * genkit:state=error), answered by the scenario's scripted restart, the resume linked to it; a
+ * ToolApproval hold told from the tool's own interrupt and approved by hand; both answered from
+ * saved traces on a fresh server.
  */
+
+test.afterEach(async () => {
+  await stopSecondServers();
+});
+
+async function openGoWorkbench(page: Page, nodeLabel?: string): Promise<void> {
+  const pauses = page.locator('[data-testid=graph-node][data-kind=tool-interrupt]');
+  await (nodeLabel ? pauses.filter({ hasText: nodeLabel }) : pauses).first().click();
+  await page.getByRole('button', { name: 'Answer this interrupt…' }).click();
+  await expect(page.getByTestId('resume-workbench')).toContainText('genkit Go');
+}
+
+async function pressResume(page: Page): Promise<void> {
+  const resumed = page.waitForResponse((response) => response.url().endsWith('/api/resume'));
+  await page.getByTestId('workbench-resume').click();
+  expect((await resumed).status()).toBe(202);
+  await page.getByTestId('workbench-result').getByRole('link').click();
+}
 test('genkit go: run go-restart-after-approval, see the interrupt as a pause, resume it with the scripted restart', async ({ page }) => {
   test.setTimeout(360_000);
   await runScenarioFromHome(page, 'go-restart-after-approval', 'graph');
@@ -40,7 +63,7 @@ test('genkit go: answer a live Go interrupt by hand — the workbench checks by 
   const request = page.locator('[data-testid=workbench-request][data-request="askUser#seat-1"]');
   await request.getByTestId('workbench-mode-restart').check();
   await request.getByTestId('workbench-resumed').fill('"yes"');
-  await expect(page.getByTestId('workbench-error')).toContainText("ToolContext.Resumed is map[string]any");
+  await expect(page.getByTestId('workbench-error')).toContainText('tool.Resume: resume data must serialize to a JSON object');
   await expect(page.getByTestId('workbench-resume')).toBeDisabled();
   await request.getByTestId('workbench-mode-respond').check();
   await request.getByTestId('workbench-output').fill('{"answer": "Aisle"}');
@@ -77,4 +100,69 @@ test('genkit go: POST /api/compare runs local code, so it takes the token and ou
   expect((await request.post('/api/compare', { headers: { ...AUTH, origin: 'http://evil.example' }, data: { scenario: 'go-plain-tool-round' } })).status()).toBe(403);
   const bad = await request.post('/api/compare', { headers: AUTH, data: { scenario: '../etc' } });
   expect(bad.status()).toBe(400);
+});
+
+test('genkit go: a ToolApproval hold from the live run — drawn as held by the hook, a restart without toolApproved refused, approved by hand in the Go runner', async ({ page }) => {
+  test.setTimeout(360_000);
+  await runScenarioFromHome(page, 'go-tool-approval-approved', 'graph');
+  await expectRunStatus(page, 'interrupted', 300_000);
+  const held = page.locator('[data-testid=graph-node][data-kind=tool-interrupt]');
+  await expect(held).toHaveCount(1);
+  await expect(held).toContainText('held by ToolApproval');
+  await held.click();
+  await expect(page.getByTestId('interrupt-held-by')).toContainText('genkit-middleware/toolApproval');
+  await expect(page.getByTestId('interrupt-held-by')).toContainText('sendEmail never ran');
+  await page.getByRole('button', { name: 'Answer this interrupt…' }).click();
+  const request = page.locator('[data-testid=workbench-request][data-request="sendEmail#email-1"]');
+  await expect(request).toHaveAttribute('data-waiting-for', 'approval');
+  // The draft starts as the restart that releases the hold.
+  await expect(request.getByTestId('workbench-mode-restart')).toBeChecked();
+  await expect(request.getByTestId('workbench-resumed')).toHaveValue(/"toolApproved": true/);
+  await request.getByTestId('workbench-resumed').fill('{"toolApproved": false}');
+  await expect(page.getByTestId('workbench-error')).toContainText('is held by ToolApproval: a restart without toolApproved: true in its resume data is held again');
+  await expect(page.getByTestId('workbench-resume')).toBeDisabled();
+  await request.getByTestId('workbench-resumed').fill('{"toolApproved": true}');
+  await expect(page.getByTestId('workbench-ok')).toHaveText('genkit Go would accept this answer.');
+  await expect(page.getByTestId('workbench-snippet')).toContainText('ai.WithUse(&middleware.ToolApproval{AllowedTools: []string{"getWeather"}})');
+  await pressResume(page);
+  await expectRunStatus(page, 'finished', 120_000);
+  await expect(page.getByTestId('run-text')).toContainText('Email sent to ana@example.com');
+});
+
+test('genkit go: answer a Go interrupt and a ToolApproval hold of saved traces on a fresh server — each answer a branch beside the recorded one, the files untouched', async ({ page }) => {
+  test.setTimeout(360_000);
+  const files = ['go-restart-after-approval.json', 'go-tool-approval-approved.json'];
+  const before = files.map((file) => readFileSync(path.join(process.cwd(), E2E_TRACES_DIR, file), 'utf8'));
+  const server = await startSecondServer();
+  try {
+    await openHomeWithReadyRunner(page, server.baseUrl);
+    // The typed tool's own interrupt: resume data checked against its Go resume type (tools.Approval), then run.
+    await page.goto(`${server.baseUrl}/saved/${files[0]}`);
+    await openGoWorkbench(page);
+    const transfer = page.locator('[data-testid=workbench-request][data-request="transferMoney#transfer-1"]');
+    await transfer.getByTestId('workbench-mode-restart').check();
+    await transfer.getByTestId('workbench-resumed').fill('{"approved": "yes"}');
+    await expect(page.getByTestId('workbench-error')).toContainText('does not fit its Go resume type tools.Approval', { timeout: 120_000 });
+    await transfer.getByTestId('workbench-resumed').fill('{"approved": true, "approvedBy": "quinn"}');
+    await expect(page.getByTestId('workbench-ok')).toBeVisible();
+    await pressResume(page);
+    expect(new URL(page.url()).origin).toBe(server.baseUrl);
+    await expectRunStatus(page, 'finished', 300_000);
+    await expect(page.getByTestId('run-text')).toContainText('approved by quinn');
+    await expect(page.getByTestId('graph-summary')).toContainText('answered: 0 respond, 2 restart');
+    // The hold: refused this time, by a response part — sendEmail never runs.
+    await page.goto(`${server.baseUrl}/saved/${files[1]}`);
+    await openGoWorkbench(page, 'sendEmail');
+    const email = page.locator('[data-testid=workbench-request][data-request="sendEmail#email-1"]');
+    await email.getByTestId('workbench-mode-respond').check();
+    await email.getByTestId('workbench-output').fill('{"status": "not sent", "to": "ana@example.com", "subject": "Lisbon weather"}');
+    await expect(page.getByTestId('workbench-ok')).toBeVisible();
+    await pressResume(page);
+    await expectRunStatus(page, 'finished', 120_000);
+    await expect(page.getByTestId('run-text')).toContainText('Email not sent to ana@example.com');
+    await expect(page.getByTestId('graph-summary')).toContainText('answered: 1 respond, 1 restart');
+  } finally {
+    await server.stop();
+  }
+  expect(files.map((file) => readFileSync(path.join(process.cwd(), E2E_TRACES_DIR, file), 'utf8'))).toEqual(before);
 });

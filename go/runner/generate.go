@@ -9,14 +9,18 @@ import (
 	"sync"
 
 	"github.com/firebase/genkit/go/ai"
+	"github.com/firebase/genkit/go/ai/exp/tool"
 	"github.com/firebase/genkit/go/core"
 	"github.com/firebase/genkit/go/core/tracing"
 	"github.com/firebase/genkit/go/genkit"
+	"github.com/firebase/genkit/go/plugins/middleware"
+
+	tools "loopscope.local/tools"
 )
 
 type runner struct {
 	g            *genkit.Genkit
-	tools        map[string]ai.Tool
+	tools        map[string]tools.Defined
 	scenariosDir string
 	mu           sync.Mutex
 	models       map[string]bool
@@ -45,9 +49,8 @@ type failure struct {
 type result struct {
 	Type      string `json:"type"`
 	RequestID string `json:"requestId"`
-	// Every trace the call recorded, in the order they started (a restarted tool runs in a trace
-	// of its own, before the generate's: genkit Go 1.4.0 resolves resumes before it starts the
-	// generate span), and the generate's root span.
+	// Every trace the call recorded, in the order they started (one: genkit Go runs a resume's
+	// restarts inside the generate's span), and the generate's root span.
 	TraceIDs []string `json:"traceIds"`
 	TraceID  string   `json:"traceId,omitempty"`
 	// The generate's root span: what a resume of this call links to.
@@ -56,9 +59,9 @@ type result struct {
 	Failure  *failure `json:"failure,omitempty"`
 }
 
-func toolNames(tools map[string]ai.Tool) []string {
-	names := make([]string, 0, len(tools))
-	for name := range tools {
+func toolNames(defined map[string]tools.Defined) []string {
+	names := make([]string, 0, len(defined))
+	for name := range defined {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -88,12 +91,16 @@ func (r *runner) generate(ctx context.Context, cmd command) result {
 	var offered []ai.ToolRef
 	for _, name := range scenario.Tools {
 		// A scenario may offer a tool that exists nowhere (the unknown-tool scenario): it is not offered, the model asks anyway.
-		if tool, ok := r.tools[name]; ok {
-			offered = append(offered, tool)
+		if defined, ok := r.tools[name]; ok {
+			offered = append(offered, defined.Tool)
 		}
 	}
 	if len(offered) > 0 {
 		options = append(options, ai.WithTools(offered...))
+	}
+	if scenario.ToolApproval != nil {
+		// genkit Go's own ToolApproval middleware: a WrapTool hook that holds every other tool's call.
+		options = append(options, ai.WithUse(&middleware.ToolApproval{AllowedTools: scenario.ToolApproval.AllowedTools}))
 	}
 	if scenario.MaxTurns > 0 {
 		options = append(options, ai.WithMaxTurns(scenario.MaxTurns))
@@ -161,8 +168,9 @@ func outcomeOf(response *ai.ModelResponse) *outcome {
 	return result
 }
 
-// resumeParts builds genkit Go's own respond and restart parts (ToolDef.Respond / Restart) for
-// the interrupted requests of the last model message.
+// resumeParts builds genkit Go's own parts for the interrupted requests of the last model
+// message: tool.Respond (a response part), tool.Resume (a restart with typed resume data) and,
+// for a new input, the tool's Restart with RestartOptions.ReplaceInput.
 func (r *runner) resumeParts(messages []*ai.Message, resume *Resume) ([]ai.GenerateOption, error) {
 	var last *ai.Message
 	for index := len(messages) - 1; index >= 0; index-- {
@@ -181,36 +189,29 @@ func (r *runner) resumeParts(messages []*ai.Message, resume *Resume) ([]ai.Gener
 		}
 		return nil, fmt.Errorf("the last model message has no tool request %s#%s", name, ref)
 	}
-	tool := func(name string) (ai.Tool, error) {
-		if tool, ok := r.tools[name]; ok {
-			return tool, nil
-		}
-		return nil, fmt.Errorf("no Go tool %q is registered in tools/go/", name)
-	}
-	// The interrupted request an answer names, and the Go tool that answers it.
-	answered := func(name, ref string) (*ai.Part, ai.Tool, error) {
-		part, err := find(name, ref)
-		if err != nil {
-			return nil, nil, err
-		}
-		t, err := tool(name)
-		return part, t, err
-	}
 	var options []ai.GenerateOption
 	var responses, restarts []*ai.Part
 	for _, answer := range resume.Respond {
-		part, t, err := answered(answer.Name, answer.Ref)
+		part, err := find(answer.Name, answer.Ref)
 		if err != nil {
 			return nil, err
 		}
-		responses = append(responses, t.Respond(part, answer.Output, nil))
+		response, err := tool.Respond(part, answer.Output)
+		if err != nil {
+			return nil, err
+		}
+		responses = append(responses, response)
 	}
 	for _, answer := range resume.Restart {
-		part, t, err := answered(answer.Name, answer.Ref)
+		part, err := find(answer.Name, answer.Ref)
 		if err != nil {
 			return nil, err
 		}
-		restarts = append(restarts, t.Restart(part, &ai.RestartOptions{ResumedMetadata: answer.Resumed, ReplaceInput: answer.ReplaceInput}))
+		restart, err := r.restartPart(part, answer)
+		if err != nil {
+			return nil, err
+		}
+		restarts = append(restarts, restart)
 	}
 	if len(responses) > 0 {
 		options = append(options, ai.WithToolResponses(responses...))
@@ -219,4 +220,27 @@ func (r *runner) resumeParts(messages []*ai.Message, resume *Resume) ([]ai.Gener
 		options = append(options, ai.WithToolRestarts(restarts...))
 	}
 	return options, nil
+}
+
+// restartPart is genkit Go's restart part for one answer: tool.Resume when it only brings resume
+// data (which must be a JSON object), the tool's Restart when there is no data (resumed: true)
+// or a new input.
+func (r *runner) restartPart(part *ai.Part, answer RestartAnswer) (*ai.Part, error) {
+	noData := answer.Resumed == nil || answer.Resumed == true
+	if answer.ReplaceInput == nil && !noData {
+		return tool.Resume(part, answer.Resumed)
+	}
+	defined, ok := r.tools[answer.Name]
+	if !ok {
+		return nil, fmt.Errorf("no Go tool %q is registered in tools/go/", answer.Name)
+	}
+	options := &ai.RestartOptions{ReplaceInput: answer.ReplaceInput}
+	if !noData {
+		data, isObject := answer.Resumed.(map[string]any)
+		if !isObject {
+			return nil, fmt.Errorf("RestartOptions.ResumedMetadata is map[string]any: the resume data of %s#%s must be a JSON object", answer.Name, answer.Ref)
+		}
+		options.ResumedMetadata = data
+	}
+	return defined.Tool.Restart(part, options), nil
 }

@@ -41,7 +41,8 @@ func main() {
 	}
 	defer provider.Shutdown(ctx)
 	// genkit binds its tracer to the global provider on first use: it is set before Init.
-	g := genkit.Init(ctx)
+	// WithExperimental: the typed interrupts of tools/go (genkit/exp DefineInterruptibleTool).
+	g := genkit.Init(ctx, genkit.WithExperimental())
 	registered := tools.Register(g)
 	scenariosDir := envOr("LOOPSCOPE_GO_SCENARIOS_DIR", filepath.Join("tools", "go", "scenarios"))
 	runner := &runner{g: g, tools: registered, scenariosDir: scenariosDir, models: map[string]bool{}}
@@ -51,7 +52,7 @@ func main() {
 			fail(err)
 		}
 	}
-	send(map[string]any{"type": "ready", "pid": os.Getpid(), "tools": toolNames(registered)})
+	send(map[string]any{"type": "ready", "pid": os.Getpid(), "tools": toolNames(registered), "toolInfo": describeTools(registered)})
 	lines := bufio.NewScanner(os.Stdin)
 	lines.Buffer(make([]byte, 1<<20), 64<<20)
 	for lines.Scan() {

@@ -23,6 +23,13 @@ type Scenario struct {
 	MaxTurns    int            `json:"maxTurns,omitempty"`
 	Order       float64        `json:"order,omitempty"`
 	Mirrors     string         `json:"mirrors,omitempty"`
+	// ToolApproval puts genkit Go's ToolApproval middleware (plugins/middleware) on the generate.
+	ToolApproval *ToolApprovalConfig `json:"toolApproval,omitempty"`
+}
+
+// ToolApprovalConfig is middleware.ToolApproval's configuration: the tools it lets run unasked.
+type ToolApprovalConfig struct {
+	AllowedTools []string `json:"allowedTools"`
 }
 
 type ScriptedTurn struct {

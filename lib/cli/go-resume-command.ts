@@ -41,17 +41,21 @@ export async function runGoResumeCommand(options: GoResumeOptions): Promise<numb
   ]);
   const scenarios = (await loadScenarios(path.join(where.projectDir, 'tools', 'go', 'scenarios'))).scenarios.filter(isGenkitGoScenario);
   const request = { source: { file: 'cli' }, respond: options.respond, restart: options.restart };
-  const target = resumeTargetOf({ status: { tools: [], aiSdkTools: [], models: [], scenarios: [], go: { scenarios } }, context, request });
-  const validation = validateResume({ context, respond: options.respond, restart: options.restart });
-  if (validation.errors.length > 0) return options.refuse(validation);
-  const unavailable = target.blockers.find((issue) => /which is not defined here/.test(issue.message));
-  if (unavailable) throw new LoopscopeError('FAILED_PRECONDITION', unavailable.message);
-  if (target.blockers.length > 0) return options.refuse({ errors: target.blockers, warnings: validation.warnings });
-  for (const issue of validation.warnings) process.stderr.write(`loopscope: warning: ${issue.message}\n`);
-
+  // The runner first: its tools tell the resume types the rules check a restart's data against.
   const receiver = await startLoopbackReceiver();
-  const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: where.projectDir }), projectDir: where.projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token });
+  const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: where.projectDir }), projectDir: where.projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token }).catch(async (error: unknown) => {
+    await receiver.close();
+    throw error;
+  });
   try {
+    const target = resumeTargetOf({ status: { tools: [], aiSdkTools: [], models: [], scenarios: [], go: { scenarios, tools: runner.tools } }, context, request });
+    const validation = validateResume({ context, respond: options.respond, restart: options.restart, localTools: target.localTools });
+    if (validation.errors.length > 0) return options.refuse(validation);
+    const unavailable = target.blockers.find((issue) => /which is not defined here/.test(issue.message));
+    if (unavailable) throw new LoopscopeError('FAILED_PRECONDITION', unavailable.message);
+    if (target.blockers.length > 0) return options.refuse({ errors: target.blockers, warnings: validation.warnings });
+    for (const issue of validation.warnings) process.stderr.write(`loopscope: warning: ${issue.message}\n`);
+
     const command = target.command(validation);
     const result = await runner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume, answers: command.answers });
     const spans: Span[] = [];

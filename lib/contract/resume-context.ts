@@ -33,6 +33,8 @@ export const ResumeContextViewSchema = z.object({
   runtimeTitle: z.string(),
   /** The kinds of answer the runtime takes, in the order offered. */
   answerKinds: z.array(AnswerKindSchema),
+  /** The language of the checked answer as the app's own call (the check response's `snippet`): `TypeScript`, `Go`. */
+  snippetLanguage: z.string(),
   /** The model the generate called, to resume with the same one. */
   model: z.string().optional(),
   /** The tools the recorded request offered. */
@@ -57,6 +59,8 @@ export const ResumeContextViewSchema = z.object({
       defaultKind: AnswerKindSchema.shape.kind.optional(),
       /** A respond output to start from, built from the tool's output schema. */
       outputExample: z.unknown().optional(),
+      /** A restart's resume data to start from (genkit Go: what releases a ToolApproval hold, a value of a typed tool's resume type). */
+      resumedExample: z.unknown().optional(),
     }),
   ),
 });

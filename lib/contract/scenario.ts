@@ -72,6 +72,8 @@ export const GenkitGoScenarioSchema = GenkitScenarioSchema.extend({
   runtime: z.literal('genkit-go'),
   /** The genkit JS scenario this one plays on genkit Go (same prompt, script and answers): compared side by side. */
   mirrors: z.string().optional(),
+  /** genkit Go's ToolApproval middleware on the generate (plugins/middleware): every tool not allowed here is held until approved. */
+  toolApproval: z.object({ allowedTools: z.array(z.string()) }).strict().optional(),
 });
 export type GenkitGoScenario = z.infer<typeof GenkitGoScenarioSchema>;
 

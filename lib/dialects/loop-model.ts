@@ -27,6 +27,8 @@ export interface InterruptInfo {
   metadata: unknown;
   /** Where the interrupt was seen: genkit's span attribute, only the exception event, or only the output message. */
   evidence: 'attribute' | 'exception' | 'message';
+  /** Raised by a hook that wraps the tool (genkit Go's ToolApproval), not by the tool itself: the hook, and how that is known. */
+  heldBy?: { by: string; evidence: string };
 }
 
 export type ToolCallStatus = 'ok' | 'interrupted' | 'error' | 'running' | 'not-run';

@@ -34,6 +34,8 @@ export interface PendingRequest {
   waitingEvidence?: string;
   /** AI SDK: the recorded approval request (legacy spans record its id and signature; GenAI messages record neither). */
   approval?: { approvalId?: string; signature?: string };
+  /** Held by a hook that wraps the tool (genkit Go's ToolApproval), not by the tool: the hook, how that is known, and the restart resume data that releases it. */
+  heldBy?: { by: string; evidence: string; release: Record<string, unknown> };
 }
 
 /** Everything needed to resume one interrupted call, rebuilt from its spans. */
@@ -50,6 +52,8 @@ export interface ResumeContext {
   messages: unknown[];
   tools: RecordedToolDefinition[];
   requests: PendingRequest[];
+  /** The middleware the call used, as recorded (genkit Go's `use`: name and config): the resume uses it again. */
+  use?: { name: string; config?: unknown }[];
 }
 
 // The answers, issues and payload travel over the wire: their one definition is the contract's.
@@ -84,6 +88,9 @@ export interface LocalToolFacts {
   restartable?: boolean;
   handedBack?: boolean;
   outputSchema?: unknown;
+  /** genkit Go: a typed interruptible tool's resume type (the Go type a restart's data is converted to) and its JSON schema. */
+  resumeType?: string;
+  resumeSchema?: unknown;
 }
 
 /** A dialect's resume rules. */
@@ -94,10 +101,14 @@ export interface ResumeRules {
   defaultKind?(request: PendingRequest, waitingFor?: 'approval' | 'result'): AnswerKind['kind'];
   /** A checked payload as the app's own call, for people to paste. */
   snippet(context: ResumeContext, payload: ResumePayload): string;
+  /** The language `snippet` writes (TypeScript when absent). */
+  snippetLanguage?: string;
   /** The context of one interrupted call from its root span (its recorded input and output; the index holds its model and tool spans). */
   contextOf(root: Span, index: SpanIndex): ResumeContext;
   /** Checks answers before anything runs and builds the payload. */
   validate(check: ResumeCheck): ResumeValidation;
   /** What a paused request waits for, when the runtime has kinds of pause (the AI SDK: an approval or a result), and how that is known. */
   waitingFor?(request: PendingRequest, localTools: ResumeCheck['localTools']): { waitingFor?: 'approval' | 'result'; evidence?: string };
+  /** The resume data a restart's draft starts from (genkit Go: what releases a hold, a value of a typed tool's resume type); `exampleOf` builds a value from a JSON schema. */
+  resumedExample?(options: { request: PendingRequest; localTools: ResumeCheck['localTools']; exampleOf: (schema: unknown) => unknown }): unknown;
 }

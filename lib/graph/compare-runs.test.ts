@@ -15,11 +15,11 @@ describe('one scenario, two runtimes', () => {
     // The interrupted tool: a pause in JS's span, an error in Go's.
     expect(comparison.differences).toContainEqual({ aspect: 'spans', where: 'tool transferMoney → interrupted', a: '1×', b: '0×' });
     expect(comparison.differences).toContainEqual({ aspect: 'spans', where: 'tool transferMoney → error', a: '0×', b: '1×' });
-    // Go's restarted tool is the root of a trace of its own.
-    expect(where('spans')).toContain('tool transferMoney → ok (root of its trace)');
+    // genkit Go 1.12 runs the restart inside the resume's generate, as genkit JS does (1.4 ran it in a trace of its own).
+    expect(where('spans')).not.toContain('tool transferMoney → ok (root of its trace)');
     expect(comparison.differences).toContainEqual(expect.objectContaining({ where: 'tool span attributes', a: expect.stringContaining('genkit:metadata:interrupt') }));
-    // JS sends the answers as `resume`; Go folds them into the history.
-    expect(comparison.differences).toContainEqual(expect.objectContaining({ aspect: 'wire', where: 'call 2 · part markers', a: expect.stringContaining('answers resume tool-request: resumed') }));
+    // Both send the answers as `resume`; JS's restart part keeps the interrupt marker, Go's tool.Resume drops it.
+    expect(comparison.differences).toContainEqual({ aspect: 'wire', where: 'call 2 · part markers', a: 'only here: answers resume tool-request: interrupt', b: 'only here: —' });
     // Both paused once and were answered by one restart of the same request.
     expect(where('outcome')).not.toContain('call 2 · answers');
     expect(where('outcome')).not.toContain('call 1 · status');

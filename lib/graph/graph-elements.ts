@@ -25,7 +25,8 @@ function toolStatus(call: ToolCall, running: boolean): { status: string; tone: G
       return { status: running ? 'waiting to run' : 'never ran', tone: 'neutral' };
     case 'interrupted': {
       const answered = [...new Set(call.resolvedBy.map((resolution) => resolution.kind))];
-      return { status: answered.length > 0 ? `paused — answered by ${answered.join(' / ')}` : 'paused — waiting for an answer', tone: 'interrupted' };
+      const paused = call.interrupt?.heldBy ? `held by ${call.interrupt.heldBy.by}` : 'paused';
+      return { status: answered.length > 0 ? `${paused} — answered by ${answered.join(' / ')}` : `${paused} — waiting for an answer`, tone: 'interrupted' };
     }
   }
 }

@@ -9,7 +9,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { GenkitGoScenario } from '../contract/scenario';
 import { errorMessage } from '../errors';
-import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateResult, type GoRunner } from '../runtime/genkit-go/go-runner';
+import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateResult, type GoRunner, type GoToolInfo } from '../runtime/genkit-go/go-runner';
 import { loadScenarios, isGenkitGoScenario } from '../runtime/scenario';
 import type { GenerateResult } from './runner-process';
 
@@ -17,7 +17,7 @@ export interface GoRunnerState {
   state: 'idle' | 'building' | 'ready' | 'failed';
   /** The compile error (file:line lines) or why the runner could not start. */
   problem?: string;
-  tools: string[];
+  tools: GoToolInfo[];
 }
 
 export interface GoRunnerServiceOptions {
@@ -68,6 +68,15 @@ export class GoRunnerService {
   /** A Go scenario as last read by `scenarios()`, or undefined. */
   knownScenario(name: string): GenkitGoScenario | undefined {
     return this.known.get(name);
+  }
+
+  /** The Go tools as the runner describes them (their resume types), building and starting it if needed; undefined when it cannot start. */
+  async tools(): Promise<GoToolInfo[] | undefined> {
+    try {
+      return (await this.ready()).tools;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Runs one generate (a scenario's first call, or a resume of `messages`) in the Go runner, in turn. */

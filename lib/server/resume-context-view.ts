@@ -3,6 +3,7 @@ import { DIALECTS, dialectTitle } from '../dialects/registry';
 import { exampleFromSchema } from '../resume/example-from-schema';
 import { resumeContextFrom } from '../resume/resume-context';
 import type { AppContext } from './app-context';
+import { goFacts } from './resume-service';
 import { resumeTargetOf } from './resume-targets';
 import { loadTraceSource } from './trace-source';
 
@@ -14,9 +15,10 @@ import { loadTraceSource } from './trace-source';
  * `POST /api/resume/check` reads.
  * @throws LoopscopeError NOT_FOUND (no such source), and resumeContextFrom's errors (no paused call there).
  */
-export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor'>, request: ResumeContextRequest): Promise<ResumeContextView> {
+export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner'>, request: ResumeContextRequest): Promise<ResumeContextView> {
   const resume = resumeContextFrom(await loadTraceSource(context, request.source), request.generateSpanId);
-  const { localTools } = resumeTargetOf({ status: context.supervisor.status, context: resume, request: { source: request.source, respond: [], restart: [] } });
+  const status = { ...context.supervisor.status, go: await goFacts(context, resume) };
+  const { localTools } = resumeTargetOf({ status, context: resume, request: { source: request.source, respond: [], restart: [] } });
   const rules = DIALECTS.find((dialect) => dialect.id === resume.dialect)?.resume;
   const outputSchemaOf = (name: string) => resume.tools.find((tool) => tool.name === name)?.outputSchema ?? localTools.get(name)?.outputSchema;
   return {
@@ -25,6 +27,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
     dialect: resume.dialect,
     runtimeTitle: dialectTitle(resume.dialect),
     answerKinds: rules?.answerKinds ?? [],
+    snippetLanguage: rules?.snippetLanguage ?? 'TypeScript',
     model: resume.model,
     tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? localTools.get(tool.name)?.outputSchema })),
     requests: resume.requests.map((request) => {
@@ -39,6 +42,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
         ...(waiting.waitingFor ? { waitingFor: waiting.waitingFor, waitingEvidence: waiting.evidence } : {}),
         ...(request.state === 'interrupted' && rules?.defaultKind ? { defaultKind: rules.defaultKind(request, waiting.waitingFor) } : {}),
         outputExample: exampleFromSchema(outputSchemaOf(request.name)) ?? {},
+        ...(request.state === 'interrupted' && rules?.resumedExample ? { resumedExample: rules.resumedExample({ request, localTools, exampleOf: exampleFromSchema }) } : {}),
       };
     }),
   };

@@ -1,6 +1,7 @@
 import type { ResumeFromTrace } from '../contract/resume-answers';
 import { LoopscopeError } from '../errors';
-import { resumeContextFrom } from '../resume/resume-context';
+import { resumeContextFrom, type ResumeContext } from '../resume/resume-context';
+import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
 import { validateResume, type ResumeIssue } from '../resume/validate-resume';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
@@ -13,11 +14,11 @@ export { ResumeFromTraceSchema, type ResumeFromTrace } from '../contract/resume-
 
 const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.message).join(' ');
 
-/** The Go scenarios and tools, for a resume of a genkit Go trace. */
-async function goFacts(context: AppContext) {
-  if (!context.goRunner) return undefined;
+/** The Go scenarios and tools (the runner started for them: a resume of a Go call runs there), for a paused genkit Go call only. */
+export async function goFacts(context: Pick<AppContext, 'goRunner'>, resume: ResumeContext) {
+  if (!context.goRunner || resume.dialect !== GENKIT_GO_DIALECT_ID) return undefined;
   const { scenarios } = await context.goRunner.scenarios();
-  return { scenarios, tools: context.goRunner.status.state === 'ready' ? context.goRunner.status.tools : undefined };
+  return { scenarios, tools: await context.goRunner.tools() };
 }
 
 /**
@@ -30,7 +31,7 @@ async function goFacts(context: AppContext) {
 export async function checkResumeFromTrace(context: AppContext, request: ResumeFromTrace) {
   const spans = await loadTraceSource(context, request.source);
   const resumeContext = resumeContextFrom(spans, request.generateSpanId);
-  const target = resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context) }, context: resumeContext, request });
+  const target = resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context, resumeContext) }, context: resumeContext, request });
   const validation = validateResume({
     context: resumeContext,
     respond: request.respond,

@@ -12,13 +12,14 @@ import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
 import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
 import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../dialects/resume-model';
 import { unavailableModelMessage } from '../resume/model-availability';
+import type { GoToolInfo } from '../runtime/genkit-go/go-runner';
 import type { GenerateCommand } from '../runtime/runner-protocol';
 import type { RunnerStatus } from './runner-supervisor';
 
 /** What a runner loaded (the server's pool, or the CLI's in-process runtime): tools of both runtimes, models, scenarios. */
 export type RunnerFacts = Pick<RunnerStatus, 'tools' | 'aiSdkTools' | 'models' | 'scenarios'> & {
   /** The genkit Go scenarios (tools/go/scenarios/) and the Go runner's tools, when known. */
-  go?: { scenarios: GenkitGoScenario[]; tools?: string[] };
+  go?: { scenarios: GenkitGoScenario[]; tools?: GoToolInfo[] };
 };
 
 export interface ResumeTarget {
@@ -94,19 +95,19 @@ function aiSdkTarget({ status, context, request }: { status: RunnerFacts; contex
 function goTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
   const name = context.model ? scenarioOfScriptedModel(context.model) : undefined;
   const scenario = status.go?.scenarios.find((candidate) => candidate.name === name);
-  const tools = status.go?.tools ? new Set(status.go.tools) : undefined;
+  const tools = status.go?.tools ? new Map(status.go.tools.map((tool) => [tool.name, { resumeSchema: tool.resumeSchema, resumeType: tool.resumeType }])) : undefined;
   const blockers: ResumeIssue[] = [];
   if (!context.model) blockers.push(noModel);
   else if (!scenario) blockers.push({ code: 'FAILED_PRECONDITION', message: unavailableModelMessage(context.model) });
-  // genkit Go builds both kinds of part with the tool itself (ToolDef.Respond / ToolDef.Restart).
-  for (const answer of [...request.respond, ...request.restart]) {
+  // The scenario's generate offers only Go tools registered in tools/go/: a restart runs one.
+  for (const answer of request.restart) {
     if (tools && !tools.has(answer.name)) {
-      blockers.push({ code: 'FAILED_PRECONDITION', request: answer.name, message: `Cannot answer ${answer.name}: no Go tool of that name is registered in tools/go/ (genkit Go's ToolDef.Respond and ToolDef.Restart need the tool).` });
+      blockers.push({ code: 'FAILED_PRECONDITION', request: answer.name, message: `Cannot restart ${answer.name}: no Go tool of that name is registered in tools/go/ (respond works without it).` });
     }
   }
   return {
     runner: 'go',
-    localTools: new Map(),
+    localTools: tools ?? new Map(),
     signsApprovals: false,
     blockers,
     command: () => ({ scenario: name ?? '', messages: context.messages, resume: { respond: request.respond, restart: request.restart }, answers: link(context) }),

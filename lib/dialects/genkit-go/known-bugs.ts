@@ -1,8 +1,21 @@
-/** What genkit Go 1.4.0 gets wrong in its tool loop, as measured (lib/dialects/genkit-go/__fixtures__), in the words the graph shows. */
-export const GENKIT_GO_VERSION = 'genkit Go 1.4.0';
+/**
+ * What genkit Go gets wrong in its tool loop, as measured on the version go/runner pins
+ * (lib/dialects/genkit-go/__fixtures__, go-scenarios.capture.test.ts), in the words the graph
+ * and the resume checks show.
+ */
+import type { BugNotes } from '../genkit-js/read-generate';
+
+export const GENKIT_GO_VERSION = 'genkit Go 1.12.0';
 
 export const GENKIT_GO_BUGS = {
-  /** RestartOptions.ReplaceInput: the tool runs with the new input; the history keeps the old one and records no replacedInput. */
+  /** RestartOptions.ReplaceInput: the tool runs with the new input and the resume records replacedInput, but the history keeps the old input (genkit JS 1.42's bug 2, in Go too). */
   replaceInputKeepsHistory: (tool: string) =>
-    `${GENKIT_GO_VERSION}: the restart of ${tool} ran with a new input (RestartOptions.ReplaceInput), but the history the model sees keeps the original input and records no replacedInput.`,
+    `${GENKIT_GO_VERSION}: the restart of ${tool} runs it with the new input (RestartOptions.ReplaceInput, recorded as replacedInput), but the history the model sees keeps the original input — as genkit JS 1.42's bug 2.`,
+  /** A typed tool (genkit/exp) looked up by name is the registry's multipart action: the model is offered the MultipartToolResponse envelope as its output schema, and a response part is checked against it. */
+  typedToolEnvelope: (tool: string) =>
+    `${GENKIT_GO_VERSION}: ${tool} is a typed tool (genkit/exp); the generate looks it up as its multipart action, so the model is offered the MultipartToolResponse envelope ({output, content, metadata}) as its output schema and a response part is checked against that envelope, not against the tool's output type`,
 } as const;
+
+/** The known genkit Go bugs a call shows. */
+export const goBugNotes: BugNotes = ({ resolutions }) =>
+  resolutions.filter((resolution) => resolution.replacedInput !== undefined).map((resolution) => GENKIT_GO_BUGS.replaceInputKeepsHistory(resolution.request.name));

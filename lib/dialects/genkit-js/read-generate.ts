@@ -43,7 +43,7 @@ function readModelCall(index: SpanIndex, span: Span): ModelCall {
 }
 
 /** Names the genkit 1.42 resume bugs (known-bugs.ts) visible within one generate. */
-function knownBugNotes(options: { errorMessage?: string; resumeToolCalls: ToolCall[]; turns: Turn[]; resolutions: Resolution[] }): string[] {
+const knownBugNotes: BugNotes = (options) => {
   const notes: string[] = [];
   if (options.errorMessage?.includes("reading 'tools'") && options.resumeToolCalls.some((call) => call.status === 'interrupted')) {
     notes.push(GENKIT_BUGS[1].graphNote());
@@ -58,21 +58,10 @@ function knownBugNotes(options: { errorMessage?: string; resumeToolCalls: ToolCa
   }
   for (const [name, count] of refless) if (count > 1) notes.push(GENKIT_BUGS[4].graphNote(count, name));
   return notes;
-}
+};
 
-/** A resume as a runtime of the genkit family records it: the history it continues and its respond / restart parts. */
-export interface ReadResume {
-  /** The input as genkit JS records a resume: `messages` ending with the interrupted model message. */
-  input?: Record<string, unknown>;
-  resume?: ResumeInput;
-  /** Tool executions of the resume's restarts recorded outside its span (genkit Go: in traces of their own). */
-  restartedElsewhere?: Span[];
-  /** What this runtime's known bugs show in the call, in words (genkit JS: its 1.42 bugs, below). */
-  notes?: string[];
-}
-
-/** genkit JS: a resume is a generate called with `resume: {respond, restart}`. */
-function readJsResume(root: Span): ReadResume {
+/** A generate's input and resume parts: a resume is a generate called with `resume: {respond, restart}` (genkit JS, and genkit Go ≥ 1.12). */
+function readResume(root: Span): { input?: Record<string, unknown>; resume?: ResumeInput } {
   // A generate's input repeats the whole history and tool schemas: parse it only for a resume.
   const rawInput = root.attributes['genkit:input'];
   const mayBeResume = typeof rawInput === 'string' ? rawInput.includes('"resume"') : isObject(rawInput) && rawInput.resume !== undefined;
@@ -81,30 +70,32 @@ function readJsResume(root: Span): ReadResume {
   return { input, resume: readResumeInput(input) };
 }
 
+/** What a call shows of a runtime's known bugs, in words. */
+export type BugNotes = (facts: { errorMessage?: string; resumeToolCalls: ToolCall[]; turns: Turn[]; resolutions: Resolution[] }) => string[];
+
 /**
  * Reads one top-level generate call — its turns, tool calls, resume and link keys — from its
- * span. `readResume` says how the runtime records a resume (genkit JS by default; genkit Go
- * records none of `resume`: lib/dialects/genkit-go/).
+ * span. `bugNotes` names the known bugs of the runtime that recorded it (genkit JS 1.42's by
+ * default).
  */
 export function readGenerateCall(options: {
   index: SpanIndex;
   root: Span;
   flowSpanId?: string;
-  /** Another runtime of the genkit family: how it records a resume; its notes replace genkit JS's bug notes. */
-  readResume?: (index: SpanIndex, root: Span) => ReadResume;
+  /** Another runtime of the genkit family: its known bugs in place of genkit JS's. */
+  bugNotes?: BugNotes;
 }): ReadCall {
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  const read = (options.readResume ?? ((_index, span) => readJsResume(span)))(index, root);
-  const { input, resume: resumeInput, restartedElsewhere } = read;
+  const { input, resume: resumeInput } = readResume(root);
   const mayBeResume = resumeInput !== undefined;
   const outputInterrupted = classification.outcome === 'interrupted';
   const parsedOutput = outputInterrupted ? jsonAttributeOrUndefined(root.attributes['genkit:output']) : undefined;
   const output = isObject(parsedOutput) ? parsedOutput : undefined;
 
   const turns: Turn[] = [];
-  let resumeToolCalls: ToolCall[] = (restartedElsewhere ?? []).map((span) => buildToolCall({ index, span }));
+  let resumeToolCalls: ToolCall[] = [];
   const seen = new Set<Span>();
   for (let current: Span | undefined = root; current && !seen.has(current); ) {
     seen.add(current);
@@ -171,7 +162,7 @@ export function readGenerateCall(options: {
     resume,
     pendingInterrupts: pendingInterrupts.map((part) => part.request),
     text: status === 'ok' ? lastModel?.text : undefined,
-    notes: options.readResume ? (read.notes ?? []) : knownBugNotes({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
+    notes: (options.bugNotes ?? knownBugNotes)({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
   };
   return { call, interrupted: interruptedKeyOf({ call, root, output }), resume: resumeKeyOf({ call, root, input }) };
 }

@@ -59,9 +59,16 @@ export interface GoGenerateResult {
   failure?: { message: string; status?: string };
 }
 
+/** A Go tool as the runner describes it: for a typed interruptible tool, the Go type its resume data is converted to, as a JSON schema. */
+export interface GoToolInfo {
+  name: string;
+  resumeType?: string;
+  resumeSchema?: unknown;
+}
+
 export interface GoRunner {
   pid: number;
-  tools: string[];
+  tools: GoToolInfo[];
   /** True once the process has exited (crashed, or stopped). */
   readonly exited: boolean;
   generate(command: GoGenerateCommand): Promise<GoGenerateResult>;
@@ -91,17 +98,17 @@ export async function startGoRunner(options: {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
   const waiting = new Map<string, (result: GoGenerateResult) => void>();
-  let ready: (value: { pid: number; tools: string[] }) => void;
+  let ready: (value: { pid: number; tools: GoToolInfo[] }) => void;
   let failed: (error: Error) => void;
-  const started = new Promise<{ pid: number; tools: string[] }>((resolve, reject) => ((ready = resolve), (failed = reject)));
+  const started = new Promise<{ pid: number; tools: GoToolInfo[] }>((resolve, reject) => ((ready = resolve), (failed = reject)));
   createInterface({ input: child.stdout }).on('line', (line) => {
-    let message: { type?: string; requestId?: string; pid?: number; tools?: string[] } & GoGenerateResult;
+    let message: { type?: string; requestId?: string; pid?: number; toolInfo?: GoToolInfo[] } & GoGenerateResult;
     try {
       message = JSON.parse(line);
     } catch {
       return;
     }
-    if (message.type === 'ready') ready({ pid: message.pid ?? child.pid ?? 0, tools: message.tools ?? [] });
+    if (message.type === 'ready') ready({ pid: message.pid ?? child.pid ?? 0, tools: message.toolInfo ?? [] });
     else if (message.type === 'result' && message.requestId) {
       waiting.get(message.requestId)?.(message);
       waiting.delete(message.requestId);

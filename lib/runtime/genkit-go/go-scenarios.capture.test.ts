@@ -5,7 +5,7 @@ import { startTestReceiver, type TestReceiver } from '../../server/testing/captu
 import { buildGoRunner, startGoRunner, type GoGenerateResult, type GoRunner } from './go-runner';
 
 /**
- * Every genkit Go scenario (tools/go/scenarios/) run by the real genkit Go module (v1.4.0, go/runner)
+ * Every genkit Go scenario (tools/go/scenarios/) run by the real genkit Go module (v1.12.0, go/runner)
  * with the tools of tools/go/, its spans exported by the standard OTLP/HTTP exporter to a
  * receiver with the server's decoder — then counted per call.
  */
@@ -34,9 +34,12 @@ async function spansOf(result: GoGenerateResult) {
 }
 
 describe('genkit Go scenarios, run for real', () => {
-  it('the runner lists the tools of tools/go/ once it is ready', () => {
-    expect(runner.tools).toEqual(['askUser', 'bookFlight', 'checkInventory', 'convertTemperature', 'flagForReview', 'getWeather', 'lookupOrder', 'transferMoney']);
-    expect(readdirSync(SCENARIOS).filter((file) => file.endsWith('.json'))).toHaveLength(8);
+  it('the runner lists the tools of tools/go/ once it is ready, each typed tool with its Go resume type as a JSON schema', () => {
+    expect(runner.tools.map((tool) => tool.name)).toEqual(['askUser', 'bookFlight', 'checkInventory', 'convertTemperature', 'flagForReview', 'getWeather', 'lookupOrder', 'sendEmail', 'transferMoney']);
+    expect(runner.tools.find((tool) => tool.name === 'transferMoney')).toMatchObject({ resumeType: 'tools.Approval', resumeSchema: { type: 'object', properties: { approved: { type: 'boolean' }, approvedBy: { type: 'string' } } } });
+    expect(runner.tools.find((tool) => tool.name === 'bookFlight')).toMatchObject({ resumeType: 'tools.Confirmation', resumeSchema: { properties: { confirmed: { type: 'boolean' } } } });
+    expect(runner.tools.find((tool) => tool.name === 'sendEmail')?.resumeSchema).toBeUndefined();
+    expect(readdirSync(SCENARIOS).filter((file) => file.endsWith('.json'))).toHaveLength(10);
   });
 
   it('a plain round: both tools run in parallel; a generate per turn (the second inside the first), two model calls, two tools arrive (6 spans)', async () => {
@@ -57,11 +60,13 @@ describe('genkit Go scenarios, run for real', () => {
     const [resume] = scenario('go-restart-after-approval').resumes!;
     const second = await runner.generate({ scenario: 'go-restart-after-approval', messages: first.outcome!.messages, resume });
     expect(second.outcome).toMatchObject({ finishReason: 'stop', text: 'Transfer done: 500 USD to Bob, approved by alice.' });
-    // genkit Go 1.4.0 runs the restarted tool before the generate, in a trace of its own.
-    expect(second.traceIds).toHaveLength(2);
-    const [restarted, generate] = await Promise.all(second.traceIds!.map(async (traceId) => (await receiver.store.get(traceId)) ?? []));
-    expect(restarted.map((span) => [span.name, span.parentSpanId, span.attributes['genkit:state']])).toEqual([['transferMoney', undefined, 'success']]);
-    expect(generate.map((span) => span.name).sort()).toEqual(['generate', 'scripted/go-restart-after-approval']);
+    // genkit Go 1.12 runs the restarted tool inside the resume's generate span, before its next turn (one trace, as genkit JS).
+    expect(second.traceIds).toHaveLength(1);
+    const spans2 = await spansOf(second);
+    const root = spans2.find((span) => span.name === 'generate' && !span.parentSpanId)!;
+    expect(spans2.filter((span) => span.parentSpanId === root.spanId).map((span) => [span.name, span.attributes['genkit:state']]).sort()).toEqual([['generate', 'success'], ['transferMoney', 'success']]);
+    // …and records the resume in its input as genkit JS does.
+    expect(JSON.parse(String(root.attributes['genkit:input'])).resume).toEqual({ restart: [{ toolRequest: { name: 'transferMoney', ref: 'transfer-1', input: { to: 'Bob', amountUsd: 500 } }, metadata: { resumed: { approved: true, approvedBy: 'alice' } } }] });
   });
 
   it('restart with a new input, respond, and a finished sibling parked as pendingOutput', async () => {
@@ -81,7 +86,7 @@ describe('genkit Go scenarios, run for real', () => {
 
   it('what fails the call: interrupt data that is not an object, a tool error, an unknown tool — each with genkit Go’s message', async () => {
     const nonObject = await runner.generate({ scenario: 'go-non-object-interrupt' });
-    expect(nonObject.failure?.message).toMatch(/InterruptWith: failed to convert metadata/);
+    expect(nonObject.failure?.message).toMatch(/tool\.Interrupt: interrupt data must serialize to a JSON object \(a struct or map\), got string/);
     const throws = await runner.generate({ scenario: 'go-tool-throws' });
     expect(throws.failure?.message).toMatch(/Inventory service returned 503 for SKU-1234/);
     const unknown = await runner.generate({ scenario: 'go-unknown-tool' });
@@ -93,21 +98,49 @@ describe('genkit Go scenarios, run for real', () => {
     const first = await runner.generate({ scenario: 'go-restart-after-approval' });
     const messages = first.outcome!.messages;
     const send = (resume: { respond?: unknown[]; restart?: unknown[] }) => runner.generate({ scenario: 'go-restart-after-approval', messages, resume });
-    // Non-object resumed data never reaches the tool: it interrupts again, which fails the restart.
-    expect((await send({ restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: 'yes' }] })).failure).toMatchObject({ status: 'FAILED_PRECONDITION', message: 'One or more tools triggered an interrupt during a restarted execution.' });
-    // No resumed data: ToolContext.Resumed is an empty map — IsResumed() is true, no value is there.
+    // Non-object resume data: genkit's tool.Resume refuses to build the part.
+    expect((await send({ restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: 'yes' }] })).failure).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringMatching(/^tool\.Resume: resume data must serialize to a JSON object/) });
+    // Data that does not fit the typed tool's resume type (tools.Approval): the tool fails.
+    expect((await send({ restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: { approved: 'yes' } }] })).failure?.message).toMatch(/aix\.wrapInterruptibleFunc: failed to convert resumed data: json: cannot unmarshal string into Go struct field Approval\.approved of type bool/);
+    // Fields the type does not have are ignored (json.Unmarshal).
+    expect((await send({ restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: { approvedBy: 'x', extra: 1 } }] })).outcome?.text).toBe('Transfer done: 500 USD to Bob, approved by x.');
+    // No resume data: the typed tool gets an empty Approval.
     expect((await send({ restart: [{ name: 'transferMoney', ref: 'transfer-1' }] })).outcome?.text).toBe('Transfer done: 500 USD to Bob, approved by (no transferMoney#transfer-1.approvedBy).');
     // A tool that interrupts again when restarted fails the generate (askUser always interrupts).
     const question = await runner.generate({ scenario: 'go-respond-to-question' });
     const again = await runner.generate({ scenario: 'go-respond-to-question', messages: question.outcome!.messages, resume: { restart: [{ name: 'askUser', ref: 'seat-1', resumed: { seat: 'any' } }] } });
     expect(again.failure).toMatchObject({ status: 'FAILED_PRECONDITION', message: 'One or more tools triggered an interrupt during a restarted execution.' });
-    // A response part that breaks the output schema: genkit Go's INVALID_ARGUMENT.
-    expect((await send({ respond: [{ name: 'transferMoney', ref: 'transfer-1', output: { status: 5 } }] })).failure).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringMatching(/handleResumedToolRequest: tool "transferMoney" output validation failed/) });
+    // A response part to the typed tool is checked against the multipart envelope it is offered with (genkit Go 1.12's bug): its own output is refused.
+    const own = await send({ respond: [{ name: 'transferMoney', ref: 'transfer-1', output: { status: 'answered', to: 'Bob', amountUsd: 500 } }] });
+    expect(own.failure).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringMatching(/handleResumedToolRequest: tool "transferMoney" output validation failed(.|\n)*Additional property status is not allowed/) });
     // Nothing answered: no refusal — the model gets the interrupted request with no response.
     expect((await send({})).outcome).toMatchObject({ finishReason: 'stop', text: expect.stringContaining('(no transferMoney#transfer-1.status)') });
-    // Respond and restart for one request: the response part wins.
-    const both = await send({ respond: [{ name: 'transferMoney', ref: 'transfer-1', output: { status: 'answered', to: 'Bob', amountUsd: 500 } }], restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: { approved: true } }] });
-    expect(both.outcome?.text).toMatch(/^Transfer answered:/);
+    // Answering a finished sibling: genkit's tool.Respond refuses to build the part.
+    const parallel = await runner.generate({ scenario: 'go-parallel-pending-output' });
+    const sibling = await runner.generate({ scenario: 'go-parallel-pending-output', messages: parallel.outcome!.messages, resume: { respond: [{ name: 'lookupOrder', ref: 'order-1', output: {} }], restart: [{ name: 'transferMoney', ref: 'refund-1', resumed: { approvedBy: 'z' } }] } });
+    expect(sibling.failure).toMatchObject({ status: 'INVALID_ARGUMENT', message: 'tool.Respond: part is not an interrupted tool request' });
+  });
+
+  it('a ToolApproval hold: the hook’s own interrupt on a tool-shaped span (the tool never ran); released only by toolApproved: true', async () => {
+    const first = await runner.generate({ scenario: 'go-tool-approval-approved' });
+    expect(first.outcome).toMatchObject({ finishReason: 'interrupted', interrupts: [{ name: 'sendEmail', ref: 'email-1', metadata: { message: 'Tool not in approved list: sendEmail' } }] });
+    const spans = await spansOf(first);
+    expect(spans.map((span) => span.name).sort()).toEqual(['generate', 'getWeather', 'scripted/go-tool-approval-approved', 'sendEmail']);
+    const held = spans.find((span) => span.name === 'sendEmail')!;
+    expect([held.attributes['genkit:state'], held.attributes['genkit:output'], held.attributes['genkit:metadata:subtype']]).toEqual(['error', undefined, 'tool.v2']);
+    // The evidence genkit Go records: the generate's input names the middleware and its config.
+    const root = spans.find((span) => span.name === 'generate')!;
+    expect(JSON.parse(String(root.attributes['genkit:input'])).use).toEqual([{ name: 'genkit-middleware/toolApproval', config: { allowedTools: ['getWeather'] } }]);
+    const messages = first.outcome!.messages;
+    const send = (resumed?: unknown) => runner.generate({ scenario: 'go-tool-approval-approved', messages, resume: { restart: [{ name: 'sendEmail', ref: 'email-1', ...(resumed === undefined ? {} : { resumed }) }] } });
+    for (const resumed of [undefined, {}, { toolApproved: false }, { toolApproved: 'yes' }]) {
+      expect((await send(resumed)).failure, JSON.stringify(resumed)).toMatchObject({ status: 'FAILED_PRECONDITION', message: 'One or more tools triggered an interrupt during a restarted execution.' });
+    }
+    const approved = await send({ toolApproved: true });
+    expect(approved.outcome?.text).toBe('Email sent to ana@example.com: Lisbon is 24°C and sunny.');
+    expect((await spansOf(approved)).filter((span) => span.name === 'sendEmail').map((span) => span.attributes['genkit:state'])).toEqual(['success']);
+    const refused = await runner.generate({ scenario: 'go-tool-approval-refused', messages: (await runner.generate({ scenario: 'go-tool-approval-refused' })).outcome!.messages, resume: scenario('go-tool-approval-refused').resumes![0] });
+    expect(refused.outcome?.text).toBe('Email not sent (refused by the approver) to ana@example.com: Lisbon is 24°C and sunny.');
+    expect((await spansOf(refused)).some((span) => span.name === 'sendEmail')).toBe(false);
   });
 });
-
