@@ -93,7 +93,7 @@ async function main() {
   console.log(`genkit Go capture overhead: scenario ${SCENARIO} (${MODEL_TURNS} model turns, 20 tool runs), ${PAIRS} run pairs, alternating`);
   const [runnerBinary, bareBinary] = await Promise.all([buildGoRunner({ projectDir, binary: path.join(projectDir, '.loopscope', 'go-runner-bench') }), buildBare()]);
 
-  /** When the receiver stored the spans received so far: the store's count and time of each stored batch. */
+  /** How many spans the receiver has stored, and when it stored its latest batch. */
   let storedCount = 0;
   let storedAt = 0;
   const receiver = await startLoopbackReceiver({
@@ -105,15 +105,17 @@ async function main() {
   let runner: GoRunner | undefined;
   const bare = startBare(bareBinary);
   try {
-    runner = await startGoRunner({ binary: runnerBinary, projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token, scenariosDir });
+    const goRunner = await startGoRunner({ binary: runnerBinary, projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token, scenariosDir });
+    runner = goRunner;
     const loopscopeRun = async () => {
       const before = storedCount;
       const start = performance.now();
-      const result = await runner!.generate({ scenario: SCENARIO });
+      const result = await goRunner.generate({ scenario: SCENARIO });
       const resultAt = performance.now();
       if (result.failure || result.outcome?.finishReason !== 'stop') throw new Error(`bench: the Go runner's run ended ${result.failure?.message ?? result.outcome?.finishReason}`);
       // The runner flushes before it answers, and the receiver answers an export once stored: normally no wait here.
-      while (storedCount < before + SPANS_PER_RUN) await new Promise((resolve) => setImmediate(resolve));
+      const deadline = performance.now() + 5_000;
+      while (storedCount < before + SPANS_PER_RUN && performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
       if (storedCount !== before + SPANS_PER_RUN) throw new Error(`bench: the receiver stored ${storedCount - before} spans for one run, expected ${SPANS_PER_RUN}`);
       const stored = (await Promise.all((result.traceIds ?? []).map(async (traceId) => (await receiver.store.get(traceId))?.length ?? 0))).reduce((sum, count) => sum + count, 0);
       if (stored !== SPANS_PER_RUN) throw new Error(`bench: the store holds ${stored} spans of the run's traces, expected ${SPANS_PER_RUN}`);
@@ -131,7 +133,7 @@ async function main() {
       await loopscopeRun();
       await bareRun();
     }
-    const cpuBefore = { runner: cpuMs(runner.pid), bench: process.cpuUsage(), bare: cpuMs(bare.pid) };
+    const cpuBefore = { runner: cpuMs(goRunner.pid), bench: process.cpuUsage(), bare: cpuMs(bare.pid) };
     const loadBefore = os.loadavg();
     const toResult: number[] = [];
     const toStored: number[] = [];
@@ -153,7 +155,7 @@ async function main() {
     }
     const loadAfter = os.loadavg();
     const bench = process.cpuUsage(cpuBefore.bench);
-    const runnerCpu = cpuMs(runner.pid);
+    const runnerCpu = cpuMs(goRunner.pid);
     const bareCpu = cpuMs(bare.pid);
 
     const bareMedian = median(bareTimes);
