@@ -67,16 +67,17 @@ func main() {
 	defer provider.Shutdown(ctx)
 	// genkit binds its tracer to the global provider on first use: it is set before Init (as in the runner).
 	otel.SetTracerProvider(provider)
-	g := genkit.Init(ctx)
+	// WithExperimental, as in the runner: tools/go's typed interrupts (genkit/exp) need it.
+	g := genkit.Init(ctx, genkit.WithExperimental())
 	registered := tools.Register(g)
 	options := []ai.GenerateOption{ai.WithModel(defineScriptedModel(g, loaded)), ai.WithPrompt(loaded.Prompt)}
 	var offered []ai.ToolRef
 	for _, name := range loaded.Tools {
-		tool, ok := registered[name]
+		defined, ok := registered[name]
 		if !ok {
 			fail(fmt.Errorf("scenario %s offers %q, which tools/go/ does not define", loaded.Name, name))
 		}
-		offered = append(offered, tool)
+		offered = append(offered, defined.Tool)
 	}
 	options = append(options, ai.WithTools(offered...))
 	if loaded.MaxTurns > 0 {
