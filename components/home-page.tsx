@@ -22,6 +22,32 @@ function runnerPoolSummary(status: RunnerStatus): string {
   return `${parts.join(', ')}${waiting}`;
 }
 
+const GO_RUNNER_WORDS = { idle: 'not built yet — the first Go run builds it', building: 'building…', ready: 'ready', failed: 'failed to build or start' } as const;
+
+/** The genkit Go runner's state and, once it is up, the tools of tools/go/ (a typed tool with its Go resume type). */
+function GoRunnerLine(props: { goRunner: ScenarioListResponse['goRunner'] }) {
+  const { goRunner } = props;
+  return (
+    <p className="hint" data-testid="go-runner" data-state={goRunner.state}>
+      genkit Go runner: {GO_RUNNER_WORDS[goRunner.state]}
+      {goRunner.problem ? ` (${goRunner.problem.split('\n')[0]})` : ''}
+      {goRunner.tools.length > 0 ? (
+        <>
+          {' '}
+          · tools:{' '}
+          {goRunner.tools.map((tool, position) => (
+            <span key={tool.name} data-testid="go-runner-tool">
+              {position > 0 ? ', ' : ''}
+              <code>{tool.name}</code>
+              {tool.resumeType ? ` (resumes with ${tool.resumeType})` : ''}
+            </span>
+          ))}
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 /** Pick tools (and model calls) to pause at, then run to the first one. */
 function BreakpointPicker(props: { tools: string[]; disabled: boolean; onRun: (breakpoints: Breakpoints) => void; testId: string }) {
   const [tools, setTools] = useState<string[]>([]);
@@ -154,6 +180,7 @@ export function HomePage() {
           Each scenario runs real genkit with your tools from <code>tools/</code> (AI SDK scenarios: the AI SDK&apos;s{' '}
           <code>generateText</code> with <code>tools/ai-sdk/</code>; genkit Go scenarios: genkit Go with <code>tools/go/</code>) and a scripted model. Edit a tool and the runner reloads it.
         </p>
+        {scenarios?.goRunner ? <GoRunnerLine goRunner={scenarios.goRunner} /> : null}
         {error ? (
           <p role="alert" className="error-text" data-testid="home-error">
             {error}

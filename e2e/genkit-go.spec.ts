@@ -90,7 +90,8 @@ test('genkit go: compare a scenario on genkit JS and genkit Go — both run, the
   await expect(page.getByTestId('compare-same').first()).toContainText('the same status, finish reason, text, interrupts and answers');
   await expect(page.locator('[data-testid=compare-difference][data-aspect=spans]').filter({ hasText: 'tool transferMoney → error' })).toHaveCount(1);
   await expect(page.locator('[data-testid=compare-difference][data-aspect=wire]')).not.toHaveCount(0);
-  await expect(page.getByTestId('compare-trace-link')).toHaveCount(5);
+  // Two traces a side: each call's own (genkit Go 1.12 runs a restart inside its resume, as JS).
+  await expect(page.getByTestId('compare-trace-link')).toHaveCount(4);
   await page.getByTestId('compare-trace-link').last().click();
   await expect(page).toHaveURL(/\/traces\/[0-9a-f]{32}/);
 });

@@ -64,5 +64,11 @@ export const ScenarioListResponseSchema = z.object({
   aiSdkTools: z.array(ListedToolSchema),
   problems: z.array(LoadProblemSchema),
   runner: RunnerStateSchema,
+  /** The genkit Go runner (go/runner): built on the first Go run; once ready, its tools (a typed tool's Go resume type). */
+  goRunner: z.object({
+    state: z.enum(['idle', 'building', 'ready', 'failed']),
+    problem: z.string().optional(),
+    tools: z.array(z.object({ name: z.string(), resumeType: z.string().optional() })),
+  }),
 });
 export type ScenarioListResponse = z.infer<typeof ScenarioListResponseSchema>;

@@ -12,6 +12,8 @@ describe('genkit Go runs from the server', () => {
     const list = await scenarioList(runner.context);
     expect(list.scenarios.filter((scenario) => scenario.runtime === 'genkit-go').map((scenario) => scenario.name)).toContain('go-restart-after-approval');
     expect(list.scenarios.some((scenario) => scenario.runtime === 'ai-sdk')).toBe(true);
+    // Listing builds nothing: the Go runner is built by the first Go run.
+    expect(list.goRunner).toEqual({ state: 'idle', tools: [] });
   });
 
   it('runs a Go scenario to its interrupt, resumes it with the scripted restart, and draws both calls linked', async () => {
@@ -27,6 +29,11 @@ describe('genkit Go runs from the server', () => {
     const spans = [];
     for (const traceId of done.traceIds) spans.push(...((await runner.harness.store.get(traceId)) ?? []));
     expect(buildRunGraph(spans).summary).toMatchObject({ generates: 2, interrupts: 1, restarts: 1, errors: 0, finishReason: 'stop' });
+    // Once it ran, the list shows the Go runner ready with its tools, the typed ones with their resume type.
+    const { goRunner } = await scenarioList(runner.context);
+    expect(goRunner.state).toBe('ready');
+    expect(goRunner.tools).toContainEqual({ name: 'transferMoney', resumeType: 'tools.Approval' });
+    expect(goRunner.tools).toContainEqual({ name: 'sendEmail' });
   }, 320_000);
 
   it('refuses a step-by-step Go run in one sentence', async () => {

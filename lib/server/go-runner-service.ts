@@ -29,6 +29,9 @@ export interface GoRunnerServiceOptions {
 }
 
 const REBUILD_DEBOUNCE_MS = 300;
+/** An idle runner is pinged this often; one that does not answer within HEALTH_TIMEOUT_MS is killed (the next Go run starts a new one). */
+const HEALTH_INTERVAL_MS = 15_000;
+const HEALTH_TIMEOUT_MS = 5_000;
 
 export class GoRunnerService {
   private runner?: GoRunner;
@@ -36,6 +39,8 @@ export class GoRunnerService {
   private queue: Promise<unknown> = Promise.resolve();
   private watchers: FSWatcher[] = [];
   private rebuildTimer?: NodeJS.Timeout;
+  private healthTimer?: NodeJS.Timeout;
+  private inFlight = 0;
   status: GoRunnerState = { state: 'idle', tools: [] };
   /** The scenarios as last read (a run's resume finds its scenario here). */
   private known = new Map<string, GenkitGoScenario>();
@@ -93,7 +98,8 @@ export class GoRunnerService {
     } catch (error) {
       return { traceIds: [], failure: { message: errorMessage(error), status: 'FAILED_PRECONDITION' } };
     }
-    const result: GoGenerateResult = await runner.generate(command);
+    this.inFlight += 1;
+    const result: GoGenerateResult = await runner.generate(command).finally(() => (this.inFlight -= 1));
     // The genkit runner's result shape: the run registry reads both alike.
     return {
       traceIds: result.traceIds ?? [],
@@ -116,11 +122,27 @@ export class GoRunnerService {
       const binary = await buildGoRunner({ projectDir: this.options.projectDir });
       this.runner = await startGoRunner({ binary, projectDir: this.options.projectDir, otlpEndpoint: this.options.otlpEndpoint, token: this.options.token });
       this.status = { state: 'ready', tools: this.runner.tools };
+      this.watchHealth();
       return this.runner;
     } catch (error) {
       this.status = { state: 'failed', problem: errorMessage(error), tools: [] };
       throw error;
     }
+  }
+
+  /** Pings the runner while it is idle (a call in flight holds its command loop); one that stops answering is killed and marked, and the next Go run starts a new one. */
+  private watchHealth(): void {
+    clearInterval(this.healthTimer);
+    this.healthTimer = setInterval(() => {
+      const runner = this.runner;
+      if (!runner || runner.exited || this.inFlight > 0) return;
+      void runner.ping(HEALTH_TIMEOUT_MS).then((alive) => {
+        if (alive || this.runner !== runner) return;
+        this.runner = undefined;
+        this.status = { state: 'idle', problem: `The genkit Go runner did not answer a health check within ${HEALTH_TIMEOUT_MS / 1000} s: it was stopped (the next Go run starts a new one).`, tools: [] };
+      });
+    }, HEALTH_INTERVAL_MS);
+    this.healthTimer.unref();
   }
 
   private scheduleRebuild(): void {
@@ -136,6 +158,7 @@ export class GoRunnerService {
 
   async stop(): Promise<void> {
     clearTimeout(this.rebuildTimer);
+    clearInterval(this.healthTimer);
     for (const watcher of this.watchers) watcher.close();
     await this.runner?.stop();
   }

@@ -20,5 +20,10 @@ export async function scenarioList(context: Pick<AppContext, 'supervisor' | 'goR
     aiSdkTools: (aiSdkTools ?? []).map(listed),
     problems: [...problems, ...go.problems],
     runner: state,
+    goRunner: {
+      state: context.goRunner.status.state,
+      ...(context.goRunner.status.problem ? { problem: context.goRunner.status.problem } : {}),
+      tools: context.goRunner.status.tools.map((tool) => ({ name: tool.name, ...(tool.resumeType ? { resumeType: tool.resumeType } : {}) })),
+    },
   };
 }

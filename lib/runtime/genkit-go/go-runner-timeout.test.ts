@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startTestReceiver } from '../../server/testing/capture-harness';
 import { buildGoRunner, startGoRunner } from './go-runner';
 
-/** A Go call that does not answer in time is a hung runner: it is killed and the call fails naming the limit. */
+/** A Go call that does not answer in time, or a runner that stops answering its health check, is a hung runner: it is killed (the call fails naming the limit). */
 describe('the genkit Go runner’s call limit', () => {
   it('a call past the limit fails with DEADLINE_EXCEEDED and the process is gone', async () => {
     const receiver = await startTestReceiver();
@@ -12,6 +12,20 @@ describe('the genkit Go runner’s call limit', () => {
       expect(result.failure).toMatchObject({ status: 'DEADLINE_EXCEEDED', message: expect.stringMatching(/did not answer within 0 s: it was stopped/) });
       await expect.poll(() => runner.exited).toBe(true);
       expect(await runner.generate({ scenario: 'go-plain-tool-round' })).toMatchObject({ failure: { status: 'UNAVAILABLE' } });
+    } finally {
+      await receiver.close();
+    }
+  }, 600_000);
+
+  it('a health check: a live runner answers a ping; a frozen one does not and is killed', async () => {
+    const receiver = await startTestReceiver();
+    try {
+      const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: process.cwd() }), projectDir: process.cwd(), otlpEndpoint: receiver.endpoint, token: receiver.token });
+      expect(await runner.ping(5_000)).toBe(true);
+      process.kill(runner.pid, 'SIGSTOP');
+      expect(await runner.ping(300)).toBe(false);
+      await expect.poll(() => runner.exited).toBe(true);
+      expect(await runner.ping(300)).toBe(false);
     } finally {
       await receiver.close();
     }

@@ -72,6 +72,8 @@ export interface GoRunner {
   /** True once the process has exited (crashed, or stopped). */
   readonly exited: boolean;
   generate(command: GoGenerateCommand): Promise<GoGenerateResult>;
+  /** A health check: true when the runner answers a ping within `timeoutMs`; one that does not is killed. */
+  ping(timeoutMs: number): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startGoRunner(options: {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
   const waiting = new Map<string, (result: GoGenerateResult) => void>();
+  const pongs = new Map<string, () => void>();
   let ready: (value: { pid: number; tools: GoToolInfo[] }) => void;
   let failed: (error: Error) => void;
   const started = new Promise<{ pid: number; tools: GoToolInfo[] }>((resolve, reject) => ((ready = resolve), (failed = reject)));
@@ -109,6 +112,7 @@ export async function startGoRunner(options: {
       return;
     }
     if (message.type === 'ready') ready({ pid: message.pid ?? child.pid ?? 0, tools: message.toolInfo ?? [] });
+    else if (message.type === 'pong' && message.requestId) pongs.get(message.requestId)?.();
     else if (message.type === 'result' && message.requestId) {
       waiting.get(message.requestId)?.(message);
       waiting.delete(message.requestId);
@@ -143,6 +147,23 @@ export async function startGoRunner(options: {
           resolve(result);
         });
         child.stdin.write(`${JSON.stringify({ type: 'generate', requestId, ...command })}\n`);
+      });
+    },
+    ping(timeoutMs) {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(false);
+      const requestId = `ping-${(next += 1)}`;
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          pongs.delete(requestId);
+          child.kill('SIGKILL');
+          resolve(false);
+        }, timeoutMs);
+        pongs.set(requestId, () => {
+          clearTimeout(timer);
+          pongs.delete(requestId);
+          resolve(true);
+        });
+        child.stdin.write(`${JSON.stringify({ type: 'ping', requestId })}\n`);
       });
     },
     async stop() {
