@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_TRACES_DIR } from '../playwright.config';
@@ -166,4 +166,38 @@ test('genkit go: answer a Go interrupt and a ToolApproval hold of saved traces o
     await server.stop();
   }
   expect(files.map((file) => readFileSync(path.join(process.cwd(), E2E_TRACES_DIR, file), 'utf8'))).toEqual(before);
+});
+
+/** How each Go scenario ends from the home page, and after its scripted answer. */
+const GO_OUTCOMES: Record<string, { first: 'finished' | 'interrupted' | 'failed'; text?: string }> = {
+  'go-plain-tool-round': { first: 'finished', text: 'It is 24°C (75°F) and sunny in Lisbon.' },
+  'go-restart-after-approval': { first: 'interrupted', text: 'approved by alice' },
+  'go-restart-with-input': { first: 'interrupted', text: 'Booked: LIS → OPO on 2027-06-04.' },
+  'go-respond-to-question': { first: 'interrupted', text: 'Booked your seat (Window)' },
+  'go-parallel-pending-output': { first: 'interrupted', text: 'Refund done: 240 USD to Ada Lovelace' },
+  'go-tool-approval-approved': { first: 'interrupted', text: 'Email sent to ana@example.com' },
+  'go-tool-approval-refused': { first: 'interrupted', text: 'Email not sent (refused by the approver)' },
+  'go-non-object-interrupt': { first: 'failed' },
+  'go-tool-throws': { first: 'failed' },
+  'go-unknown-tool': { first: 'failed' },
+};
+
+test('genkit go: every Go scenario runs from the home page — straight through, paused and answered by its script, or failed with genkit Go’s error', async ({ page }) => {
+  test.setTimeout(600_000);
+  const files = readdirSync(path.join(process.cwd(), 'tools', 'go', 'scenarios')).filter((file) => file.endsWith('.json'));
+  expect(files.map((file) => file.replace(/\.json$/, '')).sort()).toEqual(Object.keys(GO_OUTCOMES).sort());
+  for (const [name, outcome] of Object.entries(GO_OUTCOMES)) {
+    await runScenarioFromHome(page, name, 'graph');
+    await expectRunStatus(page, outcome.first, 300_000);
+    if (outcome.first === 'failed') {
+      await expect(page.locator('[data-testid=graph-node][data-kind=failure]'), name).toHaveCount(1);
+      continue;
+    }
+    if (outcome.first === 'interrupted') {
+      await expect(page.locator('[data-testid=graph-node][data-kind=tool-interrupt]'), name).not.toHaveCount(0);
+      await page.getByTestId('resume-scripted').click();
+      await expectRunStatus(page, 'finished', 120_000);
+    }
+    await expect(page.getByTestId('run-text'), name).toContainText(outcome.text!);
+  }
 });
