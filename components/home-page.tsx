@@ -181,6 +181,13 @@ export function HomePage() {
           <code>generateText</code> with <code>tools/ai-sdk/</code>; genkit Go scenarios: genkit Go with <code>tools/go/</code>) and a scripted model. Edit a tool and the runner reloads it.
         </p>
         {scenarios?.goRunner ? <GoRunnerLine goRunner={scenarios.goRunner} /> : null}
+        {scenarios?.forwarding ? (
+          <p className="hint" data-testid="forwarding" data-error={scenarios.forwarding.lastError ? 'true' : 'false'}>
+            Forwarding every received span to <code>{scenarios.forwarding.url}</code>: {scenarios.forwarding.sentSpans} span(s) sent, {scenarios.forwarding.queued} export(s) waiting
+            {scenarios.forwarding.droppedSpans > 0 ? `, ${scenarios.forwarding.droppedSpans} span(s) dropped` : ''}
+            {scenarios.forwarding.lastError ? ` — ${scenarios.forwarding.lastError}` : ''}
+          </p>
+        ) : null}
         {error ? (
           <p role="alert" className="error-text" data-testid="home-error">
             {error}

@@ -32,13 +32,19 @@ const { tsImport } = await import('tsx/esm/api');
 const load = (file) => tsImport(path.join(projectDir, file), import.meta.url);
 const { planListen } = await load('lib/server/listen-plan.ts');
 const { startHttpServers } = await load('lib/server/start-http-servers.ts');
-const { readHttpTimeouts } = await load('lib/server/server-config.ts');
+const { readHttpTimeouts, readForwarding } = await load('lib/server/server-config.ts');
 
 const port = Number(option('--port') ?? process.env.PORT ?? DEFAULT_PORT);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`"${option('--port') ?? process.env.PORT}" is not a port number.`);
 let plan;
 try {
   plan = planListen({ host: option('--host') ?? '127.0.0.1', dangerouslyExposeToNetwork: args.includes('--dangerously-expose-to-network') });
+} catch (error) {
+  fail(error.message);
+}
+let forwarding;
+try {
+  forwarding = readForwarding(process.env, port);
 } catch (error) {
   fail(error.message);
 }
@@ -90,6 +96,7 @@ console.log(
     ipv6 ? `  ➜ IPv6:    http://[::1]:${port} and localhost work too` : `  ➜ IPv6:    not listening on [::1] (${ipv6Problem?.reason ?? 'not bound'}); use 127.0.0.1`,
     ...(plan.extraHost ? [`  ➜ Exposed: http://${plan.extraHost}:${port}  (--dangerously-expose-to-network)`] : []),
     `  ➜ Data:    ${process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope/'} (captured) · traces/ (saved)`,
+    ...(forwarding ? [`  ➜ Forward: every received span also goes to ${forwarding.url} (LOOPSCOPE_FORWARD_OTLP)`] : []),
     '',
   ].join('\n'),
 );

@@ -70,5 +70,18 @@ export const ScenarioListResponseSchema = z.object({
     problem: z.string().optional(),
     tools: z.array(z.object({ name: z.string(), resumeType: z.string().optional() })),
   }),
+  /** Forwarding every received span upstream (LOOPSCOPE_FORWARD_OTLP): how it goes. */
+  forwarding: z
+    .object({
+      url: z.string(),
+      queued: z.number(),
+      queuedBytes: z.number(),
+      sentExports: z.number(),
+      sentSpans: z.number(),
+      droppedExports: z.number(),
+      droppedSpans: z.number(),
+      lastError: z.string().optional(),
+    })
+    .optional(),
 });
 export type ScenarioListResponse = z.infer<typeof ScenarioListResponseSchema>;

@@ -11,7 +11,9 @@ import { RunRegistry } from './run-registry';
 import { ingestSpans } from './run-service';
 import { RunnerSupervisor } from './runner-supervisor';
 import { GoRunnerService } from './go-runner-service';
-import { readServerConfig, type ServerConfig } from './server-config';
+import { readForwarding, readServerConfig, type ServerConfig } from './server-config';
+import { OtlpForwarder } from './otlp-forwarder';
+import { errorMessage } from '../errors';
 
 /** The server's long-lived parts, one set per process. */
 export interface AppContext {
@@ -26,6 +28,19 @@ export interface AppContext {
   liveGraphs: LiveRunGraphs;
   /** The genkit Go runner (go/runner), built and started on first use. */
   goRunner: GoRunnerService;
+  /** Forwards every accepted OTLP export upstream (LOOPSCOPE_FORWARD_OTLP), when set. */
+  forwarder?: OtlpForwarder;
+}
+
+/** The forwarder LOOPSCOPE_FORWARD_OTLP asks for; a bad value was refused at start (scripts/start.js), here it only disables forwarding. */
+function createForwarder(port: number): OtlpForwarder | undefined {
+  try {
+    const forwarding = readForwarding(process.env, port);
+    return forwarding ? new OtlpForwarder(forwarding) : undefined;
+  } catch (error) {
+    console.error(`loopscope: not forwarding spans: ${errorMessage(error)}`);
+    return undefined;
+  }
 }
 
 const KEY = Symbol.for('loopscope.app-context');
@@ -86,7 +101,8 @@ function createAppContext(): AppContext {
     onError: (runId, error) => console.error(`loopscope: the graph of run ${runId} could not be built`, error),
   });
   const goRunner = new GoRunnerService({ projectDir: config.projectDir, otlpEndpoint: `http://127.0.0.1:${config.port}/v1/traces`, token: config.token, watchSources: true });
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner };
+  const forwarder = createForwarder(config.port);
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ...(forwarder ? { forwarder } : {}) };
   return context;
 }
 

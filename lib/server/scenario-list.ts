@@ -6,7 +6,7 @@ import type { AppContext } from './app-context';
  * `GET /api/scenarios`: the scenarios and tools the runner loaded, with load problems; each
  * tool with example values from its schemas, which the step panel's editors start from.
  */
-export async function scenarioList(context: Pick<AppContext, 'supervisor' | 'goRunner'>): Promise<ScenarioListResponse> {
+export async function scenarioList(context: Pick<AppContext, 'supervisor' | 'goRunner' | 'forwarder'>): Promise<ScenarioListResponse> {
   const { supervisor } = context;
   supervisor.start();
   await supervisor.whenReady(15_000);
@@ -25,5 +25,6 @@ export async function scenarioList(context: Pick<AppContext, 'supervisor' | 'goR
       ...(context.goRunner.status.problem ? { problem: context.goRunner.status.problem } : {}),
       tools: context.goRunner.status.tools.map((tool) => ({ name: tool.name, ...(tool.resumeType ? { resumeType: tool.resumeType } : {}) })),
     },
+    ...(context.forwarder ? { forwarding: context.forwarder.status() } : {}),
   };
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { parseOtlpHeaders } from './otlp-forwarder';
+import { LoopscopeError } from '../errors';
 
 export const DEFAULT_PORT = 4747;
 
@@ -77,4 +79,31 @@ export function readHttpTimeouts(): HttpTimeouts {
   // Node refuses a headers timeout longer than the request timeout.
   const headersTimeoutMs = Math.min(positiveNumber(process.env.LOOPSCOPE_HEADERS_TIMEOUT_MS, 10_000), requestTimeoutMs);
   return { headersTimeoutMs, requestTimeoutMs };
+}
+
+/** Where every received span is forwarded (`LOOPSCOPE_FORWARD_OTLP`, headers from `LOOPSCOPE_FORWARD_OTLP_HEADERS`), or undefined. */
+export interface ForwardingConfig {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Reads LOOPSCOPE_FORWARD_OTLP: an http(s) OTLP/HTTP traces URL (`…/v1/traces`, as an
+ * exporter's OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), never this server's own receiver (a loop).
+ * @throws LoopscopeError INVALID_ARGUMENT naming what is wrong with it.
+ */
+export function readForwarding(env: Readonly<Record<string, string | undefined>>, ownPort: number): ForwardingConfig | undefined {
+  const raw = env.LOOPSCOPE_FORWARD_OTLP?.trim();
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new LoopscopeError('INVALID_ARGUMENT', `LOOPSCOPE_FORWARD_OTLP="${raw}" is not a URL: give the upstream's OTLP/HTTP traces URL, e.g. http://127.0.0.1:4318/v1/traces.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new LoopscopeError('INVALID_ARGUMENT', `LOOPSCOPE_FORWARD_OTLP must be an http:// or https:// URL (OTLP/HTTP), not ${url.protocol}`);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]', '0.0.0.0'].includes(url.hostname);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (loopback && port === ownPort) throw new LoopscopeError('INVALID_ARGUMENT', `LOOPSCOPE_FORWARD_OTLP points at this server (port ${ownPort}): every span would come back to it forever.`);
+  return { url: url.toString(), headers: parseOtlpHeaders(env.LOOPSCOPE_FORWARD_OTLP_HEADERS) };
 }

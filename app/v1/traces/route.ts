@@ -20,7 +20,10 @@ export async function POST(request: Request): Promise<Response> {
       contentEncoding: request.headers.get('content-encoding'),
       body,
     });
-    await ingestSpans(getAppContext(), spans);
+    const context = getAppContext();
+    await ingestSpans(context, spans);
+    // Stored here first; then upstream gets the export as it came (the answer does not wait for it).
+    context.forwarder?.forward({ body, contentType: request.headers.get('content-type') ?? 'application/json', contentEncoding: request.headers.get('content-encoding') ?? undefined, spans: spans.length });
     const protobuf = (request.headers.get('content-type') ?? '').includes('protobuf');
     // An empty ExportTraceServiceResponse: full success.
     return protobuf

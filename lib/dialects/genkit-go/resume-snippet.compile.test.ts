@@ -4,7 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resumeContextFrom } from '../../resume/resume-context';
-import { resumeSnippet, validateResume, type ResumeCheck } from '../../resume/validate-resume';
+import { resumeSnippet, validateResume } from '../../resume/validate-resume';
+import type { ResumeCheck } from '../resume-model';
 import { loadTraceFile } from '../../trace/load-trace-file';
 
 /**
