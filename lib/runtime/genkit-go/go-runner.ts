@@ -80,6 +80,10 @@ export interface GoGenerateResult {
 /** A Go tool as the runner describes it: for a typed interruptible tool, the Go type its resume data is converted to, as a JSON schema. */
 export interface GoToolInfo {
   name: string;
+  /** Its description and schemas as genkit Go derived them (the step panel's editors start from them). */
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
   resumeType?: string;
   resumeSchema?: unknown;
 }
