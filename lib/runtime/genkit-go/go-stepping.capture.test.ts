@@ -132,6 +132,8 @@ describe('genkit Go stepped in the Go runner', () => {
     const firstModel = spans.filter((span) => span.name === 'scripted/go-plain-tool-round').sort((a, b) => Number(BigInt(a.startTimeUnixNano) - BigInt(b.startTimeUnixNano)))[0];
     expect(firstModel.attributes['genkit:input']).toContain('Oslo');
     expect(spans.some((span) => span.name === 'generate' && span.attributes['loopscope.step.edited_request'] === 'true')).toBe(true);
+    // The graph says so on the call, in the AI SDK stepping's words.
+    expect(buildRunGraph(spans).generates[0].notes).toEqual([expect.stringMatching(/^Model call 1 was sent a request edited by hand at a pause/)]);
   });
 
   it('a request genkit Go cannot read is refused, forced or not; a decision the pause does not take is refused naming the ones it takes', async () => {
