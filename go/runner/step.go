@@ -117,6 +117,7 @@ type stepper struct {
 	stopOnce   sync.Once
 	timeout    time.Duration
 	// Where the run is: its last trace (a pause names it) and the spans to export before a pause is told.
+	flushing bool
 	traceID  func() string
 	sawTrace func(traceID string)
 	flush    func()
@@ -159,6 +160,23 @@ func (s *stepper) setMode(mode runMode) {
 }
 
 func (s *stepper) stop() { s.stopOnce.Do(func() { close(s.stopped) }) }
+
+// flushSoon exports the run's ended spans shortly (after the batcher has taken the span that just
+// ended), once for a burst of ends.
+func (s *stepper) flushSoon() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.flushing {
+		return
+	}
+	s.flushing = true
+	time.AfterFunc(30*time.Millisecond, func() {
+		s.mu.Lock()
+		s.flushing = false
+		s.mu.Unlock()
+		s.flush()
+	})
+}
 
 // pause tells the server where the run stands and waits for the decision, Stop, the pause limit or
 // the call's end.

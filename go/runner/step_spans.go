@@ -85,6 +85,7 @@ func (stepSpanProcessor) OnStart(ctx context.Context, span sdktrace.ReadWriteSpa
 	}
 	traceID := span.SpanContext().TraceID().String()
 	run.sawTrace(traceID)
+	steppedSpans.Store(span.SpanContext().SpanID(), run)
 	attributes := map[string]string{}
 	for _, kv := range span.Attributes() {
 		attributes[string(kv.Key)] = kv.Value.Emit()
@@ -104,7 +105,15 @@ func (stepSpanProcessor) OnStart(ctx context.Context, span sdktrace.ReadWriteSpa
 	events.send(map[string]any{"type": "span-start", "span": start})
 }
 
-func (stepSpanProcessor) OnEnd(sdktrace.ReadOnlySpan)      {}
+// steppedSpans are the open spans of stepped runs: when one ends, its run's spans go out soon
+// (the JS runner tells span ends at once), so a step that finished is drawn while another waits.
+var steppedSpans sync.Map
+
+func (stepSpanProcessor) OnEnd(span sdktrace.ReadOnlySpan) {
+	if run, ok := steppedSpans.LoadAndDelete(span.SpanContext().SpanID()); ok {
+		run.(*stepper).flushSoon()
+	}
+}
 func (stepSpanProcessor) Shutdown(context.Context) error   { return nil }
 func (stepSpanProcessor) ForceFlush(context.Context) error { return nil }
 
