@@ -162,11 +162,12 @@ func (s *stepper) setMode(mode runMode) {
 func (s *stepper) stop() { s.stopOnce.Do(func() { close(s.stopped) }) }
 
 // flushSoon exports the run's ended spans shortly (after the batcher has taken the span that just
-// ended), once for a burst of ends.
+// ended), once for a burst of ends — only while a pause waits: otherwise the next pause, or the
+// result, exports them (a run that is not paused pays no export per span: bench/go-step-overhead.ts).
 func (s *stepper) flushSoon() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.flushing {
+	if s.flushing || len(s.pauses) == 0 {
 		return
 	}
 	s.flushing = true
