@@ -36,24 +36,37 @@ var (
 type runMode struct {
 	Kind        string `json:"kind"`
 	Breakpoints *struct {
-		Tools      []string        `json:"tools"`
-		ModelTurns json.RawMessage `json:"modelTurns"`
+		Tools      []string   `json:"tools"`
+		ModelTurns modelTurns `json:"modelTurns"`
 	} `json:"breakpoints,omitempty"`
+}
+
+// modelTurns is "all" or the 1-based model calls to pause before, read once from the command.
+type modelTurns struct {
+	all   bool
+	turns []int
+}
+
+func (m *modelTurns) UnmarshalJSON(data []byte) error {
+	var all string
+	if json.Unmarshal(data, &all) == nil {
+		if all != "all" {
+			return fmt.Errorf(`modelTurns is "all" or a list of model calls, not %q`, all)
+		}
+		m.all = true
+		return nil
+	}
+	return json.Unmarshal(data, &m.turns)
 }
 
 func (mode *runMode) pausesModel(turn int) bool {
 	if mode.Kind == "step" {
 		return true
 	}
-	if mode.Kind != "breakpoints" || mode.Breakpoints == nil || len(mode.Breakpoints.ModelTurns) == 0 {
+	if mode.Kind != "breakpoints" || mode.Breakpoints == nil {
 		return false
 	}
-	var all string
-	if json.Unmarshal(mode.Breakpoints.ModelTurns, &all) == nil {
-		return all == "all"
-	}
-	var turns []int
-	return json.Unmarshal(mode.Breakpoints.ModelTurns, &turns) == nil && slices.Contains(turns, turn)
+	return mode.Breakpoints.ModelTurns.all || slices.Contains(mode.Breakpoints.ModelTurns.turns, turn)
 }
 
 func (mode *runMode) pausesTool(name string) bool {
@@ -118,6 +131,7 @@ type stepper struct {
 	timeout    time.Duration
 	// Where the run is: its last trace (a pause names it) and the spans to export before a pause is told.
 	flushing bool
+	cancel   context.CancelFunc
 	traceID  func() string
 	sawTrace func(traceID string)
 	flush    func()
@@ -159,7 +173,14 @@ func (s *stepper) setMode(mode runMode) {
 	s.mode = mode
 }
 
-func (s *stepper) stop() { s.stopOnce.Do(func() { close(s.stopped) }) }
+// stop fails every waiting pause and the hooks that follow, and cancels the generate's context,
+// so a running tool that watches its context stops too (the JS stepper's abort signal).
+func (s *stepper) stop() {
+	s.stopOnce.Do(func() {
+		close(s.stopped)
+		s.cancel()
+	})
+}
 
 // flushSoon exports the run's ended spans shortly (after the batcher has taken the span that just
 // ended), once for a burst of ends — only while a pause waits: otherwise the next pause, or the
@@ -211,6 +232,9 @@ func (s *stepper) pause(ctx context.Context, info pauseInfo) (decision, error) {
 	case <-s.stopped:
 		return decision{}, errStopped(true)
 	case <-ctx.Done():
+		if s.isStopped() {
+			return decision{}, errStopped(true)
+		}
 		return decision{}, ctx.Err()
 	case <-timer.C:
 		return decision{}, status.Errorf(status.ErrDeadlineExceeded, "The run stayed paused for longer than %d s (LOOPSCOPE_PAUSE_TIMEOUT_MS), so it was ended.", int(s.timeout.Seconds()))

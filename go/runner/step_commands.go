@@ -24,7 +24,8 @@ func withStepping(ctx context.Context, cmd command, flush func()) (context.Conte
 	}
 	var last string
 	var lastMu sync.Mutex
-	s := &stepper{runID: cmd.RunID, requestID: cmd.RequestID, mode: *cmd.Mode, pauses: map[string]*pending{}, stopped: make(chan struct{}), timeout: pauseTimeout(), flush: flush}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &stepper{runID: cmd.RunID, requestID: cmd.RequestID, mode: *cmd.Mode, pauses: map[string]*pending{}, stopped: make(chan struct{}), timeout: pauseTimeout(), flush: flush, cancel: cancel}
 	s.sawTrace = func(traceID string) {
 		lastMu.Lock()
 		defer lastMu.Unlock()
@@ -39,6 +40,7 @@ func withStepping(ctx context.Context, cmd command, flush func()) (context.Conte
 	stepped.runs[cmd.RunID] = s
 	stepped.mu.Unlock()
 	return context.WithValue(ctx, steppedRunKey{}, s), func() {
+		cancel()
 		stepped.mu.Lock()
 		defer stepped.mu.Unlock()
 		if stepped.runs[cmd.RunID] == s {
