@@ -321,6 +321,7 @@ func (m *stepMiddleware) wrapTool(ctx context.Context, params *ai.ToolParams, ne
 		return next(ctx, &ai.ToolParams{Request: request, Tool: handAnsweredTool{Tool: params.Tool, output: chosen.Output}})
 	case "interrupt":
 		// A breakpoint becomes a real genkit Go interrupt (answer it by respond / restart), as ToolApproval raises one.
+		// No metadata given: the JS stepper's default (step_commands.go refuses metadata that is not an object).
 		metadata, ok := chosen.Metadata.(map[string]any)
 		if !ok {
 			metadata = map[string]any{"pausedBy": "loopscope"}

@@ -116,6 +116,11 @@ func (r *runner) stepCommand(cmd command) commandResult {
 			return reply
 		}
 	}
+	if _, isObject := cmd.Decision.Metadata.(map[string]any); cmd.Decision.Action == "interrupt" && cmd.Decision.Metadata != nil && !isObject {
+		// genkit Go's interrupt data is a map[string]any: anything else would fail the call at the raise site.
+		reply.Message = "The interrupt metadata must be a JSON object: genkit Go's interrupt data is a map[string]any."
+		return reply
+	}
 	problems := r.decisionProblems(waiting.info, *cmd.Decision)
 	if len(problems) > 0 && !cmd.Decision.Force {
 		reply.Problems = problems

@@ -165,6 +165,10 @@ describe('genkit Go stepped in the Go runner', () => {
   it('interrupt at a tool is a real genkit Go interrupt (the call ends "interrupted" with the metadata); fail at a tool fails the generate with the message', async () => {
     const interrupted = stepped('go-plain-tool-round', { kind: 'breakpoints', breakpoints: { tools: ['getWeather'], modelTurns: [] } });
     const [weather] = await interrupted.pauses();
+    expect(await interrupted.decide(weather, { action: 'interrupt', metadata: 'not an object' })).toEqual({
+      ok: false,
+      message: "The interrupt metadata must be a JSON object: genkit Go's interrupt data is a map[string]any.",
+    });
     await interrupted.decide(weather, { action: 'interrupt', metadata: { reason: 'paused in Loopscope' } });
     const first = await interrupted.done;
     expect(first.outcome).toMatchObject({ finishReason: 'interrupted', interrupts: [{ name: 'getWeather', ref: 'weather-1', metadata: { reason: 'paused in Loopscope' } }] });
