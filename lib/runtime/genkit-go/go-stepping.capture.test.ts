@@ -193,6 +193,26 @@ describe('genkit Go stepped in the Go runner', () => {
     expect((await run.done).outcome).toMatchObject({ finishReason: 'stop', text: 'Transfer done: 500 USD to Bob, approved by alice.' });
   });
 
+  it('with genkit Go’s ToolApproval in front, a held tool never reaches the step hook (the hold is decided first); approved on restart, it pauses before it runs', async () => {
+    const breakpoints: RunMode = { kind: 'breakpoints', breakpoints: { tools: ['getWeather', 'sendEmail'], modelTurns: [] } };
+    const run = stepped('go-tool-approval-approved', breakpoints);
+    const [weather] = await run.pauses();
+    expect(weather.tool?.name).toBe('getWeather');
+    await run.decide(weather, { action: 'continue' });
+    const first = await run.done;
+    expect(first.outcome).toMatchObject({ finishReason: 'interrupted', interrupts: [{ name: 'sendEmail', ref: 'email-1' }] });
+    expect(lines.filter((line) => line.type === 'paused' && line.runId === run.runId)).toHaveLength(1);
+
+    const resumed = stepped('go-tool-approval-approved', breakpoints, {
+      messages: first.outcome!.messages,
+      resume: { restart: [{ name: 'sendEmail', ref: 'email-1', resumed: { toolApproved: true } }] },
+    });
+    const [email] = await resumed.pauses();
+    expect(email.tool).toMatchObject({ name: 'sendEmail', ref: 'email-1' });
+    await resumed.decide(email, { action: 'continue' });
+    expect((await resumed.done).outcome?.finishReason).toBe('stop');
+  });
+
   it('breakpoints changed while paused take effect at once; Stop while paused ends the call as cancelled', async () => {
     const run = stepped('go-plain-tool-round', { kind: 'step' });
     const [model] = await run.pauses();
