@@ -224,18 +224,16 @@ export function HomePage() {
                 <button type="button" onClick={() => run(scenario.name)} disabled={starting !== undefined} data-testid={`run-${scenario.name}`}>
                   {starting === scenario.name ? 'Starting…' : 'Run'}
                 </button>
-                {scenario.runtime === 'genkit-go' ? null : (
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() => run(scenario.name, { kind: 'step' })}
-                    disabled={starting !== undefined}
-                    data-testid={`step-${scenario.name}`}
-                    title="Pause before every model call and every tool execution"
-                  >
-                    Step through
-                  </button>
-                )}
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => run(scenario.name, { kind: 'step' })}
+                  disabled={starting !== undefined}
+                  data-testid={`step-${scenario.name}`}
+                  title="Pause before every model call and every tool execution"
+                >
+                  Step through
+                </button>
                 {scenario.runtime === 'ai-sdk' ? (
                   <span className="hint" data-testid={`runtime-${scenario.name}`}>
                     AI SDK: the real generateText loop
@@ -243,13 +241,11 @@ export function HomePage() {
                 ) : null}
                 {scenario.runtime === 'genkit-go' ? (
                   <span className="hint" data-testid={`runtime-${scenario.name}`}>
-                    genkit Go (go/runner, tools/go/): runs straight through; the first run builds the Go runner
+                    genkit Go (go/runner, tools/go/): the first run builds the Go runner
                   </span>
                 ) : null}
               </div>
-              {scenario.runtime === 'genkit-go' ? null : (
-                <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
-              )}
+              <BreakpointPicker tools={scenario.tools} disabled={starting !== undefined} onRun={(breakpoints) => run(scenario.name, { kind: 'breakpoints', breakpoints })} testId={scenario.name} />
             </li>
           ))}
         </ul>

@@ -58,19 +58,21 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   const scenarioName = run?.scenario;
   const resumes = run?.resumes;
   const hasRun = run !== undefined;
+  // Refetched at the first pause too: a Go run's tools are listed once its runner has started.
+  const paused = (run?.pauses.length ?? 0) > 0;
   useEffect(() => {
     if (!hasRun) return;
     apiJson<ScenarioListResponse>('/api/scenarios')
-      .then(({ scenarios, tools: registered, aiSdkTools }) => {
+      .then(({ scenarios, tools: registered, aiSdkTools, goTools }) => {
         const scenario = scenarios.find((candidate) => candidate.name === scenarioName);
         setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > (resumes ?? 0));
         // Each runtime has its own tools (an AI SDK getWeather is not genkit's): the step panel edits with the run's.
-        setTools(scenario?.runtime === 'ai-sdk' ? (aiSdkTools ?? []) : registered);
+        setTools(scenario?.runtime === 'ai-sdk' ? (aiSdkTools ?? []) : scenario?.runtime === 'genkit-go' ? (goTools ?? []) : registered);
         setScenarioTools(scenario?.tools ?? []);
         setIsAiSdk(scenario?.runtime === 'ai-sdk');
       })
       .catch(() => setHasScriptedAnswer(false));
-  }, [hasRun, scenarioName, resumes]);
+  }, [hasRun, scenarioName, resumes, paused]);
 
   // On every (re)connect the stream first replays the run and its span starts, then says
   // ready: stored spans are fetched then, so nothing published before we listened is lost.

@@ -46,11 +46,12 @@ test('genkit go: run go-restart-after-approval, see the interrupt as a pause, re
   await expect(page.getByTestId('graph-summary')).toContainText('answered: 0 respond, 1 restart');
 });
 
-test('genkit go: the home page lists the Go scenarios, run straight through', async ({ page }) => {
+test('genkit go: the home page lists the Go scenarios, each to run, step through or run to breakpoints', async ({ page }) => {
   await page.goto('/');
   const card = page.locator('[data-testid=scenario-card][data-scenario="go-respond-to-question"]');
   await expect(card.getByTestId('runtime-go-respond-to-question')).toContainText('genkit Go');
-  await expect(card.getByTestId('step-go-respond-to-question')).toHaveCount(0);
+  await expect(card.getByTestId('step-go-respond-to-question')).toBeVisible();
+  await expect(card.locator('summary', { hasText: 'Breakpoints…' })).toBeVisible();
 });
 
 test('genkit go: answer a live Go interrupt by hand — the workbench checks by genkit Go’s rules, shows Go code, and the answer runs in the Go runner', async ({ page }) => {

@@ -105,6 +105,7 @@ func (r *runner) generate(ctx context.Context, cmd command) result {
 	if scenario.MaxTurns > 0 {
 		options = append(options, ai.WithMaxTurns(scenario.MaxTurns))
 	}
+	options = append(options, r.stepOptions(ctx)...)
 	if len(cmd.Messages) == 0 {
 		options = append(options, ai.WithPrompt(scenario.Prompt))
 	} else {

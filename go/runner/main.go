@@ -31,6 +31,11 @@ type command struct {
 	Resume    *Resume           `json:"resume,omitempty"`
 	// For a resume: the interrupted generate it answers (recorded as an OTel link).
 	Answers *SpanRef `json:"answers,omitempty"`
+	// Step-by-step runs (step.go): a generate's run and mode; a decision for one of its pauses.
+	RunID    string    `json:"runId,omitempty"`
+	Mode     *runMode  `json:"mode,omitempty"`
+	PauseID  string    `json:"pauseId,omitempty"`
+	Decision *decision `json:"decision,omitempty"`
 }
 
 func main() {
@@ -46,12 +51,7 @@ func main() {
 	registered := tools.Register(g)
 	scenariosDir := envOr("LOOPSCOPE_GO_SCENARIOS_DIR", filepath.Join("tools", "go", "scenarios"))
 	runner := &runner{g: g, tools: registered, scenariosDir: scenariosDir, models: map[string]bool{}}
-	out := json.NewEncoder(os.Stdout)
-	send := func(value any) {
-		if err := out.Encode(value); err != nil {
-			fail(err)
-		}
-	}
+	send := events.send
 	send(map[string]any{"type": "ready", "pid": os.Getpid(), "tools": toolNames(registered), "toolInfo": describeTools(registered)})
 	lines := bufio.NewScanner(os.Stdin)
 	lines.Buffer(make([]byte, 1<<20), 64<<20)
@@ -73,12 +73,19 @@ func main() {
 		case "ping":
 			send(map[string]any{"type": "pong", "requestId": cmd.RequestID})
 		case "generate":
-			result := runner.generate(ctx, cmd)
-			// Every span of the call is exported before its result is told.
-			if err := provider.ForceFlush(ctx); err != nil {
-				fmt.Fprintf(os.Stderr, "go-runner: span export failed: %v\n", err)
-			}
-			send(result)
+			// Each call runs on its own, so decisions for a paused one are read meanwhile.
+			go func(cmd command) {
+				callCtx, done := withStepping(ctx, cmd, func() { _ = provider.ForceFlush(ctx) })
+				defer done()
+				result := runner.generate(callCtx, cmd)
+				// Every span of the call is exported before its result is told.
+				if err := provider.ForceFlush(ctx); err != nil {
+					fmt.Fprintf(os.Stderr, "go-runner: span export failed: %v\n", err)
+				}
+				send(result)
+			}(cmd)
+		case "pause-decision", "set-mode", "stop":
+			send(runner.stepCommand(cmd))
 		case "shutdown":
 			return
 		default:
@@ -103,7 +110,7 @@ func startTelemetry(ctx context.Context) (*sdktrace.TracerProvider, error) {
 	if err != nil {
 		return nil, err
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(answerLinkProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(answerLinkProcessor{}), sdktrace.WithSpanProcessor(stepSpanProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
 	otel.SetTracerProvider(provider)
 	return provider, nil
 }

@@ -9,11 +9,15 @@ import (
 	tools "loopscope.local/tools"
 )
 
-// toolInfo is what the runner tells the server about a Go tool: its name and, for a typed
+// toolInfo is what the runner tells the server about a Go tool: its name, description and
+// schemas as genkit Go derived them (the step panel's editors start from them) and, for a typed
 // interruptible tool, the JSON schema of its resume type (genkit Go converts a restart's resume
 // data to that Go type; data that does not fit fails the tool).
 type toolInfo struct {
 	Name         string             `json:"name"`
+	Description  string             `json:"description,omitempty"`
+	InputSchema  map[string]any     `json:"inputSchema,omitempty"`
+	OutputSchema map[string]any     `json:"outputSchema,omitempty"`
 	ResumeType   string             `json:"resumeType,omitempty"`
 	ResumeSchema *jsonschema.Schema `json:"resumeSchema,omitempty"`
 }
@@ -22,7 +26,8 @@ func describeTools(defined map[string]tools.Defined) []toolInfo {
 	reflector := &jsonschema.Reflector{DoNotReference: true, AllowAdditionalProperties: true}
 	infos := make([]toolInfo, 0, len(defined))
 	for name, tool := range defined {
-		info := toolInfo{Name: name}
+		definition := tool.Tool.Definition()
+		info := toolInfo{Name: name, Description: definition.Description, InputSchema: definition.InputSchema, OutputSchema: definition.OutputSchema}
 		if tool.Resume != nil {
 			info.ResumeSchema = reflector.Reflect(tool.Resume)
 			info.ResumeSchema.Version = ""

@@ -20,9 +20,15 @@ export function openSpanFromStart(event: SpanStartEvent): Span {
     events: [],
     links: [],
     status: { code: 0 },
-    resource: createAttributes(),
+    resource: resourceOf(event),
     scope: { name: 'genkit-tracer' },
   };
+}
+
+function resourceOf(event: SpanStartEvent): Span['resource'] {
+  const resource = createAttributes();
+  for (const [key, value] of Object.entries(event.resource ?? {})) resource[key] = value;
+  return resource;
 }
 
 /**

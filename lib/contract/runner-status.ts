@@ -62,6 +62,8 @@ export const ScenarioListResponseSchema = z.object({
   tools: z.array(ListedToolSchema),
   /** The AI SDK tools of tools/ai-sdk/ (`handedBack` for those without `execute`). */
   aiSdkTools: z.array(ListedToolSchema),
+  /** The genkit Go tools of tools/go/, once the Go runner has started (absent before). */
+  goTools: z.array(ListedToolSchema).optional(),
   problems: z.array(LoadProblemSchema),
   runner: RunnerStateSchema,
   /** The genkit Go runner (go/runner): built on the first Go run; once ready, its tools (a typed tool's Go resume type). */

@@ -14,5 +14,10 @@ export const SpanStartEventSchema = z.object({
   name: z.string(),
   attributes: z.record(z.string(), z.string()),
   startTimeUnixNano: z.string(),
+  /**
+   * The resource of the process that started it, when the runner says (the genkit Go runner:
+   * its `telemetry.sdk.language = go` is how the genkit Go dialect claims the open span).
+   */
+  resource: z.record(z.string(), z.string()).optional(),
 });
 export type SpanStartEvent = z.infer<typeof SpanStartEventSchema>;

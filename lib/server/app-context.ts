@@ -11,6 +11,7 @@ import { RunRegistry } from './run-registry';
 import { ingestSpans } from './run-service';
 import { RunnerSupervisor } from './runner-supervisor';
 import { GoRunnerService } from './go-runner-service';
+import { goStepEvents } from './go-step-events';
 import { readForwarding, readServerConfig, type ServerConfig } from './server-config';
 import { OtlpForwarder } from './otlp-forwarder';
 import { errorMessage } from '../errors';
@@ -87,7 +88,7 @@ function createAppContext(): AppContext {
     graceMs: config.abandonedPauseMs,
     onAbandoned: (runId) => {
       const run = runs.get(runId);
-      if (run?.status === 'running' && run.pauses.length > 0) void supervisor.command({ type: 'stop', runId });
+      if (run?.status === 'running' && run.pauses.length > 0) void (goRunner.holdsRun(runId) ? goRunner.command({ type: 'stop', runId }) : supervisor.command({ type: 'stop', runId }));
     },
   });
   const savedGraphs = new SavedGraphCache({ store, savedDir: config.savedDir, cacheDir: path.join(config.dataDir, 'graph-cache') });
@@ -100,7 +101,14 @@ function createAppContext(): AppContext {
     isWatched: (runId) => watchers.watching(runId) > 0,
     onError: (runId, error) => console.error(`loopscope: the graph of run ${runId} could not be built`, error),
   });
-  const goRunner = new GoRunnerService({ projectDir: config.projectDir, otlpEndpoint: `http://127.0.0.1:${config.port}/v1/traces`, token: config.token, watchSources: true });
+  const goRunner = new GoRunnerService({
+    projectDir: config.projectDir,
+    otlpEndpoint: `http://127.0.0.1:${config.port}/v1/traces`,
+    token: config.token,
+    watchSources: true,
+    // A stepped Go run: its pauses and open spans, as the node runners report theirs.
+    ...goStepEvents({ runs, bus }),
+  });
   const forwarder = createForwarder(config.port);
   context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ...(forwarder ? { forwarder } : {}) };
   return context;

@@ -2,14 +2,17 @@
  * The server's genkit Go runner (go/runner with tools/go/, lib/runtime/genkit-go/go-runner.ts):
  * built with the real `go` toolchain on first use and after every change to go/ or tools/go/
  * (a compile error is a load problem naming file:line — genkit JS and the AI SDK keep working),
- * started once built, restarted when it dies, one generate at a time. Its spans reach the
- * server's own `/v1/traces` like any app's; a result arrives once its call's spans are exported.
+ * started once built, restarted when it dies. Its calls run side by side (a stepped call paused
+ * for a person holds up no other); its spans reach the server's own `/v1/traces` like any
+ * app's; a result arrives once its call's spans are exported.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import type { PauseInfo } from '../contract/pause';
 import type { GenkitGoScenario } from '../contract/scenario';
+import type { SpanStartEvent } from '../contract/span-start';
 import { errorMessage } from '../errors';
-import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateResult, type GoRunner, type GoToolInfo } from '../runtime/genkit-go/go-runner';
+import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateResult, type GoRunner, type GoStepCommand, type GoStepCommandResult, type GoToolInfo } from '../runtime/genkit-go/go-runner';
 import { loadScenarios, isGenkitGoScenario } from '../runtime/scenario';
 import type { GenerateResult } from './runner-process';
 
@@ -26,6 +29,10 @@ export interface GoRunnerServiceOptions {
   token?: string;
   /** Rebuild when go/ or tools/go/ change (the server); off in tests. */
   watchSources?: boolean;
+  /** A stepped Go run paused, went on, or started a span (the run registry and the live graphs hear of it). */
+  onPause?: (runId: string, pause: PauseInfo) => void;
+  onPauseEnded?: (runId: string, pauseId: string) => void;
+  onSpanStart?: (span: SpanStartEvent) => void;
 }
 
 const REBUILD_DEBOUNCE_MS = 300;
@@ -36,7 +43,10 @@ const HEALTH_TIMEOUT_MS = 5_000;
 export class GoRunnerService {
   private runner?: GoRunner;
   private starting?: Promise<GoRunner>;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The calls in flight: a rebuild stops the old runner once they are done. */
+  private readonly calls = new Set<Promise<unknown>>();
+  /** Runs with a stepped call in flight (their step commands go to this runner). */
+  private readonly steppedRuns = new Map<string, number>();
   private watchers: FSWatcher[] = [];
   private rebuildTimer?: NodeJS.Timeout;
   private healthTimer?: NodeJS.Timeout;
@@ -84,11 +94,30 @@ export class GoRunnerService {
     }
   }
 
-  /** Runs one generate (a scenario's first call, or a resume of `messages`) in the Go runner, in turn. */
+  /** Runs one generate (a scenario's first call, or a resume of `messages`) in the Go runner; stepped when it has a mode. */
   generate(command: GoGenerateCommand): Promise<GenerateResult> {
-    const next = this.queue.then(() => this.run(command));
-    this.queue = next.catch(() => undefined);
-    return next;
+    const { runId } = command;
+    if (command.mode && runId) this.steppedRuns.set(runId, (this.steppedRuns.get(runId) ?? 0) + 1);
+    const call = this.run(command).finally(() => {
+      this.calls.delete(call);
+      if (!command.mode || !runId) return;
+      const left = (this.steppedRuns.get(runId) ?? 1) - 1;
+      if (left > 0) this.steppedRuns.set(runId, left);
+      else this.steppedRuns.delete(runId);
+    });
+    this.calls.add(call);
+    return call;
+  }
+
+  /** True while a stepped call of this run is in flight here. */
+  holdsRun(runId: string): boolean {
+    return this.steppedRuns.has(runId);
+  }
+
+  /** A decision, mode change or stop for a stepped Go call in flight. */
+  async command(command: GoStepCommand): Promise<GoStepCommandResult> {
+    if (!this.runner || this.runner.exited || !this.holdsRun(command.runId)) return { ok: false, message: `Run ${command.runId} is not running in the genkit Go runner.` };
+    return this.runner.command(command);
   }
 
   private async run(command: GoGenerateCommand): Promise<GenerateResult> {
@@ -120,7 +149,17 @@ export class GoRunnerService {
     this.status = { state: 'building', tools: [] };
     try {
       const binary = await buildGoRunner({ projectDir: this.options.projectDir });
-      this.runner = await startGoRunner({ binary, projectDir: this.options.projectDir, otlpEndpoint: this.options.otlpEndpoint, token: this.options.token });
+      this.runner = await startGoRunner({
+        binary,
+        projectDir: this.options.projectDir,
+        otlpEndpoint: this.options.otlpEndpoint,
+        token: this.options.token,
+        onStepLine: (line) => {
+          if (line.type === 'paused') this.options.onPause?.(line.runId, line.pause);
+          else if (line.type === 'pause-ended') this.options.onPauseEnded?.(line.runId, line.pauseId);
+          else this.options.onSpanStart?.(line.span);
+        },
+      });
       this.status = { state: 'ready', tools: this.runner.tools };
       this.watchHealth();
       return this.runner;
@@ -130,7 +169,7 @@ export class GoRunnerService {
     }
   }
 
-  /** Pings the runner while it is idle (a call in flight holds its command loop); one that stops answering is killed and marked, and the next Go run starts a new one. */
+  /** Pings the runner while it is idle (a call in flight has its own limit); one that stops answering is killed and marked, and the next Go run starts a new one. */
   private watchHealth(): void {
     clearInterval(this.healthTimer);
     this.healthTimer = setInterval(() => {
@@ -152,7 +191,7 @@ export class GoRunnerService {
       const old = this.runner;
       this.runner = undefined;
       this.status = { state: 'idle', tools: [] };
-      void this.queue.then(() => old?.stop());
+      void Promise.allSettled([...this.calls]).then(() => old?.stop());
     }, REBUILD_DEBOUNCE_MS);
   }
 

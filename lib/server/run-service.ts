@@ -5,14 +5,15 @@ import type { Breakpoints, PauseDecision, RunMode } from '../runtime/step-protoc
 import type { Span } from '../trace/span';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
+import type { StepCommand } from './runner-process';
 
 /** Starts a scenario run; returns at once with the run, whose progress arrives on the bus. */
 export async function startRun({ context, scenario, mode = { kind: 'run' } }: { context: AppContext; scenario: string; mode?: RunMode }): Promise<RunSession> {
   const go = (await context.goRunner.scenarios()).scenarios.find((candidate) => candidate.name === scenario);
   if (go) {
-    if (mode.kind !== 'run') throw new LoopscopeError('FAILED_PRECONDITION', `Step-by-step and breakpoint runs are not built for genkit Go yet: run "${scenario}" straight through.`);
     const run = context.runs.create({ scenario, mode });
-    void context.goRunner.generate({ scenario }).then((result) => context.runs.complete(run.runId, result));
+    // Stepped in the Go runner by genkit Go's own middleware (go/runner/step.go).
+    void context.goRunner.generate({ scenario, ...steppedGo(run.runId, mode) }).then((result) => context.runs.complete(run.runId, result));
     return run;
   }
   await context.supervisor.whenReady(15_000);
@@ -41,7 +42,10 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
     const answer = resume ?? go.resumes?.[run.resumes];
     if (!answer) throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${go.name}" has no scripted answer for resume ${run.resumes + 1}.`);
     const input = context.runs.resumeInput(runId, answer);
-    void context.goRunner.generate({ scenario: go.name, messages: input.messages, resume: input.resume, answers: input.answers }).then((result) => context.runs.complete(runId, result));
+    // The resume keeps the run's mode: restarted tools pause too.
+    void context.goRunner
+      .generate({ scenario: go.name, messages: input.messages, resume: input.resume, answers: input.answers, ...steppedGo(runId, run.mode) })
+      .then((result) => context.runs.complete(runId, result));
     return context.runs.get(runId) as RunSession;
   }
   const scenario = context.supervisor.status.scenarios.find((candidate) => candidate.name === run.scenario);
@@ -71,6 +75,16 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
   return context.runs.get(runId) as RunSession;
 }
 
+/** A Go call's step fields: none for a run straight through (no middleware installed, as for the node runners). */
+function steppedGo(runId: string, mode: RunMode): { runId: string; mode?: RunMode } {
+  return mode.kind === 'run' ? { runId } : { runId, mode };
+}
+
+/** Sends a step command to the runner that runs the run: the genkit Go runner or a node runner. */
+function stepCommand(context: AppContext, command: StepCommand) {
+  return context.goRunner.holdsRun(command.runId) ? context.goRunner.command(command) : context.supervisor.command(command);
+}
+
 /** Stores received spans and tells live pages about them. */
 export async function ingestSpans(context: AppContext, spans: Span[]): Promise<void> {
   if (spans.length === 0) return;
@@ -94,7 +108,7 @@ function runningRun(context: AppContext, runId: string): RunSession {
  */
 export async function decidePause({ context, runId, pauseId, decision }: { context: AppContext; runId: string; pauseId: string; decision: PauseDecision }): Promise<{ warnings: string[] }> {
   runningRun(context, runId);
-  const result = await context.supervisor.command({ type: 'pause-decision', runId, pauseId, decision });
+  const result = await stepCommand(context, { type: 'pause-decision', runId, pauseId, decision });
   if (!result.ok) {
     const detail = result.problems?.length ? `: ${result.problems.join('; ')}` : '';
     throw new LoopscopeError(result.problems?.length ? 'INVALID_ARGUMENT' : 'FAILED_PRECONDITION', `${result.message ?? 'The decision was not applied'}${detail}`);
@@ -121,7 +135,7 @@ export async function continueRun(context: AppContext, runId: string): Promise<v
 /** Stop: aborts the generate; the trace records that it was stopped. */
 export async function stopRun(context: AppContext, runId: string): Promise<void> {
   runningRun(context, runId);
-  const result = await context.supervisor.command({ type: 'stop', runId });
+  const result = await stepCommand(context, { type: 'stop', runId });
   if (!result.ok) throw new LoopscopeError('FAILED_PRECONDITION', result.message ?? 'The run could not be stopped.');
 }
 
@@ -133,7 +147,7 @@ export async function setBreakpoints({ context, runId, breakpoints }: { context:
 }
 
 async function setRunMode({ context, runId, mode }: { context: AppContext; runId: string; mode: RunMode }): Promise<void> {
-  const result = await context.supervisor.command({ type: 'set-mode', runId, mode });
+  const result = await stepCommand(context, { type: 'set-mode', runId, mode });
   if (!result.ok) throw new LoopscopeError('FAILED_PRECONDITION', result.message ?? 'The mode could not be changed.');
   context.runs.setMode(runId, mode);
 }

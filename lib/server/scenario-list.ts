@@ -18,6 +18,8 @@ export async function scenarioList(context: Pick<AppContext, 'supervisor' | 'goR
     scenarios: [...scenarios, ...go.scenarios],
     tools: tools.map(listed),
     aiSdkTools: (aiSdkTools ?? []).map(listed),
+    // genkit Go's tools once its runner has started, as the step panel of a Go run edits with them.
+    ...(context.goRunner.status.state === 'ready' ? { goTools: context.goRunner.status.tools.map((tool) => listed({ description: '', ...tool, file: 'go/' })) } : {}),
     problems: [...problems, ...go.problems],
     runner: state,
     goRunner: {

@@ -20,6 +20,7 @@ import { GENKIT_GO_DIALECT_ID } from './dialect-id';
 import { goResumeContextOf } from './resume-context';
 import { goDefaultKind, goResumedExample, goWaitingFor, validateGoResume } from './resume-rules';
 import { goResumeSnippet } from './resume-snippet';
+import { withStepNotes } from './step-marks';
 
 export { GENKIT_GO_DIALECT_ID };
 
@@ -55,7 +56,7 @@ export const genkitGo: RuntimeDialect = {
     sendSpans: 'set a tracer provider with an otlptracehttp exporter (otel.SetTracerProvider) before genkit.Init, pointed at this server’s /v1/traces.',
   },
   claims: isGenkitGoSpan,
-  readCall: (options) => markHolds(readGenerateCall({ ...options, bugNotes: goBugNotes }), options.root),
+  readCall: (options) => withStepNotes({ read: markHolds(readGenerateCall({ ...options, bugNotes: goBugNotes }), options.root), index: options.index, root: options.root }),
   // genkit JS's bug 5 (an interrupt of a tool run alone reported as an error) is JS's.
   readStandaloneTool: (index, span) => buildToolCall({ index, span }),
   // genkit 1.42's bugs are genkit JS's.

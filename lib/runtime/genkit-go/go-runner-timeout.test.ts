@@ -30,4 +30,28 @@ describe('the genkit Go runner’s call limit', () => {
       await receiver.close();
     }
   }, 600_000);
+
+  it('a stepped call paused longer than the limit is not killed: the limit stops while it waits for a person', async () => {
+    const receiver = await startTestReceiver();
+    const pauses: string[] = [];
+    try {
+      const runner = await startGoRunner({
+        binary: await buildGoRunner({ projectDir: process.cwd() }),
+        projectDir: process.cwd(),
+        otlpEndpoint: receiver.endpoint,
+        token: receiver.token,
+        callTimeoutMs: 1_000,
+        onStepLine: (line) => void (line.type === 'paused' && pauses.push(line.pause.pauseId)),
+      });
+      const done = runner.generate({ scenario: 'go-plain-tool-round', runId: 'paused-long', mode: { kind: 'breakpoints', breakpoints: { tools: [], modelTurns: [1] } } });
+      await expect.poll(() => pauses.length).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(runner.exited).toBe(false);
+      expect(await runner.command({ type: 'pause-decision', runId: 'paused-long', pauseId: pauses[0], decision: { action: 'continue' } })).toMatchObject({ ok: true });
+      expect((await done).outcome?.finishReason).toBe('stop');
+      await runner.stop();
+    } finally {
+      await receiver.close();
+    }
+  }, 600_000);
 });

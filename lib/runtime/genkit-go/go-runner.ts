@@ -8,6 +8,9 @@ import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { GoRunnerStepLineSchema, type GoRunnerStepLine } from '../../contract/go-runner-lines';
+import type { PauseDecision } from '../../contract/pause';
+import type { RunMode } from '../../contract/run-mode';
 import { LoopscopeError } from '../../errors';
 
 /** Where the Go sources are, and where the binary is built. */
@@ -46,6 +49,21 @@ export interface GoGenerateCommand {
   resume?: { respond?: unknown[]; restart?: unknown[] };
   /** For a resume: the interrupted generate it answers, recorded as an OTel link on its root span. */
   answers?: { traceId: string; spanId: string };
+  /** Step-by-step: the run the call belongs to and its mode (go/runner/step.go); without a mode no step hooks are installed. */
+  runId?: string;
+  mode?: RunMode;
+}
+
+/** A decision, mode change or stop for a stepped call (the JS runner's step commands). */
+export type GoStepCommand =
+  | { type: 'pause-decision'; runId: string; pauseId: string; decision: PauseDecision }
+  | { type: 'set-mode'; runId: string; mode: RunMode }
+  | { type: 'stop'; runId: string };
+
+export interface GoStepCommandResult {
+  ok: boolean;
+  problems?: string[];
+  message?: string;
 }
 
 export interface GoGenerateResult {
@@ -62,6 +80,10 @@ export interface GoGenerateResult {
 /** A Go tool as the runner describes it: for a typed interruptible tool, the Go type its resume data is converted to, as a JSON schema. */
 export interface GoToolInfo {
   name: string;
+  /** Its description and schemas as genkit Go derived them (the step panel's editors start from them). */
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
   resumeType?: string;
   resumeSchema?: unknown;
 }
@@ -74,6 +96,8 @@ export interface GoRunner {
   generate(command: GoGenerateCommand): Promise<GoGenerateResult>;
   /** A health check: true when the runner answers a ping within `timeoutMs`; one that does not is killed. */
   ping(timeoutMs: number): Promise<boolean>;
+  /** Sends a step command to a stepped call in progress and waits for the runner's answer. */
+  command(command: GoStepCommand): Promise<GoStepCommandResult>;
   stop(): Promise<void>;
 }
 
@@ -86,6 +110,8 @@ export async function startGoRunner(options: {
   scenariosDir?: string;
   /** A call that has not answered by then is hung: the runner is killed and the call fails naming the limit (default 120 s). */
   callTimeoutMs?: number;
+  /** A stepped call's pauses and span starts, as they happen. */
+  onStepLine?: (line: Exclude<GoRunnerStepLine, { type: 'command-result' }>) => void;
 }): Promise<GoRunner> {
   const child: ChildProcessWithoutNullStreams = spawn(options.binary, [], {
     cwd: options.projectDir,
@@ -101,6 +127,9 @@ export async function startGoRunner(options: {
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
   const waiting = new Map<string, (result: GoGenerateResult) => void>();
   const pongs = new Map<string, () => void>();
+  const commands = new Map<string, (result: GoStepCommandResult) => void>();
+  // A paused call waits for a person, not for the runner: its time limit stops while it is paused.
+  const pausedCalls = new Map<string, { pauses: number; hold: () => void; release: () => void }>();
   let ready: (value: { pid: number; tools: GoToolInfo[] }) => void;
   let failed: (error: Error) => void;
   const started = new Promise<{ pid: number; tools: GoToolInfo[] }>((resolve, reject) => ((ready = resolve), (failed = reject)));
@@ -113,16 +142,38 @@ export async function startGoRunner(options: {
     }
     if (message.type === 'ready') ready({ pid: message.pid ?? child.pid ?? 0, tools: message.toolInfo ?? [] });
     else if (message.type === 'pong' && message.requestId) pongs.get(message.requestId)?.();
+    else if (message.type === 'paused' || message.type === 'pause-ended' || message.type === 'span-start' || message.type === 'command-result') onStepLine(message);
     else if (message.type === 'result' && message.requestId) {
       waiting.get(message.requestId)?.(message);
       waiting.delete(message.requestId);
     }
   });
+  const onStepLine = (raw: unknown) => {
+    const parsed = GoRunnerStepLineSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const line = parsed.data;
+    if (line.type === 'command-result') {
+      commands.get(line.requestId)?.({ ok: line.ok, problems: line.problems, message: line.message });
+      commands.delete(line.requestId);
+      return;
+    }
+    if (line.type === 'paused' || line.type === 'pause-ended') {
+      const call = pausedCalls.get(line.requestId);
+      if (call) {
+        call.pauses += line.type === 'paused' ? 1 : -1;
+        if (line.type === 'paused' && call.pauses === 1) call.hold();
+        if (call.pauses === 0) call.release();
+      }
+    }
+    options.onStepLine?.(line);
+  };
   child.on('exit', (code, signal) => {
     const why = `The genkit Go runner exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split('\n').at(-1)}` : ''}.`;
     failed(new LoopscopeError('UNAVAILABLE', why));
     for (const resolve of waiting.values()) resolve({ failure: { message: why, status: 'UNAVAILABLE' } });
     waiting.clear();
+    for (const resolve of commands.values()) resolve({ ok: false, message: why });
+    commands.clear();
   });
   const { pid, tools } = await started;
   let next = 0;
@@ -137,13 +188,23 @@ export async function startGoRunner(options: {
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ failure: { message: 'The genkit Go runner is not running.', status: 'UNAVAILABLE' } });
       const limitMs = options.callTimeoutMs ?? 120_000;
       return new Promise((resolve) => {
-        const timer = setTimeout(() => {
+        const expire = () => {
           waiting.delete(requestId);
+          pausedCalls.delete(requestId);
           child.kill('SIGKILL');
           resolve({ failure: { message: `The genkit Go runner did not answer within ${Math.round(limitMs / 1000)} s: it was stopped (the next Go run starts a new one).`, status: 'DEADLINE_EXCEEDED' } });
-        }, limitMs);
+        };
+        let timer: NodeJS.Timeout | undefined = setTimeout(expire, limitMs);
+        if (command.mode) {
+          pausedCalls.set(requestId, {
+            pauses: 0,
+            hold: () => (clearTimeout(timer), (timer = undefined)),
+            release: () => (timer ??= setTimeout(expire, limitMs)),
+          });
+        }
         waiting.set(requestId, (result) => {
           clearTimeout(timer);
+          pausedCalls.delete(requestId);
           resolve(result);
         });
         child.stdin.write(`${JSON.stringify({ type: 'generate', requestId, ...command })}\n`);
@@ -164,6 +225,21 @@ export async function startGoRunner(options: {
           resolve(true);
         });
         child.stdin.write(`${JSON.stringify({ type: 'ping', requestId })}\n`);
+      });
+    },
+    command(command) {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ ok: false, message: 'The genkit Go runner is not running.' });
+      const requestId = `command:${(next += 1)}`;
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          commands.delete(requestId);
+          resolve({ ok: false, message: 'The genkit Go runner did not answer the step command within 10 s.' });
+        }, 10_000);
+        commands.set(requestId, (result) => {
+          clearTimeout(timer);
+          resolve(result);
+        });
+        child.stdin.write(`${JSON.stringify({ ...command, requestId })}\n`);
       });
     },
     async stop() {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppContext } from '../app-context';
 import { GoRunnerService } from '../go-runner-service';
+import { goStepEvents } from '../go-step-events';
 import { RunRegistry, type RunSession } from '../run-registry';
 import { startCaptureHarness, type CaptureHarness } from './capture-harness';
 
@@ -14,8 +15,9 @@ export function useRunnerContext(): { readonly harness: CaptureHarness; readonly
   beforeAll(async () => {
     holder.harness = await startCaptureHarness();
     expect(await holder.harness.supervisor.whenReady()).toBe(true);
-    const goRunner = new GoRunnerService({ projectDir: process.cwd(), otlpEndpoint: holder.harness.endpoint, token: holder.harness.token });
-    holder.context = { store: holder.harness.store, runs: new RunRegistry(() => undefined), supervisor: holder.harness.supervisor, goRunner } as unknown as AppContext;
+    const runs = new RunRegistry(() => undefined);
+    const goRunner = new GoRunnerService({ projectDir: process.cwd(), otlpEndpoint: holder.harness.endpoint, token: holder.harness.token, ...goStepEvents({ runs }) });
+    holder.context = { store: holder.harness.store, runs, supervisor: holder.harness.supervisor, goRunner } as unknown as AppContext;
   });
   afterAll(async () => {
     await holder.context?.goRunner.stop();
