@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/firebase/genkit/go/genkit"
 	"go.opentelemetry.io/otel"
@@ -47,11 +48,16 @@ func main() {
 	scenariosDir := envOr("LOOPSCOPE_GO_SCENARIOS_DIR", filepath.Join("tools", "go", "scenarios"))
 	runner := &runner{g: g, tools: registered, scenariosDir: scenariosDir, models: map[string]bool{}}
 	out := json.NewEncoder(os.Stdout)
+	var sending sync.Mutex
+	// Replay steps run in goroutines (replay.go) and send from there too: one line at a time.
 	send := func(value any) {
+		sending.Lock()
+		defer sending.Unlock()
 		if err := out.Encode(value); err != nil {
 			fail(err)
 		}
 	}
+	replays := newReplayer(send, provider.ForceFlush)
 	send(map[string]any{"type": "ready", "pid": os.Getpid(), "tools": toolNames(registered), "toolInfo": describeTools(registered)})
 	lines := bufio.NewScanner(os.Stdin)
 	lines.Buffer(make([]byte, 1<<20), 64<<20)
@@ -79,6 +85,8 @@ func main() {
 				fmt.Fprintf(os.Stderr, "go-runner: span export failed: %v\n", err)
 			}
 			send(result)
+		case "replay-step", "replay-answer":
+			replays.handle(ctx, cmd.Type, append([]byte(nil), lines.Bytes()...))
 		case "shutdown":
 			return
 		default:
@@ -103,7 +111,7 @@ func startTelemetry(ctx context.Context) (*sdktrace.TracerProvider, error) {
 	if err != nil {
 		return nil, err
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(answerLinkProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(answerLinkProcessor{}), sdktrace.WithSpanProcessor(replayLinkProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
 	otel.SetTracerProvider(provider)
 	return provider, nil
 }

@@ -66,6 +66,33 @@ export interface GoToolInfo {
   resumeSchema?: unknown;
 }
 
+/** One replayed generate (go/runner/replay.go): the recorded options with the history to send, the replay instance's models and tools. */
+export interface GoReplayStepCommand {
+  options: Record<string, unknown>;
+  models: string[];
+  tools: { name: string; description?: string; inputSchema?: unknown; outputSchema?: unknown }[];
+  liveTools?: boolean;
+  answers?: { traceId: string; spanId: string };
+  replays?: { traceId: string; spanId: string };
+}
+
+/** A model request or tool call of a replayed generate, asked of Loopscope's replay session. */
+export type GoReplayCall = { callId: string; span?: { traceId: string; spanId: string } } & (
+  | { call: 'model'; request: Record<string, unknown> }
+  | { call: 'tool'; name: string; input: unknown; live?: boolean }
+  | { call: 'tool-outcome'; of: string; name: string; outcome: import('../../dialects/recorded-calls').RecordedToolOutcome }
+);
+
+/** What the replay session answers: a response, an outcome to play back, run the live tool, or an error to raise (a stop, a recorded failure). */
+export interface GoReplayAnswer {
+  response?: Record<string, unknown>;
+  outcome?: import('../../dialects/recorded-calls').RecordedToolOutcome;
+  run?: boolean;
+  error?: string;
+}
+
+export type GoReplayStepResult = GoGenerateResult & { message?: unknown };
+
 export interface GoRunner {
   pid: number;
   tools: GoToolInfo[];
@@ -74,6 +101,8 @@ export interface GoRunner {
   generate(command: GoGenerateCommand): Promise<GoGenerateResult>;
   /** A health check: true when the runner answers a ping within `timeoutMs`; one that does not is killed. */
   ping(timeoutMs: number): Promise<boolean>;
+  /** One replayed generate (go/runner/replay.go); `onCall` answers each model request and tool call it makes. */
+  replayStep(command: GoReplayStepCommand, onCall: (call: GoReplayCall) => GoReplayAnswer): Promise<GoReplayStepResult>;
   stop(): Promise<void>;
 }
 
@@ -101,6 +130,7 @@ export async function startGoRunner(options: {
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
   const waiting = new Map<string, (result: GoGenerateResult) => void>();
   const pongs = new Map<string, () => void>();
+  const replayCalls = new Map<string, (call: GoReplayCall) => GoReplayAnswer>();
   let ready: (value: { pid: number; tools: GoToolInfo[] }) => void;
   let failed: (error: Error) => void;
   const started = new Promise<{ pid: number; tools: GoToolInfo[] }>((resolve, reject) => ((ready = resolve), (failed = reject)));
@@ -116,6 +146,10 @@ export async function startGoRunner(options: {
     else if (message.type === 'result' && message.requestId) {
       waiting.get(message.requestId)?.(message);
       waiting.delete(message.requestId);
+    } else if (message.type === 'replay-call' && message.requestId) {
+      const call = message as unknown as GoReplayCall;
+      const answer = replayCalls.get(message.requestId)?.(call) ?? { error: 'The replay step this call belongs to is over.' };
+      child.stdin.write(`${JSON.stringify({ type: 'replay-answer', callId: call.callId, ...answer })}\n`);
     }
   });
   child.on('exit', (code, signal) => {
@@ -126,28 +160,40 @@ export async function startGoRunner(options: {
   });
   const { pid, tools } = await started;
   let next = 0;
+  /** Sends one command and waits for its result, killing a runner that passes the limit. */
+  const call = ({ type, command, requestId = String((next += 1)) }: { type: string; command: object; requestId?: string }): Promise<GoGenerateResult> => {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ failure: { message: 'The genkit Go runner is not running.', status: 'UNAVAILABLE' } });
+    const limitMs = options.callTimeoutMs ?? 120_000;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        waiting.delete(requestId);
+        child.kill('SIGKILL');
+        resolve({ failure: { message: `The genkit Go runner did not answer within ${Math.round(limitMs / 1000)} s: it was stopped (the next Go run starts a new one).`, status: 'DEADLINE_EXCEEDED' } });
+      }, limitMs);
+      waiting.set(requestId, (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      });
+      child.stdin.write(`${JSON.stringify({ type, requestId, ...command })}\n`);
+    });
+  };
   return {
     pid,
     tools,
     get exited() {
       return child.exitCode !== null || child.signalCode !== null;
     },
-    generate(command) {
+    async replayStep(command, onCall) {
       const requestId = String((next += 1));
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ failure: { message: 'The genkit Go runner is not running.', status: 'UNAVAILABLE' } });
-      const limitMs = options.callTimeoutMs ?? 120_000;
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          waiting.delete(requestId);
-          child.kill('SIGKILL');
-          resolve({ failure: { message: `The genkit Go runner did not answer within ${Math.round(limitMs / 1000)} s: it was stopped (the next Go run starts a new one).`, status: 'DEADLINE_EXCEEDED' } });
-        }, limitMs);
-        waiting.set(requestId, (result) => {
-          clearTimeout(timer);
-          resolve(result);
-        });
-        child.stdin.write(`${JSON.stringify({ type: 'generate', requestId, ...command })}\n`);
-      });
+      replayCalls.set(requestId, onCall);
+      try {
+        return (await call({ type: 'replay-step', command, requestId })) as GoReplayStepResult;
+      } finally {
+        replayCalls.delete(requestId);
+      }
+    },
+    generate(command) {
+      return call({ type: 'generate', command });
     },
     ping(timeoutMs) {
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(false);
