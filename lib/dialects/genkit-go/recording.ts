@@ -1,0 +1,84 @@
+/**
+ * The recording a replay of genkit Go calls plays back: the genkit JS reader
+ * (genkit-js/recording.ts: the same `genkit:*` attributes, the same message wire, and since
+ * genkit Go 1.12 a resume recorded with `resume` as in JS) with genkit Go's differences, as
+ * measured on the fixtures here:
+ * - an interrupted tool span ends `genkit:state=error` with no interrupt attribute; the generate's
+ *   output message (`metadata.interrupt` on the request) is the evidence, and holds the data;
+ * - a `tool.v2` span records the multipart envelope (`{"output": …}`), not the tool's own output;
+ * - a restarted tool of genkit Go 1.4 ran in a trace of its own, drawn inside its resume
+ *   (go-resume.ts): it is no step of its own (1.4 recorded the resume with its output already in
+ *   the history, so the replay does not run it again).
+ * A recording that cannot be replayed faithfully is refused naming the span: a turn with no model
+ * span, a model response that is not a genkit response.
+ */
+import { LoopscopeError } from '../../errors';
+import { isObject, sameJson } from '../../trace/json-value';
+import { parseJsonAttribute } from '../../trace/parse-json-attribute';
+import { spanKey, type Span } from '../../trace/span';
+import { readGenkitRecording, type Recording, type RecordedToolExecution, type ResumeContinuation } from '../genkit-js/recording';
+import { toolRequestParts } from '../genkit-js/message-parts';
+import type { SpanIndex } from '../span-index';
+import { genkitGo } from '.';
+
+/** A turn that ran (it did not fail before its model call) must have its model span. */
+function checkTurns(index: SpanIndex, spans: readonly Span[]): void {
+  for (const span of spans) {
+    if (index.classify(span).role !== 'generate' || span.status.code === 2) continue;
+    const input = parseJsonAttribute(span.attributes['genkit:input']);
+    // A resume's own generate resolves the answers and hands the model turn to the generate inside it.
+    if (input.ok && isObject(input.value) && input.value.resume !== undefined) continue;
+    if (index.childrenOf(span).some((child) => index.classify(child).role === 'model')) continue;
+    throw new LoopscopeError(
+      'FAILED_PRECONDITION',
+      `The genkit Go generate span ${span.spanId} of trace ${span.traceId} ran a model turn, but the recording has no model span under it (a span lost on the way?): without the model's recorded answer it cannot be replayed.`,
+    );
+  }
+}
+
+/** Each recorded model response must be a genkit model response (an object with a message). */
+function checkResponses(index: SpanIndex, spans: readonly Span[]): void {
+  for (const span of spans) {
+    const classification = index.classify(span);
+    if (classification.role !== 'model' || classification.outcome === 'error') continue;
+    const output = parseJsonAttribute(span.attributes['genkit:output']);
+    const problem = !output.ok ? output.error : !isObject(output.value) ? 'it is not a JSON object' : !isObject(output.value.message) ? 'it has no message object' : undefined;
+    if (problem) {
+      throw new LoopscopeError('FAILED_PRECONDITION', `The model span ${span.spanId} (${classification.label}) of trace ${span.traceId} recorded a response that is not a genkit model response (genkit:output: ${problem}), so it cannot be replayed.`);
+    }
+  }
+}
+
+/** A Go tool execution as the replay plays it back: interrupts from the generate's message, outputs out of their envelope. */
+function goExecution(options: { execution: RecordedToolExecution; span: Span | undefined; interruptedParts: ReturnType<typeof toolRequestParts> }): RecordedToolExecution {
+  const { execution, span, interruptedParts } = options;
+  if (execution.outcome.kind === 'error') {
+    const interrupted = interruptedParts.find((part) => part.request.name === execution.name && sameJson(part.request.input, execution.input));
+    if (interrupted) {
+      const data = interrupted.metadata.interrupt;
+      return { ...execution, outcome: { kind: 'interrupt', metadata: data === true ? undefined : data } };
+    }
+  }
+  if (execution.outcome.kind === 'output' && span?.attributes['genkit:metadata:subtype'] === 'tool.v2' && isObject(execution.outcome.output)) {
+    return { ...execution, outcome: { kind: 'output', output: execution.outcome.output.output } };
+  }
+  return execution;
+}
+
+/**
+ * Reads the replayable chain of genkit Go calls (the genkit JS reader, then Go's differences above).
+ * @throws LoopscopeError FAILED_PRECONDITION when there is nothing to replay, a generate did not record its input, a turn has no model span or a recorded response is malformed.
+ */
+export function readGoRecording(options: { index: SpanIndex; continuation: (generateId: string) => ResumeContinuation | undefined }): Recording {
+  const { index } = options;
+  const goSpans = index.spans.filter((span) => genkitGo.claims(span));
+  checkTurns(index, goSpans);
+  checkResponses(index, goSpans);
+  const recording = readGenkitRecording({ ...options, enclosed: genkitGo.enclosedByCall });
+  const spans = new Map(index.spans.map((span) => [spanKey(span), span]));
+  for (const step of recording.steps) {
+    const interruptedParts = step.outcome.kind === 'interrupted' ? toolRequestParts(step.outcome.message).filter((part) => part.metadata.interrupt !== undefined && part.metadata.interrupt !== false) : [];
+    step.toolExecutions = step.toolExecutions.map((execution) => goExecution({ execution, span: spans.get(spanKey(execution)), interruptedParts }));
+  }
+  return recording;
+}
