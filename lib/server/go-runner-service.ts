@@ -10,6 +10,8 @@ import path from 'node:path';
 import type { GenkitGoScenario } from '../contract/scenario';
 import { errorMessage } from '../errors';
 import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateResult, type GoRunner, type GoToolInfo } from '../runtime/genkit-go/go-runner';
+import type { Recording } from '../dialects/genkit-js/recording';
+import { replayGoRecording, type GoReplayOptions } from '../runtime/genkit-go/replay-go';
 import { loadScenarios, isGenkitGoScenario } from '../runtime/scenario';
 import type { GenerateResult } from './runner-process';
 
@@ -87,6 +89,29 @@ export class GoRunnerService {
   /** Runs one generate (a scenario's first call, or a resume of `messages`) in the Go runner, in turn. */
   generate(command: GoGenerateCommand): Promise<GenerateResult> {
     const next = this.queue.then(() => this.run(command));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Replays a genkit Go recording in the Go runner, in turn with its other calls
+   * (lib/runtime/genkit-go/replay-go.ts): the report and every trace the replay recorded.
+   */
+  replay(options: { recording: Recording } & Omit<GoReplayOptions, 'runner'>): Promise<GenerateResult> {
+    const next = this.queue.then(async (): Promise<GenerateResult> => {
+      let runner: GoRunner;
+      try {
+        runner = await this.ready();
+      } catch (error) {
+        return { traceIds: [], failure: { message: errorMessage(error), status: 'FAILED_PRECONDITION' } };
+      }
+      try {
+        const { report, traceIds } = await replayGoRecording(options.recording, { ...options, runner });
+        return { traceIds, report };
+      } catch (error) {
+        return { traceIds: [], failure: { message: errorMessage(error), status: 'INTERNAL' } };
+      }
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }
