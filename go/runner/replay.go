@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -320,7 +321,7 @@ func liveToolsCompare() ai.MiddlewareFunc {
 			if interrupted, metadata := ai.IsToolInterruptError(runErr); interrupted {
 				actual = toolOutcome{Kind: "interrupt", Metadata: metadata}
 			} else if runErr != nil {
-				actual = toolOutcome{Kind: "error", Message: runErr.Error()}
+				actual = toolOutcome{Kind: "error", Message: recordedMessage(runErr, params.Request.Name)}
 			} else if response != nil {
 				actual.Output = response.Output
 			}
@@ -330,4 +331,13 @@ func liveToolsCompare() ai.MiddlewareFunc {
 			return response, runErr
 		}}, nil
 	}
+}
+
+// recordedMessage is a failed tool's error as its tool span records it: the hook sees it wrapped by
+// ToolAction.RunRawMultipart ("error calling tool NAME: …"), the span holds the action's own error.
+func recordedMessage(err error, name string) string {
+	if inner := errors.Unwrap(err); inner != nil && strings.HasPrefix(err.Error(), "error calling tool "+name+": ") {
+		return inner.Error()
+	}
+	return err.Error()
 }
