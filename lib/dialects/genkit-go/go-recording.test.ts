@@ -58,6 +58,20 @@ describe('a genkit Go recording that cannot be replayed is refused, naming the s
     const noMessage = structuredClone(spans);
     noMessage.find((span) => span.spanId === model.spanId)!.attributes['genkit:output'] = '{"finishReason":"stop","message":"Sunny"}';
     expect(() => readReplayable(noMessage)).toThrow('recorded a response that is not a genkit model response (genkit:output: it has no message object)');
+    const noContent = structuredClone(spans);
+    noContent.find((span) => span.spanId === model.spanId)!.attributes['genkit:output'] = '{"finishReason":"stop","message":{"role":"model","content":"Sunny"}}';
+    expect(() => readReplayable(noContent)).toThrow('(genkit:output: its message has no content list)');
+  });
+
+  it('a generate that recorded a model request instead of its options (genkit Go 1.4’s shape: no model)', async () => {
+    const spans = structuredClone(await load('go-plain-tool-round'));
+    const generate = spans.find((span) => span.name === 'generate' && span.parentSpanId === undefined)!;
+    const input = JSON.parse(String(generate.attributes['genkit:input']));
+    delete input.model;
+    generate.attributes['genkit:input'] = JSON.stringify(input);
+    expect(() => readReplayable(spans)).toThrow(
+      `The genkit Go generate span ${generate.spanId} of trace ${generate.traceId} recorded a model request as its input, not the generate's options (no model, tools as definitions: genkit Go 1.4 wrote it so), so it cannot be replayed faithfully: record it with a genkit Go that records its generate options, as 1.12 does.`,
+    );
   });
 });
 

@@ -6,9 +6,10 @@
  * - an interrupted tool span ends `genkit:state=error` with no interrupt attribute; the generate's
  *   output message (`metadata.interrupt` on the request) is the evidence, and holds the data;
  * - a `tool.v2` span records the multipart envelope (`{"output": …}`), not the tool's own output;
- * - a restarted tool of genkit Go 1.4 ran in a trace of its own, drawn inside its resume
- *   (go-resume.ts): it is no step of its own (1.4 recorded the resume with its output already in
- *   the history, so the replay does not run it again).
+ * - genkit Go 1.4 recorded a generate's input as the model request (no model, no maxTurns, tools as
+ *   definitions), not its GenerateActionOptions: such a recording is refused, since the call cannot
+ *   be made again as it was (its restarted tool, in a trace of its own, is no step of its own either:
+ *   go-resume.ts draws it inside its resume).
  * A recording that cannot be replayed faithfully is refused naming the span: a turn with no model
  * span, a model response that is not a genkit response.
  */
@@ -42,7 +43,16 @@ function checkResponses(index: SpanIndex, spans: readonly Span[]): void {
     const classification = index.classify(span);
     if (classification.role !== 'model' || classification.outcome === 'error') continue;
     const output = parseJsonAttribute(span.attributes['genkit:output']);
-    const problem = !output.ok ? output.error : !isObject(output.value) ? 'it is not a JSON object' : !isObject(output.value.message) ? 'it has no message object' : undefined;
+    const message = output.ok && isObject(output.value) ? output.value.message : undefined;
+    const problem = !output.ok
+      ? output.error
+      : !isObject(output.value)
+        ? 'it is not a JSON object'
+        : !isObject(message)
+          ? 'it has no message object'
+          : !Array.isArray(message.content)
+            ? 'its message has no content list'
+            : undefined;
     if (problem) {
       throw new LoopscopeError('FAILED_PRECONDITION', `The model span ${span.spanId} (${classification.label}) of trace ${span.traceId} recorded a response that is not a genkit model response (genkit:output: ${problem}), so it cannot be replayed.`);
     }
@@ -77,6 +87,12 @@ export function readGoRecording(options: { index: SpanIndex; continuation: (gene
   const recording = readGenkitRecording({ ...options, enclosed: genkitGo.enclosedByCall });
   const spans = new Map(index.spans.map((span) => [spanKey(span), span]));
   for (const step of recording.steps) {
+    if (step.kind === 'generate' && typeof step.options.model !== 'string') {
+      throw new LoopscopeError(
+        'FAILED_PRECONDITION',
+        `The genkit Go generate span ${step.spanId} of trace ${step.traceId} recorded a model request as its input, not the generate's options (no model, tools as definitions: genkit Go 1.4 wrote it so), so it cannot be replayed faithfully: record it with a genkit Go that records its generate options, as 1.12 does.`,
+      );
+    }
     const interruptedParts = step.outcome.kind === 'interrupted' ? toolRequestParts(step.outcome.message).filter((part) => part.metadata.interrupt !== undefined && part.metadata.interrupt !== false) : [];
     step.toolExecutions = step.toolExecutions.map((execution) => goExecution({ execution, span: spans.get(spanKey(execution)), interruptedParts }));
   }
