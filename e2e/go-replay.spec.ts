@@ -82,5 +82,5 @@ test('genkit go: Export repro of a saved Go recording downloads a Go program tha
   const text = readFileSync((await file.path())!, 'utf8');
   expect(text).toMatch(/^\/\/ Repro of a genkit Go run recorded by Loopscope: 2 calls, \d+ spans\./);
   expect(text).toContain('package main');
-  expect(text.split('\n').filter((line) => line.startsWith('\t"github.com/'))).toEqual(['\t"github.com/firebase/genkit/go/ai"', '\t"github.com/firebase/genkit/go/genkit"']);
+  expect(text.split('\n').filter((line) => line.startsWith('\t"github.com/'))).toEqual(['\t"github.com/firebase/genkit/go/ai"', '\t"github.com/firebase/genkit/go/genkit"', '\t"github.com/firebase/genkit/go/plugins/middleware"']);
 });

@@ -13,6 +13,7 @@ import (
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/core/tracing"
 	"github.com/firebase/genkit/go/genkit"
+	"github.com/firebase/genkit/go/plugins/middleware"
 	"go.opentelemetry.io/otel/trace"
 
 	tools "loopscope.local/tools"
@@ -34,6 +35,8 @@ type replayToolDefinition struct {
 	Description  string         `json:"description,omitempty"`
 	InputSchema  map[string]any `json:"inputSchema,omitempty"`
 	OutputSchema map[string]any `json:"outputSchema,omitempty"`
+	// The definition's metadata: `multipart` says which kind of tool sent it (a typed interruptible tool is multipart).
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 type replayStepCommand struct {
@@ -219,7 +222,9 @@ func (r *replayer) instance(cmd replayStepCommand) (*genkit.Genkit, error) {
 	// resolves a tool by name from its registry first), and a replay model must not meet a
 	// scenario's scripted model of the same name.
 	// WithExperimental: as the runner's own instance (the typed interrupts of tools/go, genkit/exp).
-	g := genkit.Init(context.Background(), genkit.WithExperimental())
+	// The middleware plugin registers genkit Go's own middleware (ToolApproval, …): a recorded
+	// generate's `use` names them, and genkit resolves them by name with their recorded config.
+	g := genkit.Init(context.Background(), genkit.WithExperimental(), genkit.WithPlugins(&middleware.Middleware{}))
 	for _, name := range cmd.Models {
 		defineReplayModel(g, name)
 	}
@@ -271,7 +276,7 @@ func defineStubTool(g *genkit.Genkit, definition replayToolDefinition) {
 	if definition.OutputSchema != nil {
 		options = append(options, ai.WithOutputSchema(definition.OutputSchema))
 	}
-	genkit.DefineTool(g, definition.Name, definition.Description, func(tc *ai.ToolContext, input any) (any, error) {
+	stub := func(tc *ai.ToolContext, input any) (any, error) {
 		state, err := stateOf(tc.Context)
 		if err != nil {
 			return nil, err
@@ -281,7 +286,19 @@ func defineStubTool(g *genkit.Genkit, definition replayToolDefinition) {
 			return nil, err
 		}
 		return playBack(tc, answer.Outcome)
-	}, options...)
+	}
+	// The model is sent each tool's definition, `multipart` included: the stub is of the recorded kind.
+	if multipart, _ := definition.Metadata["multipart"].(bool); multipart {
+		genkit.DefineMultipartTool(g, definition.Name, definition.Description, func(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, error) {
+			output, err := stub(tc, input)
+			if err != nil {
+				return nil, err
+			}
+			return &ai.MultipartToolResponse{Output: output}, nil
+		}, options...)
+		return
+	}
+	genkit.DefineTool(g, definition.Name, definition.Description, stub, options...)
 }
 
 // playBack ends a tool call as recorded.

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 import { readReplayable } from './read-recording';
+import type { StepOutcome } from '../contract/replay';
 import { describeOutcome } from './replay-report';
 import { exportGoRepro, goStringLiteral } from './export-go-repro';
 
@@ -34,9 +35,11 @@ describe('exportGoRepro: a standalone Go program with genkit Go alone', () => {
     const recording = readReplayable(await loadTraceFile(path.join(FIXTURES, file))).recording;
     if (!('models' in recording)) throw new Error('not a genkit recording');
     const program = exportGoRepro(recording, { source: file, fileName: 'main.go' });
-    expect(program.split('\n').filter((line) => line.startsWith('\t"github.com/'))).toEqual(['\t"github.com/firebase/genkit/go/ai"', '\t"github.com/firebase/genkit/go/genkit"']);
+    expect(program.split('\n').filter((line) => line.startsWith('\t"github.com/'))).toEqual(['\t"github.com/firebase/genkit/go/ai"', '\t"github.com/firebase/genkit/go/genkit"', '\t"github.com/firebase/genkit/go/plugins/middleware"']);
     const lines = (await goRun(file, program)).trim().split('\n');
-    expect(lines).toEqual(recording.steps.map((step) => `${step.label}: ${describeOutcome(step.outcome)}; recorded ${describeOutcome(step.outcome)}`));
+    // The program prints a failure's whole first line; the recorded words are the report's (cut at 200 characters).
+    const now = (outcome: StepOutcome) => (outcome.kind === 'error' ? `failed: ${outcome.message.split('\n')[0]}` : describeOutcome(outcome));
+    expect(lines).toEqual(recording.steps.map((step) => `${step.label}: ${now(step.outcome)}; recorded ${describeOutcome(step.outcome)}`));
   }, 300_000);
 
   it('recorded text that would break Go source (quotes, backticks, a line end, */, a lone surrogate) stays data', async () => {

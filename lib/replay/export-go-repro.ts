@@ -41,7 +41,7 @@ function recordedData(recording: Recording, options: ExportGoReproOptions): unkn
     ...(options.title ? { title: options.title } : {}),
     source: options.source ?? 'a recording',
     models: [...recording.models].sort(),
-    tools: [...recording.toolDefinitions.values()].map((tool) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema, outputSchema: tool.outputSchema })),
+    tools: [...recording.toolDefinitions.values()].map((tool) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, multipart: tool.metadata?.multipart === true })),
     steps: recording.steps.map((step) => ({
       label: step.label,
       recorded: describeOutcome(step.outcome),
@@ -92,6 +92,7 @@ import (
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/genkit"
+	"github.com/firebase/genkit/go/plugins/middleware"
 )
 
 const recordedJSON = ${goStringLiteral(JSON.stringify(recordedData(recording, options)))}
@@ -128,6 +129,7 @@ type recordedRun struct {
 		Description  string         \`json:"description"\`
 		InputSchema  map[string]any \`json:"inputSchema"\`
 		OutputSchema map[string]any \`json:"outputSchema"\`
+		Multipart    bool           \`json:"multipart"\`
 	} \`json:"tools"\`
 	Steps []*recordedStep \`json:"steps"\`
 }
@@ -184,7 +186,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "the recorded JSON does not read:", err)
 		os.Exit(2)
 	}
-	g := genkit.Init(ctx)
+	// genkit Go's own middleware (ToolApproval, …), which a recorded generate's \`use\` may name.
+	g := genkit.Init(ctx, genkit.WithExperimental(), genkit.WithPlugins(&middleware.Middleware{}))
 	for _, name := range run.Models {
 		genkit.DefineModel(g, name, &ai.ModelOptions{Supports: &ai.ModelSupports{Tools: true, Multiturn: true, SystemRole: true, Media: true}},
 			func(ctx context.Context, request *ai.ModelRequest, _ ai.ModelStreamCallback) (*ai.ModelResponse, error) {
@@ -213,7 +216,7 @@ func main() {
 		if tool.OutputSchema != nil {
 			options = append(options, ai.WithOutputSchema(tool.OutputSchema))
 		}
-		genkit.DefineTool(g, name, tool.Description, func(tc *ai.ToolContext, input any) (any, error) {
+		stub := func(tc *ai.ToolContext, input any) (any, error) {
 			recorded := takeRun(name, input)
 			if recorded == nil {
 				return nil, fmt.Errorf("the recording never ran %s here", name)
@@ -226,6 +229,17 @@ func main() {
 				return nil, errors.New(recorded.Outcome.Message)
 			}
 			return recorded.Outcome.Output, nil
+		}
+		if !tool.Multipart {
+			genkit.DefineTool(g, name, tool.Description, stub, options...)
+			continue
+		}
+		genkit.DefineMultipartTool(g, name, tool.Description, func(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, error) {
+			output, err := stub(tc, input)
+			if err != nil {
+				return nil, err
+			}
+			return &ai.MultipartToolResponse{Output: output}, nil
 		}, options...)
 	}
 	histories := map[int][]*ai.Message{}

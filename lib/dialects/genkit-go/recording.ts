@@ -6,10 +6,12 @@
  * - an interrupted tool span ends `genkit:state=error` with no interrupt attribute; the generate's
  *   output message (`metadata.interrupt` on the request) is the evidence, and holds the data;
  * - a `tool.v2` span records the multipart envelope (`{"output": …}`), not the tool's own output;
+ * - a hold of the ToolApproval middleware (tool-approval.ts) is a span genkit Go makes for a tool
+ *   that never ran: the replay's ToolApproval (the recorded `use`) holds it again, so it is no
+ *   recorded tool run for a stub;
  * - genkit Go 1.4 recorded a generate's input as the model request (no model, no maxTurns, tools as
  *   definitions), not its GenerateActionOptions: such a recording is refused, since the call cannot
- *   be made again as it was (its restarted tool, in a trace of its own, is no step of its own either:
- *   go-resume.ts draws it inside its resume).
+ *   be made again as it was.
  * A recording that cannot be replayed faithfully is refused naming the span: a turn with no model
  * span, a model response that is not a genkit response.
  */
@@ -20,6 +22,7 @@ import { spanKey, type Span } from '../../trace/span';
 import { readGenkitRecording, type Recording, type RecordedToolExecution, type ResumeContinuation } from '../genkit-js/recording';
 import { toolRequestParts } from '../genkit-js/message-parts';
 import type { SpanIndex } from '../span-index';
+import { holdOf, toolApprovalsOf } from './tool-approval';
 import { genkitGo } from '.';
 
 /** A turn that ran (it did not fail before its model call) must have its model span. */
@@ -94,7 +97,12 @@ export function readGoRecording(options: { index: SpanIndex; continuation: (gene
       );
     }
     const interruptedParts = step.outcome.kind === 'interrupted' ? toolRequestParts(step.outcome.message).filter((part) => part.metadata.interrupt !== undefined && part.metadata.interrupt !== false) : [];
-    step.toolExecutions = step.toolExecutions.map((execution) => goExecution({ execution, span: spans.get(spanKey(execution)), interruptedParts }));
+    const executions = step.toolExecutions.map((execution) => goExecution({ execution, span: spans.get(spanKey(execution)), interruptedParts }));
+    // A ToolApproval hold is the middleware's span for a tool that never ran: the replay's own
+    // ToolApproval (the recorded `use`) holds it again, no stub is asked for it.
+    const root = spans.get(spanKey(step));
+    const approvals = root ? toolApprovalsOf(root) : [];
+    step.toolExecutions = executions.filter((execution) => !(execution.outcome.kind === 'interrupt' && holdOf({ approvals, tool: execution.name, interruptMetadata: execution.outcome.metadata })));
   }
   return recording;
 }

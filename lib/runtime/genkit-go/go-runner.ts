@@ -70,7 +70,7 @@ export interface GoToolInfo {
 export interface GoReplayStepCommand {
   options: Record<string, unknown>;
   models: string[];
-  tools: { name: string; description?: string; inputSchema?: unknown; outputSchema?: unknown }[];
+  tools: { name: string; description?: string; inputSchema?: unknown; outputSchema?: unknown; metadata?: unknown }[];
   liveTools?: boolean;
   answers?: { traceId: string; spanId: string };
   replays?: { traceId: string; spanId: string };

@@ -82,7 +82,7 @@ export async function replayGoRecording(recording: Recording, options: GoReplayO
   const models = [...recording.models].sort();
   const tools = [...recording.toolDefinitions.values()]
     .sort((a, b) => a.name.localeCompare(b.name))
-    .map((definition) => ({ name: definition.name, description: definition.description, inputSchema: definition.inputSchema, outputSchema: definition.outputSchema }));
+    .map((definition) => ({ name: definition.name, description: definition.description, inputSchema: definition.inputSchema, outputSchema: definition.outputSchema, metadata: definition.metadata }));
   for (const step of recording.steps) {
     const base = {
       index: step.index,
