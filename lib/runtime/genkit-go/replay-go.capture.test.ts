@@ -16,7 +16,11 @@ import { replayGoRecording } from './replay-go';
  * counted; divergences named by call and field as for genkit JS.
  */
 const FIXTURES = path.join(process.cwd(), 'lib', 'dialects', 'genkit-go', '__fixtures__');
-const FILES = readdirSync(FIXTURES).filter((file) => file.endsWith('.otlp.json'));
+// The fixtures, and the genkit Go example traces shipped in traces/ (paths from the fixtures folder).
+const FILES = [
+  ...readdirSync(FIXTURES).filter((file) => file.endsWith('.otlp.json')),
+  ...readdirSync('traces').filter((file) => file.startsWith('go-')).map((file) => path.join('..', '..', '..', '..', 'traces', file)),
+];
 
 let receiver: TestReceiver;
 let runner: GoRunner;
@@ -53,7 +57,7 @@ function changed({ spans, where, attribute, change }: { spans: Span[]; where: (s
 }
 
 describe('replayGoRecording: every genkit Go fixture replays in the Go runner as recorded', () => {
-  it('there are Go fixtures to replay', () => expect(FILES.length).toBeGreaterThanOrEqual(8));
+  it('there are Go fixtures and example traces to replay', () => expect(FILES.filter((file) => file.includes('traces')).length).toBeGreaterThanOrEqual(1));
 
   it.each(FILES)('%s matches in strict mode, every recorded model and tool call made once, as many spans as recorded', async (file) => {
     const recorded = await loadTraceFile(path.join(FIXTURES, file));
