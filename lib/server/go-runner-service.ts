@@ -105,11 +105,15 @@ export class GoRunnerService {
       } catch (error) {
         return { traceIds: [], failure: { message: errorMessage(error), status: 'FAILED_PRECONDITION' } };
       }
+      // A replay step leaves the command loop free (pings are answered), but it is a call in flight all the same.
+      this.inFlight += 1;
       try {
         const { report, traceIds } = await replayGoRecording(options.recording, { ...options, runner });
         return { traceIds, report };
       } catch (error) {
         return { traceIds: [], failure: { message: errorMessage(error), status: 'INTERNAL' } };
+      } finally {
+        this.inFlight -= 1;
       }
     });
     this.queue = next.catch(() => undefined);
