@@ -14,13 +14,13 @@ export function ReplayControls(props: { source: TraceSource }) {
 
   return (
     <div className="replay-controls" data-testid="replay-controls">
-      <label title="Run the tools registered in tools/ (tools/ai-sdk/ for an AI SDK recording) instead of playing back the recorded outputs, and compare them with the recording">
+      <label title="Run the tools registered in tools/ (tools/ai-sdk/ for an AI SDK recording, tools/go/ for a genkit Go one) instead of playing back the recorded outputs, and compare them with the recording">
         <input type="checkbox" checked={liveTools} onChange={(event) => setLiveTools(event.target.checked)} data-testid="replay-live-tools" /> live tools
       </label>
       <label title="Record every divergence and go on, instead of stopping at the first">
         <input type="checkbox" checked={lenient} onChange={(event) => setLenient(event.target.checked)} data-testid="replay-lenient" /> lenient
       </label>
-      <button type="button" onClick={replay} disabled={busy} data-testid="replay-button" title="Replay this recording with the runtime that recorded it (genkit, or the AI SDK's generateText): models answer from the recorded spans">
+      <button type="button" onClick={replay} disabled={busy} data-testid="replay-button" title="Replay this recording with the runtime that recorded it (genkit, the AI SDK's generateText, or genkit Go in the Go runner): models answer from the recorded spans">
         {busy ? 'Starting the replay…' : 'Replay'}
       </button>
       {error ? (
@@ -32,7 +32,7 @@ export function ReplayControls(props: { source: TraceSource }) {
   );
 }
 
-/** Downloads a standalone TypeScript file that reproduces a saved run with plain genkit, or with `ai` alone for an AI SDK recording. */
+/** Downloads a standalone file that reproduces a saved run: TypeScript with plain genkit, or with `ai` alone for an AI SDK recording; a Go program with genkit Go alone for a genkit Go recording. */
 export function ExportReproButton(props: { file: string }) {
   const [error, setError] = useState<string | undefined>();
   const download = async () => {
@@ -55,7 +55,7 @@ export function ExportReproButton(props: { file: string }) {
   };
   return (
     <>
-      <button type="button" onClick={download} data-testid="export-repro" title="A standalone TypeScript file that reproduces this run with plain genkit (or ai alone, for an AI SDK recording): run it with npx tsx">
+      <button type="button" onClick={download} data-testid="export-repro" title="A standalone file that reproduces this run: TypeScript with plain genkit (or ai alone, for an AI SDK recording), run with npx tsx; a Go program with genkit Go alone for a genkit Go recording, run with go run">
         Export repro
       </button>
       {error ? (

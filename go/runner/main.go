@@ -51,7 +51,9 @@ func main() {
 	registered := tools.Register(g)
 	scenariosDir := envOr("LOOPSCOPE_GO_SCENARIOS_DIR", filepath.Join("tools", "go", "scenarios"))
 	runner := &runner{g: g, tools: registered, scenariosDir: scenariosDir, models: map[string]bool{}}
+	// One writer for every line (results, pauses, span starts, replay calls) from any goroutine.
 	send := events.send
+	replays := newReplayer(send, provider.ForceFlush)
 	send(map[string]any{"type": "ready", "pid": os.Getpid(), "tools": toolNames(registered), "toolInfo": describeTools(registered)})
 	lines := bufio.NewScanner(os.Stdin)
 	lines.Buffer(make([]byte, 1<<20), 64<<20)
@@ -86,6 +88,8 @@ func main() {
 			}(cmd)
 		case "pause-decision", "set-mode", "stop":
 			send(runner.stepCommand(cmd))
+		case "replay-step", "replay-answer":
+			replays.handle(ctx, cmd.Type, append([]byte(nil), lines.Bytes()...))
 		case "shutdown":
 			return
 		default:
@@ -110,7 +114,7 @@ func startTelemetry(ctx context.Context) (*sdktrace.TracerProvider, error) {
 	if err != nil {
 		return nil, err
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(answerLinkProcessor{}), sdktrace.WithSpanProcessor(stepSpanProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(answerLinkProcessor{}), sdktrace.WithSpanProcessor(stepSpanProcessor{}), sdktrace.WithSpanProcessor(replayLinkProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
 	otel.SetTracerProvider(provider)
 	return provider, nil
 }

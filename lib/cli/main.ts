@@ -44,9 +44,11 @@ Commands:
                            when nothing differs, 1 naming each difference
 
   replay <file…> [--live-tools] [--lenient] [--json]
-                           replays the recorded run with genkit: models answer from the
+                           replays the recorded run with the runtime that recorded it (genkit
+                           JS, the AI SDK, or genkit Go in the Go runner): models answer from the
                            recorded model spans, tools are stubbed from the recorded tool spans
-                           (--live-tools: the tools in tools/ run instead and are compared);
+                           (--live-tools: the tools in tools/, tools/ai-sdk/ or tools/go/ run
+                           instead and are compared);
                            exit 0 when it matches the recording, 1 at the first divergence
                            (--lenient: record every divergence and go on)
 

@@ -80,3 +80,40 @@ describe('loopscope replay', () => {
     expect(result.stderr).toMatch(/^loopscope: .*nothing|no generate/i);
   });
 });
+
+describe('loopscope replay on a genkit Go trace (in the Go runner)', () => {
+  const fixture = 'lib/dialects/genkit-go/__fixtures__/go-restart-after-approval.otlp.json';
+  const goLoopscope = (...args: string[]) => {
+    // The first call may build the Go runner.
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { encoding: 'utf8', timeout: 600_000 });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+
+  it('exit 0 as recorded; exit 1 once the restarted tool’s recorded output changed, naming step, model call and field; exit 2 on a trace with a lost model span', () => {
+    const same = goLoopscope('replay', fixture);
+    expect(same.stderr).toBe('');
+    expect(same.status).toBe(0);
+    expect(same.stdout).toMatch(/^replay: MATCH — 2 step\(s\), 0 divergence\(s\), strict mode, recorded tools/);
+    expect(same.stdout).toContain('✓ generate 2 (resume): recorded finished (stop); replayed finished (stop) (model calls 1/1, tool calls 1/1)');
+
+    const body = JSON.parse(readFileSync(fixture, 'utf8'));
+    const spans = body.resourceSpans.flatMap((resource: any) => resource.scopeSpans.flatMap((scope: any) => scope.spans));
+    const restarted = spans.find((span: any) => span.name === 'transferMoney' && span.attributes.some((attribute: any) => attribute.key === 'genkit:output'));
+    const output = restarted.attributes.find((attribute: any) => attribute.key === 'genkit:output');
+    output.value.stringValue = output.value.stringValue.replace('"done"', '"rejected"');
+    const changed = path.join(scratch, 'go-changed.json');
+    writeFileSync(changed, JSON.stringify(body));
+    const diverged = goLoopscope('replay', changed);
+    expect(diverged.status).toBe(1);
+    expect(diverged.stdout).toMatch(/first divergence: generate 2 \(resume\), model call 1, field messages\[2\]\.content\[0\]\.toolResponse\.output\.status/);
+    expect(diverged.stdout).toContain('recorded: "done"');
+    expect(diverged.stdout).toContain('replayed: "rejected"');
+
+    for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) scope.spans = scope.spans.filter((span: any) => !span.name.startsWith('scripted/'));
+    const lost = path.join(scratch, 'go-lost.json');
+    writeFileSync(lost, JSON.stringify(body));
+    const refused = goLoopscope('replay', lost);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^loopscope: The genkit Go generate span [0-9a-f]{16} of trace [0-9a-f]{32} ran a model turn, but the recording has no model span under it/);
+  }, 900_000);
+});

@@ -1,8 +1,9 @@
 /**
  * `loopscope replay <file…> [--live-tools] [--lenient] [--json]`: replays the recorded run
- * with the runtime that recorded it — genkit, or the Vercel AI SDK's generateText — models
- * answering from the recording, tools stubbed from it (or the local tools of tools/, or
- * tools/ai-sdk/, with --live-tools). Exit 0 when the replay matches the recording, 1 when it
+ * with the runtime that recorded it — genkit, the Vercel AI SDK's generateText, or genkit Go's
+ * own loop in the Go runner (built from go/runner; its spans go to a loopback receiver and are
+ * dropped, as a JS replay's are) — models answering from the recording, tools stubbed from it
+ * (or the local tools of tools/, tools/ai-sdk/ or tools/go/, with --live-tools). Exit 0 when the replay matches the recording, 1 when it
  * diverges (the first divergence printed: which call, which field).
  */
 import path from 'node:path';
@@ -22,7 +23,9 @@ export async function replayCommand({ files, flags, write }: { files: string[]; 
   const toolsDir = path.resolve(process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools');
   const mode = flags.has('--lenient') ? 'lenient' : 'strict';
   let report: ReplayReport;
-  if (read.runtime === 'ai-sdk') {
+  if (read.runtime === 'genkit-go') {
+    report = await replayInGoRunner({ recording: read.recording, mode, liveTools: flags.has('--live-tools') });
+  } else if (read.runtime === 'ai-sdk') {
     const { replayAiSdkRecording } = await import('../runtime/ai-sdk/replay-ai-sdk');
     let liveTools: Awaited<ReturnType<typeof import('../runtime/ai-sdk/load-ai-sdk-tools').loadAiSdkTools>>['tools'] | undefined;
     if (flags.has('--live-tools')) {
@@ -44,4 +47,25 @@ export async function replayCommand({ files, flags, write }: { files: string[]; 
   }
   write(flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : `${renderReplayText(report)}\n`);
   return report.matched ? 0 : 1;
+}
+
+/** A genkit Go recording, replayed in a Go runner of this process's own (lib/runtime/genkit-go/replay-go.ts). */
+async function replayInGoRunner(options: { recording: import('../dialects/genkit-js/recording').Recording; mode: 'strict' | 'lenient'; liveTools: boolean }): Promise<ReplayReport> {
+  const [{ buildGoRunner, startGoRunner }, { replayGoRecording }, { startLoopbackReceiver }] = await Promise.all([
+    import('../runtime/genkit-go/go-runner'),
+    import('../runtime/genkit-go/replay-go'),
+    import('../server/loopback-receiver'),
+  ]);
+  const projectDir = process.cwd();
+  const receiver = await startLoopbackReceiver();
+  try {
+    const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir }), projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token });
+    try {
+      return (await replayGoRecording(options.recording, { runner, mode: options.mode, liveTools: options.liveTools })).report;
+    } finally {
+      await runner.stop();
+    }
+  } finally {
+    await receiver.close();
+  }
 }

@@ -51,6 +51,11 @@ export async function reproCommand(options: { argv: string[]; files: string[]; f
   for (const file of files) spans.push(...(await loadTraceFile(file)));
   const read = readReplayable(spans);
   const fileName = out ? path.basename(out) : reproFileName(files[0]);
+  if (read.runtime === 'genkit-go') {
+    if (flags.has('--local-tools')) warn('loopscope: --local-tools imports genkit JS tool modules: the genkit Go repro keeps its tools stubbed from the recording.\n');
+    const { exportGoRepro, goReproFileName } = await import('../replay/export-go-repro');
+    return emit({ out, text: exportGoRepro(read.recording, { source: files.join(', '), fileName: out ? path.basename(out) : goReproFileName(files[0]) }), write });
+  }
   if (read.runtime === 'ai-sdk') {
     if (flags.has('--local-tools')) warn('loopscope: --local-tools imports genkit tool modules: the AI SDK repro keeps its tools stubbed from the recording.\n');
     return emit({ out, text: exportAiSdkRepro(read.recording, { source: files.join(', '), fileName }), write });

@@ -10,8 +10,9 @@ import { replayRecording } from './run-replay';
 
 const ROOT = process.cwd();
 const filesIn = (folder: string, suffix: string) => readdirSync(path.join(ROOT, folder)).filter((name) => name.endsWith(suffix)).map((name) => `${folder}/${name}`);
-// The genkit recordings (the AI SDK examples, traces/ai-sdk-*.json, replay in lib/runtime/ai-sdk/replay-ai-sdk.test.ts).
-const FILES = [...filesIn('lib/graph/__fixtures__', '.otlp.json'), ...filesIn('traces', '.json').filter((file) => !file.startsWith('traces/ai-sdk-'))].sort();
+// The genkit JS recordings (the AI SDK examples, traces/ai-sdk-*.json, replay in lib/runtime/ai-sdk/replay-ai-sdk.test.ts; the
+// genkit Go ones, traces/go-*.json, in the Go runner: lib/runtime/genkit-go/replay-go.capture.test.ts).
+const FILES = [...filesIn('lib/graph/__fixtures__', '.otlp.json'), ...filesIn('traces', '.json').filter((file) => !file.startsWith('traces/ai-sdk-') && !file.startsWith('traces/go-'))].sort();
 
 async function spansOf(file: string): Promise<Span[]> {
   return loadTraceFile(path.join(ROOT, file));

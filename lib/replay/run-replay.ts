@@ -276,7 +276,12 @@ function generateOptions(step: GenerateStep): Record<string, unknown> {
   return pick;
 }
 
-function messagesFor({ step, histories, sent }: { step: GenerateStep; histories: Map<number, { pristine: unknown[] }>; sent: Map<number, unknown[]> }): { value: unknown[]; source: ReplayStepResult['history'] } {
+/**
+ * The history a replayed generate sends (either genkit runtime's): a first call its recorded
+ * messages; a resume its replayed parent's history (the retry of an earlier resume the very same
+ * messages); without a replayed parent the recorded history.
+ */
+export function messagesFor({ step, histories, sent }: { step: GenerateStep; histories: Map<number, { pristine: unknown[] }>; sent: Map<number, unknown[]> }): { value: unknown[]; source: ReplayStepResult['history'] } {
   if (step.options.resume === undefined) return { value: jsonCopy(Array.isArray(step.options.messages) ? step.options.messages : []), source: undefined };
   if (step.retryOf !== undefined && sent.has(step.retryOf)) return { value: sent.get(step.retryOf)!, source: 'replayed-retry' };
   const parent = step.continues === undefined ? undefined : histories.get(step.continues);

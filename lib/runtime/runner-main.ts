@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { scriptedModelName } from '../contract/scenario';
+import { LoopscopeError } from '../errors';
 import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './runner-protocol';
 import { RunnerSpanOutbox } from './runner-span-outbox';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
@@ -171,6 +172,8 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
       await finishRequest(command.requestId, result.failure);
       return send({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
     }
+    // The server sends a genkit Go recording to its Go runner (replay-service.ts); never replay it with genkit JS.
+    if (read.runtime === 'genkit-go') throw new LoopscopeError('FAILED_PRECONDITION', 'A genkit Go recording replays in the Go runner, not in a genkit JS runner.');
     const recording = read.recording;
     const report = await runContext.run(run, () =>
       replayRecording(recording, {

@@ -13,6 +13,8 @@ import type { GenkitGoScenario } from '../contract/scenario';
 import type { SpanStartEvent } from '../contract/span-start';
 import { errorMessage } from '../errors';
 import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateResult, type GoRunner, type GoStepCommand, type GoStepCommandResult, type GoToolInfo } from '../runtime/genkit-go/go-runner';
+import type { Recording } from '../dialects/genkit-js/recording';
+import { replayGoRecording, type GoReplayOptions } from '../runtime/genkit-go/replay-go';
 import { loadScenarios, isGenkitGoScenario } from '../runtime/scenario';
 import type { GenerateResult } from './runner-process';
 
@@ -118,6 +120,33 @@ export class GoRunnerService {
   async command(command: GoStepCommand): Promise<GoStepCommandResult> {
     if (!this.runner || this.runner.exited || !this.holdsRun(command.runId)) return { ok: false, message: `Run ${command.runId} is not running in the genkit Go runner.` };
     return this.runner.command(command);
+  }
+
+  /**
+   * Replays a genkit Go recording in the Go runner, beside its other calls
+   * (lib/runtime/genkit-go/replay-go.ts): the report and every trace the replay recorded.
+   */
+  replay(options: { recording: Recording } & Omit<GoReplayOptions, 'runner'>): Promise<GenerateResult> {
+    const call = (async (): Promise<GenerateResult> => {
+      let runner: GoRunner;
+      try {
+        runner = await this.ready();
+      } catch (error) {
+        return { traceIds: [], failure: { message: errorMessage(error), status: 'FAILED_PRECONDITION' } };
+      }
+      // A replay step leaves the command loop free (pings are answered), but it is a call in flight all the same.
+      this.inFlight += 1;
+      try {
+        const { report, traceIds } = await replayGoRecording(options.recording, { ...options, runner });
+        return { traceIds, report };
+      } catch (error) {
+        return { traceIds: [], failure: { message: errorMessage(error), status: 'INTERNAL' } };
+      } finally {
+        this.inFlight -= 1;
+      }
+    })().finally(() => this.calls.delete(call));
+    this.calls.add(call);
+    return call;
   }
 
   private async run(command: GoGenerateCommand): Promise<GenerateResult> {

@@ -8,7 +8,9 @@
  * the hook's message (tool-approval.ts). A resume is recorded as genkit JS records one (`resume`
  * in the input, restarts run inside it). Its interrupts are answered by genkit Go's rules
  * (resume-rules.ts, measured on the module) and the payload shown as Go code (resume-snippet.ts).
- */import { isGenkitSpan } from '../genkit-js/classify-span';
+ * Its recordings replay in the Go runner (recording.ts, lib/runtime/genkit-go/replay-go.ts).
+ */
+import { isGenkitSpan } from '../genkit-js/classify-span';
 import { readGenerateCall } from '../genkit-js/read-generate';
 import { buildToolCall } from '../genkit-js/read-tool-call';
 import { genkitJs } from '../genkit-js';

@@ -145,10 +145,16 @@ function unmutateHistory(messages: unknown[], pending: Map<string, unknown>): un
 
 /**
  * Reads the replayable chain out of any set of genkit spans (one or several traces).
- * `continuation`: for a resume generate, what the graph's linking says it answers.
+ * `continuation`: for a resume generate, what the graph's linking says it answers; `enclosed`:
+ * whether a span belongs to a call (default genkit JS's rule; genkit Go's dialect passes its own).
  * Fails with a clear error when there is nothing to replay or a generate did not record its input.
  */
-export function readGenkitRecording(options: { index: SpanIndex; continuation: (generateId: string) => ResumeContinuation | undefined }): Recording {
+export function readGenkitRecording(options: {
+  index: SpanIndex;
+  continuation: (generateId: string) => ResumeContinuation | undefined;
+  enclosed?: (index: SpanIndex, span: Span) => boolean;
+}): Recording {
+  const enclosed = options.enclosed ?? enclosedByCall;
   const { index } = options;
   const steps: ReplayStep[] = [];
   const toolDefinitions = new Map<string, RecordedToolDefinition>();
@@ -158,7 +164,7 @@ export function readGenkitRecording(options: { index: SpanIndex; continuation: (
   const roots: { span: Span; kind: 'generate' | 'tool' }[] = [];
   for (const span of index.spans) {
     const role = index.classify(span).role;
-    if ((role === 'generate' || role === 'tool') && isGenkitSpan(span) && !enclosedByCall(index, span)) roots.push({ span, kind: role });
+    if ((role === 'generate' || role === 'tool') && isGenkitSpan(span) && !enclosed(index, span)) roots.push({ span, kind: role });
   }
   roots.sort((a, b) => byTime(a.span, b.span));
 

@@ -88,6 +88,33 @@ export interface GoToolInfo {
   resumeSchema?: unknown;
 }
 
+/** One replayed generate (go/runner/replay.go): the recorded options with the history to send, the replay instance's models and tools. */
+export interface GoReplayStepCommand {
+  options: Record<string, unknown>;
+  models: string[];
+  tools: { name: string; description?: string; inputSchema?: unknown; outputSchema?: unknown; metadata?: unknown }[];
+  liveTools?: boolean;
+  answers?: { traceId: string; spanId: string };
+  replays?: { traceId: string; spanId: string };
+}
+
+/** A model request or tool call of a replayed generate, asked of Loopscope's replay session. */
+export type GoReplayCall = { callId: string; span?: { traceId: string; spanId: string } } & (
+  | { call: 'model'; request: Record<string, unknown> }
+  | { call: 'tool'; name: string; input: unknown; live?: boolean }
+  | { call: 'tool-outcome'; of: string; name: string; outcome: import('../../dialects/recorded-calls').RecordedToolOutcome }
+);
+
+/** What the replay session answers: a response, an outcome to play back, run the live tool, or an error to raise (a stop, a recorded failure). */
+export interface GoReplayAnswer {
+  response?: Record<string, unknown>;
+  outcome?: import('../../dialects/recorded-calls').RecordedToolOutcome;
+  run?: boolean;
+  error?: string;
+}
+
+export type GoReplayStepResult = GoGenerateResult & { message?: unknown };
+
 export interface GoRunner {
   pid: number;
   tools: GoToolInfo[];
@@ -98,6 +125,8 @@ export interface GoRunner {
   ping(timeoutMs: number): Promise<boolean>;
   /** Sends a step command to a stepped call in progress and waits for the runner's answer. */
   command(command: GoStepCommand): Promise<GoStepCommandResult>;
+  /** One replayed generate (go/runner/replay.go); `onCall` answers each model request and tool call it makes. */
+  replayStep(command: GoReplayStepCommand, onCall: (call: GoReplayCall) => GoReplayAnswer): Promise<GoReplayStepResult>;
   stop(): Promise<void>;
 }
 
@@ -130,6 +159,7 @@ export async function startGoRunner(options: {
   const commands = new Map<string, (result: GoStepCommandResult) => void>();
   // A paused call waits for a person, not for the runner: its time limit stops while it is paused.
   const pausedCalls = new Map<string, { pauses: number; hold: () => void; release: () => void }>();
+  const replayCalls = new Map<string, (call: GoReplayCall) => GoReplayAnswer>();
   let ready: (value: { pid: number; tools: GoToolInfo[] }) => void;
   let failed: (error: Error) => void;
   const started = new Promise<{ pid: number; tools: GoToolInfo[] }>((resolve, reject) => ((ready = resolve), (failed = reject)));
@@ -146,6 +176,10 @@ export async function startGoRunner(options: {
     else if (message.type === 'result' && message.requestId) {
       waiting.get(message.requestId)?.(message);
       waiting.delete(message.requestId);
+    } else if (message.type === 'replay-call' && message.requestId) {
+      const call = message as unknown as GoReplayCall;
+      const answer = replayCalls.get(message.requestId)?.(call) ?? { error: 'The replay step this call belongs to is over.' };
+      child.stdin.write(`${JSON.stringify({ type: 'replay-answer', callId: call.callId, ...answer })}\n`);
     }
   });
   const onStepLine = (raw: unknown) => {
@@ -177,6 +211,33 @@ export async function startGoRunner(options: {
   });
   const { pid, tools } = await started;
   let next = 0;
+  /** Sends one command and waits for its result, killing a runner that passes the limit (its clock stopped while a stepped call is paused). */
+  const call = ({ type, command, requestId = String((next += 1)) }: { type: string; command: object & { mode?: unknown }; requestId?: string }): Promise<GoGenerateResult> => {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ failure: { message: 'The genkit Go runner is not running.', status: 'UNAVAILABLE' } });
+    const limitMs = options.callTimeoutMs ?? 120_000;
+    return new Promise((resolve) => {
+      const expire = () => {
+        waiting.delete(requestId);
+        pausedCalls.delete(requestId);
+        child.kill('SIGKILL');
+        resolve({ failure: { message: `The genkit Go runner did not answer within ${Math.round(limitMs / 1000)} s: it was stopped (the next Go run starts a new one).`, status: 'DEADLINE_EXCEEDED' } });
+      };
+      let timer: NodeJS.Timeout | undefined = setTimeout(expire, limitMs);
+      if (command.mode) {
+        pausedCalls.set(requestId, {
+          pauses: 0,
+          hold: () => (clearTimeout(timer), (timer = undefined)),
+          release: () => (timer ??= setTimeout(expire, limitMs)),
+        });
+      }
+      waiting.set(requestId, (result) => {
+        clearTimeout(timer);
+        pausedCalls.delete(requestId);
+        resolve(result);
+      });
+      child.stdin.write(`${JSON.stringify({ type, requestId, ...command })}\n`);
+    });
+  };
   return {
     pid,
     tools,
@@ -184,31 +245,16 @@ export async function startGoRunner(options: {
       return child.exitCode !== null || child.signalCode !== null;
     },
     generate(command) {
+      return call({ type: 'generate', command });
+    },
+    async replayStep(command, onCall) {
       const requestId = String((next += 1));
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ failure: { message: 'The genkit Go runner is not running.', status: 'UNAVAILABLE' } });
-      const limitMs = options.callTimeoutMs ?? 120_000;
-      return new Promise((resolve) => {
-        const expire = () => {
-          waiting.delete(requestId);
-          pausedCalls.delete(requestId);
-          child.kill('SIGKILL');
-          resolve({ failure: { message: `The genkit Go runner did not answer within ${Math.round(limitMs / 1000)} s: it was stopped (the next Go run starts a new one).`, status: 'DEADLINE_EXCEEDED' } });
-        };
-        let timer: NodeJS.Timeout | undefined = setTimeout(expire, limitMs);
-        if (command.mode) {
-          pausedCalls.set(requestId, {
-            pauses: 0,
-            hold: () => (clearTimeout(timer), (timer = undefined)),
-            release: () => (timer ??= setTimeout(expire, limitMs)),
-          });
-        }
-        waiting.set(requestId, (result) => {
-          clearTimeout(timer);
-          pausedCalls.delete(requestId);
-          resolve(result);
-        });
-        child.stdin.write(`${JSON.stringify({ type: 'generate', requestId, ...command })}\n`);
-      });
+      replayCalls.set(requestId, onCall);
+      try {
+        return (await call({ type: 'replay-step', command, requestId })) as GoReplayStepResult;
+      } finally {
+        replayCalls.delete(requestId);
+      }
     },
     ping(timeoutMs) {
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(false);
