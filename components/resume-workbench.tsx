@@ -126,7 +126,14 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
                     />
                   ) : null}
                   {fields.has('resumed') ? (
-                    <textarea aria-label={`Resumed metadata for ${key}`} rows={2} value={draft.resumed} onChange={(event) => update(key, { resumed: event.target.value })} data-testid="workbench-resumed" />
+                    <>
+                      <textarea aria-label={`Resumed metadata for ${key}`} rows={2} value={draft.resumed} onChange={(event) => update(key, { resumed: event.target.value })} data-testid="workbench-resumed" />
+                      {request.resumedAs ? (
+                        <p className="hint" data-testid="workbench-resumed-as">
+                          {request.resumedAs}
+                        </p>
+                      ) : null}
+                    </>
                   ) : null}
                   {fields.has('replaceInput') ? (
                     <>

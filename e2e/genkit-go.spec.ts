@@ -143,6 +143,7 @@ test('genkit go: answer a Go interrupt and a ToolApproval hold of saved traces o
     await openGoWorkbench(page);
     const transfer = page.locator('[data-testid=workbench-request][data-request="transferMoney#transfer-1"]');
     await transfer.getByTestId('workbench-mode-restart').check();
+    await expect(transfer.getByTestId('workbench-resumed-as')).toContainText('transferMoney receives it as a tools.Approval', { timeout: 120_000 });
     await transfer.getByTestId('workbench-resumed').fill('{"approved": "yes"}');
     await expect(page.getByTestId('workbench-error')).toContainText('does not fit its Go resume type tools.Approval', { timeout: 120_000 });
     await transfer.getByTestId('workbench-resumed').fill('{"approved": true, "approvedBy": "quinn"}');

@@ -61,6 +61,8 @@ export const ResumeContextViewSchema = z.object({
       outputExample: z.unknown().optional(),
       /** A restart's resume data to start from (genkit Go: what releases a ToolApproval hold, a value of a typed tool's resume type). */
       resumedExample: z.unknown().optional(),
+      /** How the tool receives a restart's data, in words (genkit Go: its typed tool's Go resume type; what a hook reads). */
+      resumedAs: z.string().optional(),
     }),
   ),
 });

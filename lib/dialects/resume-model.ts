@@ -111,4 +111,6 @@ export interface ResumeRules {
   waitingFor?(request: PendingRequest, localTools: ResumeCheck['localTools']): { waitingFor?: 'approval' | 'result'; evidence?: string };
   /** The resume data a restart's draft starts from (genkit Go: what releases a hold, a value of a typed tool's resume type); `exampleOf` builds a value from a JSON schema. */
   resumedExample?(options: { request: PendingRequest; localTools: ResumeCheck['localTools']; exampleOf: (schema: unknown) => unknown }): unknown;
+  /** How the tool receives a restart's data, in words (genkit Go: converted to a typed tool's resume type). */
+  resumedAs?(request: PendingRequest, localTools: ResumeCheck['localTools']): string | undefined;
 }

@@ -43,6 +43,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
         ...(request.state === 'interrupted' && rules?.defaultKind ? { defaultKind: rules.defaultKind(request, waiting.waitingFor) } : {}),
         outputExample: exampleFromSchema(outputSchemaOf(request.name)) ?? {},
         ...(request.state === 'interrupted' && rules?.resumedExample ? { resumedExample: rules.resumedExample({ request, localTools, exampleOf: exampleFromSchema }) } : {}),
+        ...(request.state === 'interrupted' && rules?.resumedAs?.(request, localTools) ? { resumedAs: rules.resumedAs(request, localTools) } : {}),
       };
     }),
   };

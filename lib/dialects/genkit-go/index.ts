@@ -20,7 +20,7 @@ import { goBugNotes } from './known-bugs';
 import { holdOf, toolApprovalsOf } from './tool-approval';
 import { GENKIT_GO_DIALECT_ID } from './dialect-id';
 import { goResumeContextOf } from './resume-context';
-import { goDefaultKind, goResumedExample, goWaitingFor, validateGoResume } from './resume-rules';
+import { goDefaultKind, goResumedAs, goResumedExample, goWaitingFor, validateGoResume } from './resume-rules';
 import { goResumeSnippet } from './resume-snippet';
 import { withStepNotes } from './step-marks';
 
@@ -72,5 +72,6 @@ export const genkitGo: RuntimeDialect = {
     waitingFor: goWaitingFor,
     defaultKind: goDefaultKind,
     resumedExample: goResumedExample,
+    resumedAs: goResumedAs,
   },
 };

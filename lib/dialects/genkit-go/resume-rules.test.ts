@@ -139,5 +139,9 @@ describe('genkit Go answer rules, each named', () => {
     const typed = (await pausedCall('go-restart-after-approval')).requests[0];
     expect(rules.waitingFor!(typed, GO_TOOLS)).toEqual({});
     expect(rules.resumedExample!({ request: typed, localTools: GO_TOOLS, exampleOf: (schema) => ({ from: schema }) })).toEqual({ from: GO_TOOLS.get('transferMoney')!.resumeSchema });
+    // …and says how the tool receives it.
+    expect(rules.resumedAs!(typed, GO_TOOLS)).toMatch(/^transferMoney receives it as a tools\.Approval \(json\.Unmarshal/);
+    expect(rules.resumedAs!(typed, undefined)).toBeUndefined();
+    expect(rules.resumedAs!(held, undefined)).toMatch(/^ToolApproval reads toolApproved from it; past the hook, sendEmail runs/);
   });
 });

@@ -137,3 +137,11 @@ export const goResumedExample: NonNullable<ResumeRules['resumedExample']> = ({ r
   const schema = localTools?.get(request.name)?.resumeSchema;
   return schema ? exampleOf(schema) : undefined;
 };
+
+/** How a restart's data reaches the tool: past a hold, read by the hook; for a typed tool, converted to its Go resume type. */
+export const goResumedAs: NonNullable<ResumeRules['resumedAs']> = (request, localTools) => {
+  if (request.heldBy) return `${request.heldBy.by} reads ${TOOL_APPROVAL.approvedKey} from it; past the hook, ${request.name} runs (its ToolContext.Resumed holds this data).`;
+  const typed = localTools?.get(request.name);
+  if (typed?.resumeType) return `${request.name} receives it as a ${typed.resumeType} (json.Unmarshal: a field it lacks is ignored, one it has but missing is its zero value, a wrong type fails the tool).`;
+  return undefined;
+};
