@@ -38,6 +38,9 @@ export function useLiveEvents({
       setConnected(true);
       readyHandler.current?.();
     });
+    // The server dropped this stream for falling behind (lib/server/event-stream.ts): it closes
+    // next, EventSource reconnects, and `ready` re-syncs the page from stored state.
+    source.addEventListener('missed', () => setConnected(false));
     source.onerror = () => {
       setConnected(false);
       // EventSource gives up for good when the server answers with an error (a 401 after a
