@@ -273,7 +273,7 @@ export function HomePage() {
         {saved && saved.length === 0 ? <p className="empty">No saved traces.</p> : null}
         <ul className="saved-list" data-testid="saved-list">
           {saved?.map((file) => (
-            <li key={file.file} data-testid="saved-row">
+            <li key={file.file} data-testid="saved-row" data-file={file.file}>
               {file.error ? (
                 <span>
                   <code>{file.file}</code> <span className="error-text">cannot be read: {file.error}</span>

@@ -372,7 +372,7 @@ test.describe('graph', () => {
 
   test('graph: a saved file opens as one session with both generates and the answer edge between the traces', async ({ page }) => {
     await openHomeWithReadyRunner(page);
-    const row = page.getByTestId('saved-row').filter({ hasText: 'restart-after-approval.json' });
+    const row = page.locator('[data-testid=saved-row][data-file="restart-after-approval.json"]');
     await expect(row).toHaveCount(1);
     await row.getByRole('link').first().click();
     await page.waitForURL(/\/saved\/restart-after-approval\.json/);

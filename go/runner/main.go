@@ -114,7 +114,7 @@ func startTelemetry(ctx context.Context) (*sdktrace.TracerProvider, error) {
 	if err != nil {
 		return nil, err
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(answerLinkProcessor{}), sdktrace.WithSpanProcessor(stepSpanProcessor{}), sdktrace.WithSpanProcessor(replayLinkProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(linkProcessor{}), sdktrace.WithSpanProcessor(stepSpanProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
 	otel.SetTracerProvider(provider)
 	return provider, nil
 }

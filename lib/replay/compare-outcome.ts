@@ -1,5 +1,5 @@
 import type { SpanRef } from '../dialects/recorded-calls';
-import type { StepOutcome } from '../contract/replay';
+import type { ReplayStepResult, StepOutcome } from '../contract/replay';
 import { firstDifference } from './first-difference';
 import type { ReplaySession } from './replay-session';
 
@@ -35,3 +35,39 @@ export function compareOutcome({ session, step, replayed }: { session: ReplaySes
   }
 }
 
+/**
+ * Ends one replayed step, for every runtime's replay: a strict stop taken in it says `stopped`
+ * (not the runtime's wrapping of the stop); unless stopped, how it ended is compared with the
+ * recording (`comparable` drops what differs by nature, e.g. ids the runtime made up); its
+ * result with the calls the session counted.
+ */
+export function closeReplayedStep(options: {
+  session: ReplaySession;
+  step: SpanRef & { index: number; label: string; outcome: StepOutcome };
+  base: Omit<ReplayStepResult, 'replayed' | 'matched' | 'history'>;
+  replayed: StepOutcome;
+  history?: ReplayStepResult['history'];
+  /** Divergences before the step began. */
+  before: number;
+  comparable?: (outcome: StepOutcome) => StepOutcome;
+}): ReplayStepResult {
+  const { session, step, base, history, before } = options;
+  const counts = session.counts;
+  // The session was not stopped when the step began; the cast undoes TypeScript's narrowing.
+  const stoppedAt = session.stopped as { step: number } | undefined;
+  const replayed: StepOutcome = stoppedAt?.step === step.index ? { kind: 'stopped' } : options.replayed;
+  if (!session.stopped) {
+    const comparable = options.comparable ?? ((outcome: StepOutcome) => outcome);
+    // How the step ended says more than which calls are missing: it goes first.
+    compareOutcome({ session, step: { ...step, outcome: comparable(step.outcome) }, replayed: comparable(replayed) });
+    session.finishStep();
+  }
+  return {
+    ...base,
+    replayed,
+    ...(history ? { history } : {}),
+    matched: session.divergences.length === before,
+    modelCalls: { ...base.modelCalls, replayed: counts.models },
+    toolCalls: { ...base.toolCalls, replayed: counts.tools },
+  };
+}

@@ -10,7 +10,7 @@ import type { GenkitBeta, MessageData } from 'genkit/beta';
 import { jsonCopy } from '../trace/json-value';
 import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from '../dialects/genkit-js/recording';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
-import { compareOutcome } from './compare-outcome';
+import { closeReplayedStep } from './compare-outcome';
 import { ReplaySession, replayReport, type ReplayOverrides } from './replay-session';
 
 export interface ReplayOptions {
@@ -243,23 +243,7 @@ async function replaySteps({ recording, options, session, ai, use, started }: {
         replayed = outcomeOfError(error);
       }
     }
-    const counts = session.counts;
-    // A strict replay that stopped here did not end on its own: say so, not genkit's wrapping of our stop.
-    const stoppedAt = session.stopped as { step: number } | undefined;
-    if (stoppedAt?.step === step.index) replayed = { kind: 'stopped' };
-    if (!session.stopped) {
-      // How the step ended says more than which calls are missing: it goes first.
-      compareOutcome({ session, step, replayed });
-      session.finishStep();
-    }
-    results.push({
-      ...base,
-      replayed,
-      history,
-      matched: session.divergences.length === before,
-      modelCalls: { ...base.modelCalls, replayed: counts.models },
-      toolCalls: { ...base.toolCalls, replayed: counts.tools },
-    });
+    results.push(closeReplayedStep({ session, step, base, replayed, history, before }));
   }
   return replayReport({ session, mode, liveTools: options.liveTools !== undefined, steps: results, startedAt: started, spanCount: recording.spanCount });
 }

@@ -16,7 +16,7 @@ import { GENERATED_ID } from '../../dialects/ai-sdk/sdk-words';
 import type { AiSdkScriptedResume } from '../../contract/ai-sdk-scenario';
 import type { StepOutcome } from '../../contract/replay';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../replay/replay-report';
-import { compareOutcome } from '../../replay/compare-outcome';
+import { closeReplayedStep } from '../../replay/compare-outcome';
 import { ReplaySession, replayReport, type ReplayOverrides } from '../../replay/replay-session';
 import { canonicalJson, jsonCopy } from '../../trace/json-value';
 import { answerMessages } from './ai-sdk-answers';
@@ -146,23 +146,7 @@ export async function replayAiSdkRecording(recording: AiSdkRecording, options: A
       replayCall({ recording, step, session, options, messages: sent.messages, approvalSecret }),
     );
     if (call.messages) replayedMessages.set(step.index, call.messages);
-    let replayed = call.outcome;
-    const counts = session.counts;
-    // A strict replay that stopped here did not end on its own: say so, not the SDK's wrapping of our stop.
-    const stoppedAt = session.stopped as { step: number } | undefined;
-    if (stoppedAt?.step === step.index) replayed = { kind: 'stopped' };
-    if (!session.stopped) {
-      compareOutcome({ session, step: { ...step, outcome: comparable(step.outcome) }, replayed: comparable(replayed) });
-      session.finishStep();
-    }
-    results.push({
-      ...base,
-      replayed,
-      ...(sent.source ? { history: sent.source } : {}),
-      matched: session.divergences.length === before,
-      modelCalls: { ...base.modelCalls, replayed: counts.models },
-      toolCalls: { ...base.toolCalls, replayed: counts.tools },
-    });
+    results.push(closeReplayedStep({ session, step, base, replayed: call.outcome, history: sent.source, before, comparable }));
   }
   return replayReport({ session, mode, liveTools: options.liveTools !== undefined, steps: results, startedAt: started, spanCount: recording.spanCount });
 }

@@ -12,7 +12,7 @@
 import { jsonCopy } from '../../trace/json-value';
 import type { GenerateStep, Recording, RecordedToolExecution, SpanRef, StepOutcome } from '../../dialects/genkit-js/recording';
 import { alignToRecordedOrder } from '../../dialects/genkit-go/request-order';
-import { compareOutcome } from '../../replay/compare-outcome';
+import { closeReplayedStep } from '../../replay/compare-outcome';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../replay/replay-report';
 import { ReplaySession, replayReport, type ReplayOverrides } from '../../replay/replay-session';
 import { messagesFor } from '../../replay/run-replay';
@@ -127,23 +127,7 @@ export async function replayGoRecording(recording: Recording, options: GoReplayO
       replayed = outcomeOf(result);
       if (result.outcome) histories.set(step.index, { pristine: jsonCopy(result.outcome.messages) });
     }
-    const counts = session.counts;
-    // A strict replay that stopped here did not end on its own: say so, not genkit Go's wrapping of our stop.
-    // (The session was not stopped when the step began; the cast undoes TypeScript's narrowing.)
-    const stoppedAt = session.stopped as { step: number } | undefined;
-    if (stoppedAt?.step === step.index) replayed = { kind: 'stopped' };
-    if (!session.stopped) {
-      compareOutcome({ session, step, replayed });
-      session.finishStep();
-    }
-    results.push({
-      ...base,
-      replayed,
-      history,
-      matched: session.divergences.length === before,
-      modelCalls: { ...base.modelCalls, replayed: counts.models },
-      toolCalls: { ...base.toolCalls, replayed: counts.tools },
-    });
+    results.push(closeReplayedStep({ session, step, base, replayed, history, before }));
   }
   return { report: replayReport({ session, mode, liveTools: options.liveTools === true, steps: results, startedAt: started, spanCount: recording.spanCount }), traceIds };
 }
