@@ -134,3 +134,28 @@ test('SIGTERM to the server ends it and its runner: no orphan', async () => {
     .toBe('gone');
   await expect(rawRequest({ port: server.port, path: '/' })).rejects.toThrow(/ECONNREFUSED/);
 });
+
+test.describe('OTLP partial success', () => {
+  test('an export with one malformed span among good ones: the good ones are stored, the answer says 1 rejected and which', async ({ request }) => {
+    const hex = (bytes: number) => Array.from({ length: bytes }, () => Math.floor(Math.random() * 256).toString(16).padStart(2, '0')).join('');
+    const traceId = hex(16);
+    const start = BigInt(Date.now()) * 1_000_000n;
+    const spanOf = (name: string, spanId: string) => ({ traceId, spanId, name, kind: 1, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1_000_000n), attributes: [], status: { code: 1 } });
+    const body = {
+      resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'e2e' }, spans: [spanOf('good-1', hex(8)), spanOf('all-zero id', '0000000000000000'), spanOf('good-2', hex(8))] }] }],
+    };
+    const answer = await request.post('/v1/traces', { headers: { 'content-type': 'application/json' }, data: JSON.stringify(body) });
+    expect(answer.status()).toBe(200);
+    expect(await answer.json()).toEqual({
+      partialSuccess: { rejectedSpans: 1, errorMessage: '1 span(s) rejected, the others stored; the first: Invalid OTLP JSON at resourceSpans[0].scopeSpans[0].spans[1].spanId: an id of all zeros is invalid.' },
+    });
+    await expect
+      .poll(async () => ((await (await request.get('/api/traces', { headers: AUTH })).json()) as TraceList).traces.find((entry) => entry.traceId === traceId)?.spanCount)
+      .toBe(2);
+    // Nothing good in it: refused whole, naming the span.
+    const bad = { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'e2e' }, spans: [spanOf('only bad', '0000000000000000')] }] }] };
+    const refused = await request.post('/v1/traces', { headers: { 'content-type': 'application/json' }, data: JSON.stringify(bad) });
+    expect(refused.status()).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toBe('Invalid OTLP JSON at resourceSpans[0].scopeSpans[0].spans[0].spanId: an id of all zeros is invalid.');
+  });
+});

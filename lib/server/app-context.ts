@@ -14,6 +14,7 @@ import { GoRunnerService } from './go-runner-service';
 import { goStepEvents } from './go-step-events';
 import { readForwarding, readServerConfig, type ServerConfig } from './server-config';
 import { OtlpForwarder } from './otlp-forwarder';
+import { IngestGate } from './ingest-gate';
 import { errorMessage } from '../errors';
 
 /** The server's long-lived parts, one set per process. */
@@ -31,6 +32,8 @@ export interface AppContext {
   goRunner: GoRunnerService;
   /** Forwards every accepted OTLP export upstream (LOOPSCOPE_FORWARD_OTLP), when set. */
   forwarder?: OtlpForwarder;
+  /** Bounds the bytes the receiver decodes and stores at once (past it: 503 + Retry-After). */
+  ingestGate: IngestGate;
 }
 
 /** The forwarder LOOPSCOPE_FORWARD_OTLP asks for; a bad value was refused at start (scripts/start.js), here it only disables forwarding. */
@@ -110,7 +113,7 @@ function createAppContext(): AppContext {
     ...goStepEvents({ runs, bus }),
   });
   const forwarder = createForwarder(config.port);
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ...(forwarder ? { forwarder } : {}) };
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), ...(forwarder ? { forwarder } : {}) };
   return context;
 }
 

@@ -4,7 +4,7 @@ import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otl
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { decodeOtlpRequest, OTLP_MAX_BODY_BYTES } from './otlp-receiver';
+import { decodeOtlpRequestPartially, decodeOtlpRequest, OTLP_MAX_BODY_BYTES } from './otlp-receiver';
 import { MAX_JSON_DEPTH } from '../trace/parse-json-limited';
 import { deepArrayText, deepArrayValueText, deepKvlistValueText, deepObjectText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from '../trace/testing/deep-json';
 import { thrownLoopscopeError } from '../trace/testing/thrown-error';
@@ -236,5 +236,27 @@ describe('decodeOtlpRequest: hostile bodies', () => {
     const max = '18446744073709551615';
     expect(decodeText(otlpBodyText({ span: { endTimeUnixNano: max } }))[0].endTimeUnixNano).toBe(max);
     expect(decodeText(otlpBodyText({ span: { endTimeUnixNano: max, kind: 'SPAN_KIND_INTERNAL' } }))[0].endTimeUnixNano).toBe(max);
+  });
+});
+
+describe('decodeOtlpRequestPartially: one bad span among good ones', () => {
+  const json = (value: unknown) => ({ contentType: 'application/json', contentEncoding: null, body: new TextEncoder().encode(JSON.stringify(value)) });
+  const spanOf = (name: string, spanId: string, extra: Record<string, unknown> = {}) => ({ traceId: 'a'.repeat(32), spanId, name, kind: 1, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000100000000', ...extra });
+  const exportOf = (...scopes: unknown[][]) => ({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'svc' } }] }, scopeSpans: scopes.map((spans) => ({ scope: { name: 'sc' }, spans })) }] });
+
+  it('keeps the good spans with their resource and scope, counts the bad ones and names the first by its place', () => {
+    const result = decodeOtlpRequestPartially(json(exportOf([spanOf('good-1', 'b'.repeat(16)), spanOf('zero', '0'.repeat(16))], [spanOf('good-2', 'c'.repeat(16)), spanOf('late', 'd'.repeat(16), { startTimeUnixNano: 'soon' })])));
+    expect(result.spans.map((span) => [span.name, span.resource['service.name'], span.scope.name])).toEqual([
+      ['good-1', 'svc', 'sc'],
+      ['good-2', 'svc', 'sc'],
+    ]);
+    expect(result.rejected).toBe(2);
+    expect(result.firstProblem).toBe('Invalid OTLP JSON at resourceSpans[0].scopeSpans[0].spans[1].spanId: an id of all zeros is invalid.');
+  });
+
+  it('a good export decodes whole, with nothing rejected; an export with no good span is refused as a whole, as before', () => {
+    expect(decodeOtlpRequestPartially(json(exportOf([spanOf('good', 'b'.repeat(16))])))).toMatchObject({ rejected: 0, spans: [{ name: 'good' }] });
+    expect(() => decodeOtlpRequestPartially(json(exportOf([spanOf('zero', '0'.repeat(16))])))).toThrow(/spans\[0\]\.spanId: an id of all zeros is invalid/);
+    expect(() => decodeOtlpRequestPartially(json({ resourceSpans: 5 }))).toThrow(/OTLP JSON/);
   });
 });

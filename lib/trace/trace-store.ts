@@ -42,6 +42,17 @@ const IndexFileSchema = z.object({ version: z.literal(INDEX_VERSION), traces: z.
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const SPAN_ID = /^[0-9a-f]{16}$/;
 
+/** What is wrong with one span's ids or times (they decide file names and ordering), or undefined. */
+function spanProblem(span: Span): string | undefined {
+  return (
+    (!TRACE_ID.test(span?.traceId) || /^0+$/.test(span.traceId) ? 'traceId: expected 32 lowercase hex characters, not all zeros' : undefined) ??
+    (!SPAN_ID.test(span.spanId) || /^0+$/.test(span.spanId) ? 'spanId: expected 16 lowercase hex characters, not all zeros' : undefined) ??
+    (span.parentSpanId !== undefined && !SPAN_ID.test(span.parentSpanId) ? 'parentSpanId: expected 16 lowercase hex characters' : undefined) ??
+    (!isUnixNanoText(span.startTimeUnixNano) ? 'startTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1' : undefined) ??
+    (span.endTimeUnixNano !== undefined && !isUnixNanoText(span.endTimeUnixNano) ? 'endTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1' : undefined)
+  );
+}
+
 /**
  * Checks spans handed to `append` before anything is written: ids and times decide file
  * names and ordering, so a malformed one must never reach the disk.
@@ -49,12 +60,7 @@ const SPAN_ID = /^[0-9a-f]{16}$/;
 function assertValidSpans(spans: readonly Span[]): void {
   if (!Array.isArray(spans)) throw new LoopscopeError('INVALID_ARGUMENT', 'Invalid spans: expected an array of spans.');
   spans.forEach((span, index) => {
-    const problem =
-      (!TRACE_ID.test(span?.traceId) || /^0+$/.test(span.traceId) ? 'traceId: expected 32 lowercase hex characters, not all zeros' : undefined) ??
-      (!SPAN_ID.test(span.spanId) || /^0+$/.test(span.spanId) ? 'spanId: expected 16 lowercase hex characters, not all zeros' : undefined) ??
-      (span.parentSpanId !== undefined && !SPAN_ID.test(span.parentSpanId) ? 'parentSpanId: expected 16 lowercase hex characters' : undefined) ??
-      (!isUnixNanoText(span.startTimeUnixNano) ? 'startTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1' : undefined) ??
-      (span.endTimeUnixNano !== undefined && !isUnixNanoText(span.endTimeUnixNano) ? 'endTimeUnixNano: expected a decimal string of nanoseconds, at most 2^64−1' : undefined);
+    const problem = spanProblem(span);
     if (problem) throw new LoopscopeError('INVALID_ARGUMENT', `Invalid span at spans[${index}].${problem}.`);
   });
 }
