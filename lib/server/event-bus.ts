@@ -1,6 +1,5 @@
 import type { LiveEvent as WireLiveEvent } from '../contract/live-events';
 import type { RunGraph } from '../graph/run-graph';
-import { encodeFrame } from './event-stream';
 
 /** Everything the page can watch live, over one event stream (the wire type, with Graph JSON as lib/graph builds it). */
 export type LiveEvent = WireLiveEvent<RunGraph>;
@@ -40,4 +39,11 @@ export class EventBus {
   get listenerCount(): number {
     return this.listeners.size;
   }
+}
+
+const encoder = new TextEncoder();
+
+/** One event as a server-sent event frame. */
+export function encodeFrame(event: LiveEvent): Uint8Array {
+  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
 }

@@ -6,7 +6,7 @@
  * and the page re-syncs from stored state on the new stream's `ready`, as after any drop. A slow
  * page never grows the server's memory past the bound.
  */
-import type { EventBus, LiveEvent } from './event-bus';
+import { encodeFrame, type EventBus, type LiveEvent } from './event-bus';
 
 /** A subscriber may have this many bytes queued and unread (default 8 MiB: a burst of big span batches fits). */
 export const DEFAULT_MAX_QUEUED_BYTES = 8 << 20;
@@ -88,9 +88,4 @@ export function openEventStream(options: EventStreamOptions): { stream: Readable
     new ByteLengthQueuingStrategy({ highWaterMark: limit }),
   );
   return { stream, close: end };
-}
-
-/** One event as a server-sent event frame. */
-export function encodeFrame(event: LiveEvent): Uint8Array {
-  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
 }
