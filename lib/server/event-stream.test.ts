@@ -114,4 +114,14 @@ describe('the live event stream under slow subscribers', () => {
     expect(text.match(/^event: spans$/gm)).toHaveLength(1);
     expect(text).not.toContain('event: missed');
   });
+
+  it('a dropped stream that is still not read after its drain time is cut, its queue freed', async () => {
+    const bus = new EventBus();
+    const { stream } = openEventStream({ bus, accepts: () => true, maxQueuedBytes: 150_000, drainTimeoutMs: 50 });
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let index = 0; index < 3; index += 1) bus.publish(bigSpansEvent(index));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(readAll(stream)).rejects.toThrow('The page did not read its events.');
+    expect(bus.listenerCount).toBe(0);
+  });
 });

@@ -3,8 +3,9 @@
  * for every subscriber (the bus hands out its frame), and a subscriber that does not read gets a
  * bounded queue. When its queue passes the bound it is told it missed events (`event: missed`,
  * queued after what it already has) and its stream is closed; EventSource reconnects by itself
- * and the page re-syncs from stored state on the new stream's `ready`, as after any drop. A slow
- * page never grows the server's memory past the bound.
+ * and the page re-syncs from stored state on the new stream's `ready`, as after any drop. A page
+ * that does not read even that within 10 s is cut and its queue freed. A slow page never grows
+ * the server's memory past the bound.
  */
 import { encodeFrame, type EventBus, type LiveEvent } from './event-bus';
 
@@ -19,6 +20,8 @@ export interface EventStreamOptions {
   snapshot?: (send: (event: LiveEvent) => void) => Promise<void>;
   maxQueuedBytes?: number;
   keepAliveMs?: number;
+  /** A dropped stream whose page still has not read its queue by then is cut, the queue freed (default 10 s). */
+  drainTimeoutMs?: number;
   /** Called once when the stream ends (the page left, or it was dropped for falling behind). */
   onClose?: () => void;
 }
@@ -62,6 +65,8 @@ export function openEventStream(options: EventStreamOptions): { stream: Readable
               // the reader is gone
             }
             end();
+            // A page that never reads keeps even the bounded queue: cut it after a while (a no-op once drained).
+            setTimeout(() => controller.error(new Error('The page did not read its events.')), options.drainTimeoutMs ?? 10_000).unref();
             return;
           }
           try {
