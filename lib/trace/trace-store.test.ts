@@ -68,6 +68,23 @@ async function rejection(promise: Promise<unknown>): Promise<LoopscopeError> {
 }
 
 describe('TraceStore.append', () => {
+  it('appends that arrive while one is written are written together: 40 concurrent ones, every span kept, the index written a few times, not 40', async () => {
+    const writes: number[] = [];
+    const original = (store as unknown as { writeIndex: (index: unknown) => Promise<void> }).writeIndex.bind(store);
+    (store as unknown as { writeIndex: (index: unknown) => Promise<void> }).writeIndex = async (index) => {
+      writes.push(Date.now());
+      return original(index);
+    };
+    const traceOf = (index: number) => (index + 1).toString(16).padStart(32, 'e');
+    const results = await Promise.all(Array.from({ length: 40 }, (_, index) => store.append([span(traceOf(index % 10), childId(index + 1), { parentSpanId: ROOT })])));
+    // Each caller hears of its own trace only.
+    expect(results.map((result) => result.traceIds)).toEqual(Array.from({ length: 40 }, (_, index) => [traceOf(index % 10)]));
+    for (let trace = 0; trace < 10; trace += 1) expect((await store.get(traceOf(trace)))?.length).toBe(4);
+    expect(writes.length).toBeGreaterThanOrEqual(1);
+    expect(writes.length).toBeLessThanOrEqual(3);
+    expect((await store.list()).length).toBe(10);
+  });
+
   it('merges several batches of one trace into one trace file', async () => {
     await store.append([span(TRACE_A, ROOT, { endTimeUnixNano: undefined })]);
     await store.append([span(TRACE_A, childId(1), { parentSpanId: ROOT })]);

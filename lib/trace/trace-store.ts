@@ -91,6 +91,8 @@ export class TraceStore {
   // `SavedTraces`; the two never call each other, so neither can wait on itself.
   private appendQueue: Promise<unknown> = Promise.resolve();
   private index?: Promise<Map<string, TraceSummary>>;
+  /** Spans waiting for the append queue: appends that arrive meanwhile join them (one write for all). */
+  private waitingBatch?: { spans: Span[]; written?: Promise<unknown> };
 
   private readonly summarize: (traceId: string, spans: Span[]) => TraceSummary;
 
@@ -104,30 +106,46 @@ export class TraceStore {
 
   /**
    * Adds spans, merging each trace with what is stored (`mergeSpans`). Batches are applied
-   * one at a time, so concurrent batches of one trace never lose spans.
+   * one at a time, so concurrent batches of one trace never lose spans; batches that arrive
+   * while one is being written are written together, next (one file write per trace, one index
+   * write for all of them), so a burst costs one write instead of one per request.
+   * @returns the ids of the traces of these spans.
    * @throws LoopscopeError INVALID_ARGUMENT for malformed spans (nothing is written).
    */
   async append(spans: Span[]): Promise<{ traceIds: string[] }> {
     assertValidSpans(spans);
-    return this.enqueueAppend(async () => {
-      const index = await this.loadIndex();
-      const groups = groupByTrace(spans);
-      // Read and encode everything first: a bad stored file or span fails before any write.
-      const writes: Array<{ traceId: string; spans: Span[]; text: string }> = [];
-      for (const [traceId, incoming] of groups) {
-        const merged = mergeSpans((await this.readCaptured(traceId)) ?? [], incoming);
-        writes.push({ traceId, spans: merged, text: encodeTrace(traceId, merged) });
-      }
-      if (writes.length === 0) return { traceIds: [] };
-      await mkdir(this.tracesDir, { recursive: true });
-      for (const write of writes) {
-        // Captured traces are rewritten per batch: atomic, without fsync (see writeFileAtomic).
-        await writeFileAtomic(this.tracePath(write.traceId), write.text, { durable: false });
-        index.set(write.traceId, this.summarize(write.traceId, write.spans));
-      }
-      await this.writeIndex(index);
-      return { traceIds: [...groups.keys()] };
-    });
+    if (!this.waitingBatch) {
+      const batch: { spans: Span[]; written?: Promise<unknown> } = { spans: [] };
+      this.waitingBatch = batch;
+      batch.written = this.enqueueAppend(() => {
+        // From here on, new spans wait for the next batch.
+        this.waitingBatch = undefined;
+        return this.writeBatch(batch.spans);
+      });
+    }
+    const batch = this.waitingBatch;
+    batch.spans.push(...spans);
+    await batch.written;
+    return { traceIds: [...groupByTrace(spans).keys()] };
+  }
+
+  private async writeBatch(spans: Span[]): Promise<void> {
+    const index = await this.loadIndex();
+    const groups = groupByTrace(spans);
+    // Read and encode everything first: a bad stored file or span fails before any write.
+    const writes: Array<{ traceId: string; spans: Span[]; text: string }> = [];
+    for (const [traceId, incoming] of groups) {
+      const merged = mergeSpans((await this.readCaptured(traceId)) ?? [], incoming);
+      writes.push({ traceId, spans: merged, text: encodeTrace(traceId, merged) });
+    }
+    if (writes.length === 0) return;
+    await mkdir(this.tracesDir, { recursive: true });
+    for (const write of writes) {
+      // Captured traces are rewritten per batch: atomic, without fsync (see writeFileAtomic).
+      await writeFileAtomic(this.tracePath(write.traceId), write.text, { durable: false });
+      index.set(write.traceId, this.summarize(write.traceId, write.spans));
+    }
+    await this.writeIndex(index);
   }
 
   /**
