@@ -10,7 +10,7 @@ import {
   pauseCards,
   pauseTitles,
   pressStepKey,
-  setBreakpointCheckbox,
+  sharedSteppingTests,
   startFromHome,
   stopStartedRunsAfterEach,
   toolPause,
@@ -190,56 +190,4 @@ test('ai sdk: fail a tool here — the SDK hands the model a tool-error and the 
   await expect(graphNodes(page, 'model-call')).toHaveCount(2);
 });
 
-test('ai sdk: fail a model call here — the run fails with the message', async ({ page }) => {
-  const runId = await startFromHome(page, PLAIN, { kind: 'breakpoints', everyModelCall: true });
-  const card = modelPause(page);
-  await openSection(card, 'Fail here');
-  await expect(card.getByTestId('pause-fail')).toHaveText('Fail the model call');
-  await card.getByTestId('pause-fail-message').fill('Provider refused by the e2e test');
-  await expectDecisionAccepted(page, runId, card.getByTestId('pause-fail'));
-  await expectRunStatus(page, 'failed');
-  await expect(page.getByTestId('run-failure')).toContainText('Provider refused by the e2e test');
-});
-
-test('ai sdk: breakpoints changed while paused — every model call ticked at a tool pause is where C stops next', async ({ page }) => {
-  const runId = await startFromHome(page, PLAIN, { kind: 'breakpoints', tools: ['getWeather'] });
-  await expect(toolPause(page, 'getWeather')).toHaveCount(1);
-  await expect(pauseCards(page)).toHaveCount(1);
-  await expect(page.getByTestId('bp-edit-tool-getWeather')).toBeChecked();
-  await expect(page.getByTestId('bp-edit-tool-convertTemperature')).not.toBeChecked();
-  await setBreakpointCheckbox(page, runId, 'bp-edit-model-all', true);
-  await pressStepKey(page, runId, 'C');
-  await expect(modelPause(page).locator('h3')).toHaveText('Paused before model call 2');
-  await expect(ghosts(page).first()).toContainText('paused before model call 2');
-  await setBreakpointCheckbox(page, runId, 'bp-edit-model-all', false);
-  await pressStepKey(page, runId, 'C');
-  await expectRunStatus(page, 'finished');
-  await expect(page.getByTestId('run-text')).toContainText(ANSWER);
-});
-
-test('ai sdk: a reloaded run page shows the same pauses and ghosts, and can still be stepped', async ({ page }) => {
-  const runId = await startFromHome(page, PLAIN, { kind: 'step' });
-  await expect(modelPause(page)).toHaveCount(1);
-  await pressStepKey(page, runId, 'S');
-  await expect(pauseCards(page)).toHaveCount(2);
-  await page.reload();
-  await expect(pauseCards(page)).toHaveCount(2);
-  await expect(ghosts(page)).toHaveCount(2);
-  await expect(graphNodes(page, 'tool-call')).toHaveCount(0);
-  await pressStepKey(page, runId, 'C');
-  await expectRunStatus(page, 'finished');
-  await expect(page.getByTestId('run-text')).toContainText(ANSWER);
-});
-
-test('ai sdk: key X while two tools are paused stops the run — failed, "stopped by the user"', async ({ page }) => {
-  const runId = await startFromHome(page, PLAIN, { kind: 'step' });
-  await expect(modelPause(page)).toHaveCount(1);
-  await pressStepKey(page, runId, 'S');
-  await expect(pauseCards(page)).toHaveCount(2);
-  await pressStepKey(page, runId, 'X');
-  await expectRunStatus(page, 'failed');
-  await expect(page.getByTestId('run-failure')).toContainText('stopped by the user');
-  await expect(pauseCards(page)).toHaveCount(0);
-  await expect(ghosts(page)).toHaveCount(0);
-  await expect(page.getByTestId('stop-button')).toBeDisabled();
-});
+sharedSteppingTests({ prefix: 'ai sdk', scenario: PLAIN, answer: ANSWER });

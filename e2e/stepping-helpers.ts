@@ -1,10 +1,11 @@
 import { expect, test, type Locator, type Page, type Response } from '@playwright/test';
-import { AUTH, openHomeWithReadyRunner } from './helpers';
+import { AUTH, expectRunStatus, openHomeWithReadyRunner } from './helpers';
 
 /**
- * What the stepping specs share (genkit's e2e/stepping.spec.ts and the AI SDK's
- * e2e/ai-sdk-stepping.spec.ts): starting a run from its card, the pause cards, ghost nodes, the
- * step keys, decisions and breakpoint checkboxes. The page is the same for both runtimes.
+ * What the stepping specs share (genkit's e2e/stepping.spec.ts, the AI SDK's
+ * e2e/ai-sdk-stepping.spec.ts, genkit Go's e2e/go-stepping.spec.ts): starting a run from its
+ * card, the pause cards, ghost nodes, the step keys, decisions and breakpoint checkboxes, and the
+ * tests that read the same on every runtime (`sharedSteppingTests`). The page is the same for all.
  */
 
 export type StartHow = { kind: 'step' } | { kind: 'breakpoints'; tools?: string[]; everyModelCall?: boolean };
@@ -128,3 +129,64 @@ export async function setBreakpointCheckbox(page: Page, runId: string, testId: s
   else await expect(box).not.toBeChecked();
 }
 
+/**
+ * The stepping tests that read the same on every runtime, registered in the calling spec with its
+ * title prefix (`ai sdk`, `go`): fail a model call, breakpoints changed while paused, a reloaded
+ * run page, key X at two tool pauses. `scenario` is the runtime's plain tool round (getWeather and
+ * convertTemperature in parallel), `answer` its final text.
+ */
+export function sharedSteppingTests({ prefix, scenario, answer }: { prefix: string; scenario: string; answer: string }): void {
+  test(`${prefix}: fail a model call here — the run fails with the message`, async ({ page }) => {
+    const runId = await startFromHome(page, scenario, { kind: 'breakpoints', everyModelCall: true });
+    const card = modelPause(page);
+    await openSection(card, 'Fail here');
+    await expect(card.getByTestId('pause-fail')).toHaveText('Fail the model call');
+    await card.getByTestId('pause-fail-message').fill('Provider refused by the e2e test');
+    await expectDecisionAccepted(page, runId, card.getByTestId('pause-fail'));
+    await expectRunStatus(page, 'failed');
+    await expect(page.getByTestId('run-failure')).toContainText('Provider refused by the e2e test');
+  });
+
+  test(`${prefix}: breakpoints changed while paused — every model call ticked at a tool pause is where C stops next`, async ({ page }) => {
+    const runId = await startFromHome(page, scenario, { kind: 'breakpoints', tools: ['getWeather'] });
+    await expect(toolPause(page, 'getWeather')).toHaveCount(1);
+    await expect(pauseCards(page)).toHaveCount(1);
+    await expect(page.getByTestId('bp-edit-tool-getWeather')).toBeChecked();
+    await expect(page.getByTestId('bp-edit-tool-convertTemperature')).not.toBeChecked();
+    await setBreakpointCheckbox(page, runId, 'bp-edit-model-all', true);
+    await pressStepKey(page, runId, 'C');
+    await expect(modelPause(page).locator('h3')).toHaveText('Paused before model call 2');
+    await expect(ghosts(page).first()).toContainText('paused before model call 2');
+    await setBreakpointCheckbox(page, runId, 'bp-edit-model-all', false);
+    await pressStepKey(page, runId, 'C');
+    await expectRunStatus(page, 'finished');
+    await expect(page.getByTestId('run-text')).toContainText(answer);
+  });
+
+  test(`${prefix}: a reloaded run page shows the same pauses and ghosts, and can still be stepped`, async ({ page }) => {
+    const runId = await startFromHome(page, scenario, { kind: 'step' });
+    await expect(modelPause(page)).toHaveCount(1);
+    await pressStepKey(page, runId, 'S');
+    await expect(pauseCards(page)).toHaveCount(2);
+    await page.reload();
+    await expect(pauseCards(page)).toHaveCount(2);
+    await expect(ghosts(page)).toHaveCount(2);
+    await expect(graphNodes(page, 'tool-call')).toHaveCount(0);
+    await pressStepKey(page, runId, 'C');
+    await expectRunStatus(page, 'finished');
+    await expect(page.getByTestId('run-text')).toContainText(answer);
+  });
+
+  test(`${prefix}: key X while two tools are paused stops the run — failed, "stopped by the user"`, async ({ page }) => {
+    const runId = await startFromHome(page, scenario, { kind: 'step' });
+    await expect(modelPause(page)).toHaveCount(1);
+    await pressStepKey(page, runId, 'S');
+    await expect(pauseCards(page)).toHaveCount(2);
+    await pressStepKey(page, runId, 'X');
+    await expectRunStatus(page, 'failed');
+    await expect(page.getByTestId('run-failure')).toContainText('stopped by the user');
+    await expect(pauseCards(page)).toHaveCount(0);
+    await expect(ghosts(page)).toHaveCount(0);
+    await expect(page.getByTestId('stop-button')).toBeDisabled();
+  });
+}

@@ -71,3 +71,16 @@ export function closeReplayedStep(options: {
     toolCalls: { ...base.toolCalls, replayed: counts.tools },
   };
 }
+
+/** A recorded step's row of the report before it is replayed: what the recording did, nothing replayed yet. */
+export function recordedStepBase(step: { index: number; label: string; kind?: 'generate' | 'tool'; outcome: StepOutcome; modelCalls?: readonly unknown[]; toolExecutions: readonly unknown[] }): Omit<ReplayStepResult, 'replayed' | 'matched' | 'history'> {
+  const kind = step.kind ?? 'generate';
+  return {
+    index: step.index,
+    label: step.label,
+    kind,
+    recorded: step.outcome,
+    modelCalls: { recorded: kind === 'generate' ? (step.modelCalls?.length ?? 0) : 0, replayed: 0 },
+    toolCalls: { recorded: step.toolExecutions.length, replayed: 0 },
+  };
+}

@@ -10,7 +10,7 @@ import type { GenkitBeta, MessageData } from 'genkit/beta';
 import { jsonCopy } from '../trace/json-value';
 import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from '../dialects/genkit-js/recording';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
-import { closeReplayedStep } from './compare-outcome';
+import { closeReplayedStep, recordedStepBase } from './compare-outcome';
 import { ReplaySession, replayReport, type ReplayOverrides } from './replay-session';
 
 export interface ReplayOptions {
@@ -203,14 +203,7 @@ async function replaySteps({ recording, options, session, ai, use, started }: {
   const roots = new Map<number, SpanRef>();
   const results: ReplayStepResult[] = [];
   for (const step of recording.steps) {
-    const base = {
-      index: step.index,
-      label: step.label,
-      kind: step.kind,
-      recorded: step.outcome,
-      modelCalls: { recorded: step.kind === 'generate' ? step.modelCalls.length : 0, replayed: 0 },
-      toolCalls: { recorded: step.toolExecutions.length, replayed: 0 },
-    };
+    const base = recordedStepBase(step);
     if (session.stopped) {
       results.push({ ...base, matched: false });
       continue;

@@ -16,7 +16,7 @@ import { GENERATED_ID } from '../../dialects/ai-sdk/sdk-words';
 import type { AiSdkScriptedResume } from '../../contract/ai-sdk-scenario';
 import type { StepOutcome } from '../../contract/replay';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../replay/replay-report';
-import { closeReplayedStep } from '../../replay/compare-outcome';
+import { closeReplayedStep, recordedStepBase } from '../../replay/compare-outcome';
 import { ReplaySession, replayReport, type ReplayOverrides } from '../../replay/replay-session';
 import { canonicalJson, jsonCopy } from '../../trace/json-value';
 import { answerMessages } from './ai-sdk-answers';
@@ -125,14 +125,7 @@ export async function replayAiSdkRecording(recording: AiSdkRecording, options: A
   // Signed as the recording was, with a secret of this replay's own: a changed approval fails to verify again.
   const approvalSecret = recording.signedApprovals ? randomBytes(32).toString('hex') : undefined;
   for (const step of recording.steps) {
-    const base = {
-      index: step.index,
-      label: step.label,
-      kind: 'generate' as const,
-      recorded: step.outcome,
-      modelCalls: { recorded: step.modelCalls.length, replayed: 0 },
-      toolCalls: { recorded: step.toolExecutions.length, replayed: 0 },
-    };
+    const base = recordedStepBase(step);
     if (session.stopped) {
       results.push({ ...base, matched: false });
       continue;

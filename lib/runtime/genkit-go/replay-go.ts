@@ -12,7 +12,7 @@
 import { jsonCopy } from '../../trace/json-value';
 import type { GenerateStep, Recording, RecordedToolExecution, SpanRef, StepOutcome } from '../../dialects/genkit-js/recording';
 import { alignToRecordedOrder } from '../../dialects/genkit-go/request-order';
-import { closeReplayedStep } from '../../replay/compare-outcome';
+import { closeReplayedStep, recordedStepBase } from '../../replay/compare-outcome';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../replay/replay-report';
 import { ReplaySession, replayReport, type ReplayOverrides } from '../../replay/replay-session';
 import { messagesFor } from '../../replay/run-replay';
@@ -84,14 +84,7 @@ export async function replayGoRecording(recording: Recording, options: GoReplayO
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((definition) => ({ name: definition.name, description: definition.description, inputSchema: definition.inputSchema, outputSchema: definition.outputSchema, metadata: definition.metadata }));
   for (const step of recording.steps) {
-    const base = {
-      index: step.index,
-      label: step.label,
-      kind: step.kind,
-      recorded: step.outcome,
-      modelCalls: { recorded: step.kind === 'generate' ? step.modelCalls.length : 0, replayed: 0 },
-      toolCalls: { recorded: step.toolExecutions.length, replayed: 0 },
-    };
+    const base = recordedStepBase(step);
     if (session.stopped) {
       results.push({ ...base, matched: false });
       continue;
