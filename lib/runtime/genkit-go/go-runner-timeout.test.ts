@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startTestReceiver } from '../../server/testing/capture-harness';
 import { buildGoRunner, startGoRunner } from './go-runner';
@@ -23,6 +24,8 @@ describe('the genkit Go runner’s call limit', () => {
       const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: process.cwd() }), projectDir: process.cwd(), otlpEndpoint: receiver.endpoint, token: receiver.token });
       expect(await runner.ping(5_000)).toBe(true);
       process.kill(runner.pid, 'SIGSTOP');
+      // Stopped for certain (state T in /proc) before the ping that must go unanswered.
+      await expect.poll(() => readFileSync(`/proc/${runner.pid}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('T');
       expect(await runner.ping(300)).toBe(false);
       await expect.poll(() => runner.exited).toBe(true);
       expect(await runner.ping(300)).toBe(false);
