@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
+import { capturedTracesIn } from '../trace/testing/captured-traces';
 
 /**
  * `loopscope resume` on paused AI SDK calls, run as a user runs it: `--approve`, `--deny`,
@@ -31,9 +31,7 @@ function loopscope(args: string[]): Promise<{ status: number; stdout: string; st
 }
 
 async function storedSpans() {
-  const folder = path.join(dataDir, 'traces');
-  const files = (await readdir(folder).catch(() => [] as string[])).filter((name) => name.endsWith('.json'));
-  return (await Promise.all(files.map((file) => loadTraceFile(path.join(folder, file))))).flat();
+  return [...(await capturedTracesIn(dataDir)).values()].flat();
 }
 
 describe('loopscope resume on AI SDK traces', () => {

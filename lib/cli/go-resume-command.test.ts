@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
+import { capturedTracesIn } from '../trace/testing/captured-traces';
 
 /** `loopscope resume` on genkit Go traces, as a user runs it: genkit Go's rules, then the resume in the real Go runner, its spans received over OTLP and stored. */
 const fixture = (name: string) => path.join('lib', 'dialects', 'genkit-go', '__fixtures__', `${name}.otlp.json`);
@@ -32,7 +32,7 @@ describe('loopscope resume on genkit Go traces', () => {
     const bad = await loopscope(['resume', fixture('go-restart-after-approval'), '--restart', 'transferMoney#transfer-1="yes"']);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/tool\.Resume: resume data must serialize to a JSON object/);
-    expect(await readdir(path.join(dataDir, 'traces')).catch(() => [])).toEqual([]);
+    expect((await capturedTracesIn(dataDir)).size).toBe(0);
   }, 120_000);
 
   it('a restart runs in genkit Go: the new trace stored (its restarted tool inside the generate), linked to the interrupt', async () => {
@@ -40,9 +40,9 @@ describe('loopscope resume on genkit Go traces', () => {
     expect(result.status).toBe(0);
     const graph = JSON.parse(result.stdout);
     expect(graph.summary).toMatchObject({ traces: 2, generates: 2, interrupts: 1, restarts: 1, errors: 0, finishReason: 'stop' });
-    const files = (await readdir(path.join(dataDir, 'traces'))).filter((name) => name.endsWith('.json'));
-    expect(files).toHaveLength(1);
-    const stored = (await Promise.all(files.map((file) => loadTraceFile(path.join(dataDir, 'traces', file))))).flat();
+    const captured = await capturedTracesIn(dataDir);
+    expect(captured.size).toBe(1);
+    const stored = [...captured.values()].flat();
     expect(stored.map((span) => span.name).sort()).toEqual(['generate', 'generate', 'scripted/go-restart-after-approval', 'transferMoney']);
   }, 600_000);
 });

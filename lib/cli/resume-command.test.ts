@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resumeContextFrom } from '../resume/resume-context';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
+import { capturedTracesIn } from '../trace/testing/captured-traces';
+import { TraceStore } from '../trace/trace-store';
 import { startFakeReceiver } from './testing/fake-receiver';
 
 /**
@@ -39,14 +41,8 @@ function loopscope(args: string[], environment: Record<string, string> = {}): Pr
 
 const sha256 = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
 
-/** The trace files in the temp data dir, decoded. */
-async function storedTraces(): Promise<Map<string, Span[]>> {
-  const traces = new Map<string, Span[]>();
-  const folder = path.join(dataDir, 'traces');
-  const files = await readdir(folder).catch(() => [] as string[]);
-  for (const file of files.filter((name) => name.endsWith('.json'))) traces.set(file.slice(0, 32), await loadTraceFile(path.join(folder, file)));
-  return traces;
-}
+/** The traces captured in the temp data dir. */
+const storedTraces = (): Promise<Map<string, Span[]>> => capturedTracesIn(dataDir);
 
 /** How many spans the recorded resume in a shipped example has (its second trace). */
 async function recordedResumeSpanCount(file: string): Promise<number> {
@@ -75,8 +71,9 @@ describe('loopscope resume (runs the resume)', () => {
     const interrupted = resumeContextFrom(await loadTraceFile(file));
     const root = spans.find((span) => span.parentSpanId === undefined)!;
     expect(root.links.map((link) => `${link.traceId}:${link.spanId}`)).toEqual([`${interrupted.traceId}:${interrupted.spanId}`]);
-    const index = JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8'));
-    expect(index.traces).toEqual([expect.objectContaining({ traceId, spanCount: 4, serviceName: 'loopscope-cli' })]);
+    const store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved') });
+    expect(await store.list()).toEqual([expect.objectContaining({ traceId, spanCount: 4, serviceName: 'loopscope-cli' })]);
+    await store.close();
 
     expect(stdout).toContain(`new trace ${traceId} (4 spans, stored in ${dataDir}/)`);
     expect(stdout).toContain('2 trace(s) · 2 generate(s) · 2 model call(s) · 2 tool call(s) · 1 interrupt(s) · answered: 0 respond, 1 restart');

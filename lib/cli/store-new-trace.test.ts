@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Span } from '../trace/span';
 import { buildSpan } from '../trace/testing/build-span';
+import { TraceStore } from '../trace/trace-store';
 import { storeNewTrace } from './store-new-trace';
 import { startFakeReceiver } from './testing/fake-receiver';
 
@@ -23,8 +24,14 @@ afterEach(async () => {
 
 const startFakeServer = (dataDir: string) => startFakeReceiver({ dataDir, savedDir: path.join(root, 'saved') });
 
-const indexedIds = async (dataDir: string) =>
-  (JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8')) as { traces: Array<{ traceId: string }> }).traces.map((entry) => entry.traceId).sort();
+/** What a fresh store (another process) lists in the data dir. */
+async function listedIn(dataDir: string) {
+  const store = new TraceStore({ dataDir, savedDir: path.join(root, 'saved') });
+  const listed = await store.list();
+  await store.close();
+  return listed;
+}
+const indexedIds = async (dataDir: string) => (await listedIn(dataDir)).map((entry) => entry.traceId).sort();
 
 describe('storeNewTrace', () => {
   it('hands the spans to a running server on the same data dir: it lists them and keeps them in its index after its next write', async () => {
@@ -45,7 +52,7 @@ describe('storeNewTrace', () => {
     const dataDir = path.join(root, 'data');
     const stored = await storeNewTrace({ spans: [spanOf(NEW_TRACE)], dataDir, savedDir: path.join(root, 'saved'), serverUrl: 'http://127.0.0.1:1' });
     expect(stored).toEqual({ traceIds: [NEW_TRACE], via: 'direct', note: undefined });
-    const [entry] = (JSON.parse(await readFile(path.join(dataDir, 'index.json'), 'utf8')) as { traces: Array<Record<string, unknown>> }).traces;
+    const [entry] = await listedIn(dataDir);
     expect(entry).toMatchObject({ traceId: NEW_TRACE, spanCount: 1, linkKeys: { interrupted: [], resumes: [] } });
   });
 

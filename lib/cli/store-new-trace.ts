@@ -2,18 +2,12 @@
  * Stores a trace made outside the server (by the CLI) in the captured-trace store, safely
  * when a Loopscope server is running on the same data dir.
  *
- * Why not simply `new TraceStore(dataDir).append(spans)`: the server's TraceStore reads
- * `index.json` once and keeps it in memory; it rewrites the whole file from memory after each
- * append. A trace another process added is therefore neither listed by the running server nor
- * kept in the index after the server's next write (checked with two TraceStore instances on one
- * dir: the first never listed the second's trace, and its next append dropped it). So when
- * a server answers on this machine, the spans go through its OTLP receiver (`POST /v1/traces`,
- * the door every other exporter uses): the server stays the only writer of its index, and open
- * pages hear about the trace at once. Only when no server stores it here does the CLI write
- * with its own TraceStore, which reads the index right before writing and writes atomically.
+ * When a server answers on this machine, the spans go through its OTLP receiver
+ * (`POST /v1/traces`, the door every other exporter uses), so that open pages hear about the
+ * trace at once. Only when no server stores it here does the CLI write with its own
+ * TraceStore: the store is a SQLite database that several processes may write at once (WAL),
+ * so the server lists such a trace too, on its next listing.
  */
-import { access } from 'node:fs/promises';
-import path from 'node:path';
 import { summarizeCapturedTrace } from '../graph/trace-sessions';
 import { encodeOtlpJson } from '../trace/otlp-json';
 import type { Span } from '../trace/span';
@@ -26,11 +20,6 @@ export interface StoredTrace {
   /** Why the server was not used although one answered (another data dir, a refusal). */
   note?: string;
 }
-
-const exists = (file: string) => access(file).then(
-  () => true,
-  () => false,
-);
 
 /** Offers the spans to a server's OTLP receiver; undefined when none answered at all. */
 async function postToServer(serverUrl: string, spans: Span[]): Promise<{ ok: boolean; detail: string } | undefined> {
@@ -57,23 +46,21 @@ async function postToServer(serverUrl: string, spans: Span[]): Promise<{ ok: boo
  */
 export async function storeNewTrace(options: { spans: Span[]; dataDir: string; savedDir: string; serverUrl?: string }): Promise<StoredTrace> {
   const traceIds = [...new Set(options.spans.map((span) => span.traceId))];
-  const tracePaths = traceIds.map((traceId) => path.join(options.dataDir, 'traces', `${traceId}.json`));
+  const store = new TraceStore({ dataDir: options.dataDir, savedDir: options.savedDir, summarize: summarizeCapturedTrace });
   let note: string | undefined;
   if (options.serverUrl) {
     const answer = await postToServer(options.serverUrl, options.spans);
     if (answer?.ok) {
-      // The receiver answers after the store wrote: the files are there iff it uses our data dir.
-      if ((await Promise.all(tracePaths.map(exists))).every(Boolean)) return { traceIds, via: 'server' };
+      // The receiver answers after the store committed: the traces are here iff it uses our data dir.
+      const here = await Promise.all(traceIds.map((traceId) => store.hasCaptured(traceId)));
+      await store.close();
+      if (here.every(Boolean)) return { traceIds, via: 'server' };
       note = `the server at ${options.serverUrl} stores into another data dir; wrote ${options.dataDir} directly (a server on that dir lists it after a restart)`;
     } else if (answer) {
       note = `the server at ${options.serverUrl} refused the spans (${answer.detail}); wrote ${options.dataDir} directly`;
     }
   }
-  const store = new TraceStore({
-    dataDir: options.dataDir,
-    savedDir: options.savedDir,
-    summarize: summarizeCapturedTrace,
-  });
   await store.append(options.spans);
+  await store.close();
   return { traceIds, via: 'direct', note };
 }

@@ -17,8 +17,36 @@ export const TraceListRowSchema = TraceSummarySchema.omit({ linkKeys: true }).ex
 });
 export type TraceListRow = z.infer<typeof TraceListRowSchema>;
 
-export const TraceListResponseSchema = z.object({ traces: z.array(TraceListRowSchema) });
+export const TraceListResponseSchema = z.object({
+  traces: z.array(TraceListRowSchema),
+  /** With a page query: the `after` of the next page, absent on the last one. */
+  next: z.string().optional(),
+});
 export type TraceListResponse = z.infer<typeof TraceListResponseSchema>;
+
+/**
+ * `GET /api/traces?…`: one page of captured traces from the store's indexes. With none of
+ * these parameters the whole list is answered (what the home page reads).
+ */
+export const TraceListQuerySchema = z
+  .object({
+    /** Words that must all occur in the title, name, service, runtime, trace id or models (case-insensitive). */
+    q: z.string().max(500).optional(),
+    status: TraceListStatusSchema.optional(),
+    service: z.string().max(500).optional(),
+    runtime: z.string().max(100).optional(),
+    /** Only traces started at or after this time (ms since the epoch). */
+    since: z.coerce.number().finite().optional(),
+    limit: z.coerce.number().int().min(1).max(1_000).optional(),
+    /** The `next` of the page before: `<startTime>:<traceId>`. */
+    after: z
+      .string()
+      .regex(/^-?\d+(\.\d+)?:[0-9a-f]{32}$/, 'expected the `next` of the page before (<startTime>:<traceId>)')
+      .transform((text) => ({ startTime: Number(text.slice(0, text.lastIndexOf(':'))), traceId: text.slice(text.lastIndexOf(':') + 1) }))
+      .optional(),
+  })
+  .strict();
+export type TraceListQuery = z.output<typeof TraceListQuerySchema>;
 
 /** One file of the saved folder; an unreadable one carries `error` (lib/trace/saved-traces.ts). */
 export const SavedFileRowSchema = SavedTraceFileSchema;

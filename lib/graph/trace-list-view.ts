@@ -4,6 +4,7 @@
  * draws. Pure and framework-free so the page can memoise each step over 10,000 rows.
  */
 import type { TraceListRow } from '../contract/trace-list';
+import { searchWords, traceSearchText } from '../trace/trace-index-rows';
 
 /** The status filter's choices, in the list's words (`failed` is `error`, `paused` is `interrupted`, `in-flight` is `incomplete`). */
 export const TRACE_STATUS_FILTERS = ['all', 'ok', 'failed', 'paused', 'answered', 'in-flight'] as const;
@@ -53,10 +54,6 @@ const STATUS_OF: Record<Exclude<TraceStatusFilter, 'all'>, TraceListRow['status'
   'in-flight': 'incomplete',
 };
 
-function searchTextOf(row: TraceListRow): string {
-  return [row.title, row.name, row.serviceName ?? '', row.runtime ?? '', row.traceId, ...row.models].join('\n').toLowerCase();
-}
-
 /**
  * Groups rows by session: a row whose `groupOf` names a listed trace nests under it; groups
  * come newest first (by their latest trace), resumes oldest first under their run.
@@ -75,7 +72,7 @@ export function groupTraceRows(rows: readonly TraceListRow[]): TraceGroup[] {
   const groups = heads.map((head): TraceGroup => {
     const members = (byHead.get(head.traceId) ?? []).sort((a, b) => a.startTime - b.startTime);
     const latest = members.reduce((max, member) => Math.max(max, member.startTime), head.startTime);
-    return { head, members, latest, searchText: [head, ...members].map(searchTextOf) };
+    return { head, members, latest, searchText: [head, ...members].map(traceSearchText) };
   });
   return groups.sort((a, b) => b.latest - a.latest);
 }
@@ -98,7 +95,7 @@ export function isFiltering(filter: TraceListFilter): boolean {
  */
 export function filterTraceGroups({ groups, filter, now }: { groups: readonly TraceGroup[]; filter: TraceListFilter; now: number }): TraceGroup[] {
   if (!isFiltering(filter)) return groups as TraceGroup[];
-  const words = filter.query.toLowerCase().split(/\s+/).filter((word) => word !== '');
+  const words = searchWords(filter.query);
   const status = filter.status === 'all' ? undefined : STATUS_OF[filter.status];
   const since = filter.time === 'hour' ? now - 3_600_000 : filter.time === 'today' ? startOfDay(now) : undefined;
   const passes = (row: TraceListRow, text: string) =>

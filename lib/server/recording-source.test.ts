@@ -33,12 +33,12 @@ describe('recordingSourceOf: what the runner is told to read for a replay', () =
     expect(await loadRecording(source)).toEqual(await loadTraceSource({ store }, { file: 'restart-after-approval.json' }));
   });
 
-  it('captured traces: each trace’s file in the data folder, in the order asked — no span travels', async () => {
+  it('captured traces: a copy of each trace in the data folder, in the order asked — no span travels', async () => {
     const spans = await loadTraceFile(shipped('restart-after-approval.json'));
     await store.append(spans);
     const traceIds = [...new Set(spans.map((span) => span.traceId))].reverse();
     const source = await recordingSourceOf(store, { traceIds });
-    expect(source).toEqual({ traces: traceIds.map((traceId) => ({ traceId, file: path.join(directory, 'data', 'traces', `${traceId}.json`) })) });
+    expect(source).toEqual({ traces: traceIds.map((traceId) => ({ traceId, file: path.join(directory, 'data', 'recordings', `${traceId}.json`) })) });
     expect(JSON.stringify(source).length).toBeLessThan(400);
     expect(await loadRecording(source)).toEqual(await loadTraceSource({ store }, { traceIds }));
   });

@@ -40,3 +40,16 @@ export const TraceSummarySchema = z.object({
   runtime: z.string().optional(),
   replays: z.array(z.string()).optional(),
 }) satisfies z.ZodType<TraceSummary>;
+
+/**
+ * The text a trace list's search looks in: title, name, service, runtime, trace id and
+ * models, lowercased. One rule for the page's own filter and the store's search index.
+ */
+export function traceSearchText(row: Pick<TraceSummary, 'name' | 'serviceName' | 'runtime' | 'traceId' | 'models' | 'title'>): string {
+  return [row.title ?? row.name, row.name, row.serviceName ?? '', row.runtime ?? '', row.traceId, ...row.models].join('\n').toLowerCase();
+}
+
+/** The words of a search (whitespace-separated, lowercased): a trace matches when its search text holds every one. */
+export function searchWords(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter((word) => word !== '');
+}

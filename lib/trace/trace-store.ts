@@ -1,27 +1,30 @@
 /**
- * The trace store: captured traces under `dataDir/traces/<traceId>.json` (OTLP JSON) with an
- * index `dataDir/index.json`, and named saved files in `savedDir` (the repo's `traces/`).
+ * The trace store: captured traces in one SQLite database, `dataDir/loopscope.db`
+ * (captured-db.ts: each trace's spans and its index row, written in one transaction per
+ * batch), and named saved files in `savedDir` (the repo's `traces/`, handled by
+ * `SavedTraces` in saved-traces.ts, which this store delegates to).
  *
- * The index is kept in memory and rewritten after each change, so listing never re-reads
- * trace files. Every write is atomic (temp file + rename). The saved folder is handled by
- * `SavedTraces` (saved-traces.ts), which this store delegates to.
+ * A data folder of the earlier layout (`traces/<traceId>.json` plus `index.json`) is migrated
+ * on first open: every readable trace file is imported, then removed; corrupt ones are left in
+ * place with a warning.
  */
-import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
 import { writeFileAtomic } from './atomic-write';
+import { CapturedDb, type CapturedQuery, type CapturedRow } from './captured-db';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
 import { parseJsonLimited } from './parse-json-limited';
 import { readTextFile } from './read-text-file';
-import { errorCode, groupByTrace, newestFirst, SavedTraces, savedTraceFileName, type SavedTraceFile } from './saved-traces';
+import { errorCode, groupByTrace, SavedTraces, savedTraceFileName, type SavedTraceFile } from './saved-traces';
 import { isUnixNanoText, type Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
-import { TraceSummarySchema } from './trace-index-rows';
 
 // Importers of the store keep getting the saved-folder names from here.
 export { savedTraceFileName, type SavedTraceFile };
+export type { CapturedQuery } from './captured-db';
 
 export interface TraceStoreOptions {
   /** Captured traces and indexes (`.loopscope/` by default). */
@@ -33,11 +36,14 @@ export interface TraceStoreOptions {
 }
 
 /**
- * Version 3: titles and runtimes (issue 14); version 2 added link keys with resources and
- * history hashes (issue 10). An index of another version is rebuilt from the trace files.
+ * The version of the summaries kept in the index rows. Version 4: replays (issue 13); 3:
+ * titles and runtimes (issue 14); 2: link keys with resources and history hashes (issue 10).
+ * Rows of another version are re-summarized from their spans when the store opens.
  */
 export const INDEX_VERSION = 4;
-const IndexFileSchema = z.object({ version: z.literal(INDEX_VERSION), traces: z.array(TraceSummarySchema) });
+const SUMMARY_VERSION_KEY = 'summaryVersion';
+/** Legacy trace files imported per transaction while migrating. */
+const MIGRATION_BATCH = 200;
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const SPAN_ID = /^[0-9a-f]{16}$/;
@@ -80,26 +86,32 @@ function encodeTrace(traceId: string, spans: readonly Span[]): string {
   }
 }
 
+
 export class TraceStore {
-  /** Problems met while rebuilding the index (corrupt trace files are skipped, never deleted). */
+  /** Problems met while opening or migrating (corrupt legacy trace files are skipped, never deleted). */
   readonly warnings: string[] = [];
-  private readonly tracesDir: string;
+  private readonly dataDir: string;
   private readonly savedDir: string;
-  private readonly indexPath: string;
+  private readonly dbPath: string;
+  /** The earlier layout's folder and index, read once to migrate them. */
+  private readonly legacyTracesDir: string;
+  private readonly legacyIndexPath: string;
   private readonly saved: SavedTraces;
-  // Appends (trace files + index) run one at a time. Saved listing has its own queue in
-  // `SavedTraces`; the two never call each other, so neither can wait on itself.
+  // Appends and deletes run one at a time. Saved listing has its own queue in `SavedTraces`;
+  // the two never call each other, so neither can wait on itself.
   private appendQueue: Promise<unknown> = Promise.resolve();
-  private index?: Promise<Map<string, TraceSummary>>;
-  /** Spans waiting for the append queue: appends that arrive meanwhile join them (one write for all). */
+  private db?: Promise<CapturedDb>;
+  /** Spans waiting for the append queue: appends that arrive meanwhile join them (one transaction for all). */
   private waitingBatch?: { spans: Span[]; written?: Promise<unknown> };
 
   private readonly summarize: (traceId: string, spans: Span[]) => TraceSummary;
 
   constructor(options: TraceStoreOptions) {
-    this.tracesDir = path.join(options.dataDir, 'traces');
+    this.dataDir = options.dataDir;
+    this.dbPath = path.join(options.dataDir, 'loopscope.db');
+    this.legacyTracesDir = path.join(options.dataDir, 'traces');
+    this.legacyIndexPath = path.join(options.dataDir, 'index.json');
     this.savedDir = options.savedDir;
-    this.indexPath = path.join(options.dataDir, 'index.json');
     this.summarize = options.summarize ?? ((traceId, spans) => summarizeTrace({ traceId, spans }));
     this.saved = new SavedTraces({ savedDir: options.savedDir, savedIndexPath: path.join(options.dataDir, 'saved-index.json'), summarize: this.summarize });
   }
@@ -107,8 +119,8 @@ export class TraceStore {
   /**
    * Adds spans, merging each trace with what is stored (`mergeSpans`). Batches are applied
    * one at a time, so concurrent batches of one trace never lose spans; batches that arrive
-   * while one is being written are written together, next (one file write per trace, one index
-   * write for all of them), so a burst costs one write instead of one per request.
+   * while one is being written are written together, next, in one transaction: a burst costs
+   * one commit instead of one per request. Resolves once the transaction committed.
    * @returns the ids of the traces of these spans.
    * @throws LoopscopeError INVALID_ARGUMENT for malformed spans (nothing is written).
    */
@@ -117,7 +129,7 @@ export class TraceStore {
     if (!this.waitingBatch) {
       const batch: { spans: Span[]; written?: Promise<unknown> } = { spans: [] };
       this.waitingBatch = batch;
-      batch.written = this.enqueueAppend(() => {
+      batch.written = this.enqueue(() => {
         // From here on, new spans wait for the next batch.
         this.waitingBatch = undefined;
         return this.writeBatch(batch.spans);
@@ -130,62 +142,72 @@ export class TraceStore {
   }
 
   private async writeBatch(spans: Span[]): Promise<void> {
-    const index = await this.loadIndex();
     const groups = groupByTrace(spans);
-    // Read and encode everything first: a bad stored file or span fails before any write.
-    const writes: Array<{ traceId: string; spans: Span[]; text: string }> = [];
+    if (groups.size === 0) return;
+    const db = await this.openedDatabase();
+    // Read and encode everything first: a bad stored trace or span fails before any write.
+    const rows: CapturedRow[] = [];
     for (const [traceId, incoming] of groups) {
-      const merged = mergeSpans((await this.readCaptured(traceId)) ?? [], incoming);
-      writes.push({ traceId, spans: merged, text: encodeTrace(traceId, merged) });
+      const merged = mergeSpans(this.readCaptured(db, traceId) ?? [], incoming);
+      rows.push({ summary: this.summarize(traceId, merged), spansText: encodeTrace(traceId, merged) });
     }
-    if (writes.length === 0) return;
-    await mkdir(this.tracesDir, { recursive: true });
-    for (const write of writes) {
-      // Captured traces are rewritten per batch: atomic, without fsync (see writeFileAtomic).
-      await writeFileAtomic(this.tracePath(write.traceId), write.text, { durable: false });
-      index.set(write.traceId, this.summarize(write.traceId, write.spans));
-    }
-    await this.writeIndex(index);
+    db.write(rows);
   }
 
   /**
-   * Deletes captured traces — the given ones, or all — their files and index entries; saved
-   * files are never touched. The index is written first, then the files removed: a crash in
-   * between leaves stray files the index does not list (harmless, never listed), never an
-   * entry pointing at a missing file. Runs in the append queue, so a batch being stored is
-   * not half-deleted.
+   * Deletes captured traces — the given ones, or all — in one transaction; saved files are
+   * never touched. Runs in the append queue, so a batch being stored is not half-deleted.
    * @returns the deleted trace ids.
    * @throws LoopscopeError INVALID_ARGUMENT (malformed ids, none given), NOT_FOUND naming the ids that are not captured (nothing deleted).
    */
   async delete(target: { traceIds: readonly string[] } | { all: true }): Promise<{ traceIds: string[] }> {
     const wanted = 'all' in target ? undefined : [...new Set(target.traceIds.map(checkedTraceId))];
     if (wanted && wanted.length === 0) throw new LoopscopeError('INVALID_ARGUMENT', 'Choose at least one trace to delete.');
-    return this.enqueueAppend(async () => {
-      const index = await this.loadIndex();
-      const traceIds = wanted ?? [...index.keys()];
-      const missing = traceIds.filter((traceId) => !index.has(traceId));
+    return this.enqueue(async () => {
+      const db = await this.existingDatabase();
+      const traceIds = wanted ?? db?.all().map((summary) => summary.traceId) ?? [];
+      const missing = traceIds.filter((traceId) => !db?.has(traceId));
       if (missing.length > 0) throw new LoopscopeError('NOT_FOUND', `No captured trace${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: nothing was deleted.`);
-      if (traceIds.length === 0) return { traceIds };
-      const remaining = new Map(index);
-      for (const traceId of traceIds) remaining.delete(traceId);
-      await this.writeIndex(remaining);
-      for (const traceId of traceIds) index.delete(traceId);
-      // Stray files (a crash before this loop, or `all` with files the index never listed) are
-      // removed on the next delete of all; a failed unlink is a warning, not a failed delete.
-      const files = wanted ? traceIds.map((traceId) => `${traceId}.json`) : await this.capturedFileNames();
-      for (const file of files) {
-        await unlink(path.join(this.tracesDir, file)).catch((error: unknown) => {
-          if (errorCode(error) !== 'ENOENT') this.warnings.push(`Could not remove ${path.join(this.tracesDir, file)}: ${errorMessage(error)}`);
-        });
-      }
+      if (!db || traceIds.length === 0) return { traceIds };
+      db.delete(traceIds);
+      // Copies handed to other processes (`traceFile`) go with the trace.
+      for (const traceId of traceIds) await rm(this.recordingCopyPath(traceId), { force: true });
       return { traceIds };
     });
   }
 
-  /** Summaries of the captured traces, newest first, from the in-memory index. */
+  /** Summaries of every captured trace, newest first. */
   async list(): Promise<TraceSummary[]> {
-    const index = await this.loadIndex();
-    return [...index.values()].sort(newestFirst((summary) => summary.traceId));
+    return (await this.existingDatabase())?.all() ?? [];
+  }
+
+  /** A page of captured traces that pass the query, newest first, from the indexes (see `CapturedDb.query`). */
+  async query(query: CapturedQuery): Promise<TraceSummary[]> {
+    return (await this.existingDatabase())?.query(query) ?? [];
+  }
+
+  /** The summaries that take part in linking (interrupts, resumes, replays): what sessions and statuses are decided from. */
+  async linkedSummaries(): Promise<TraceSummary[]> {
+    return (await this.existingDatabase())?.linked() ?? [];
+  }
+
+  /** Changes whenever captured traces change (in this process or another): for caches of views derived from them. */
+  async generation(): Promise<string> {
+    return (await this.existingDatabase())?.generation() ?? 'empty';
+  }
+
+  /** How many traces are captured. */
+  async count(): Promise<number> {
+    return (await this.existingDatabase())?.count() ?? 0;
+  }
+
+  /**
+   * Is this trace captured here (not a saved copy)?
+   * @throws LoopscopeError INVALID_ARGUMENT for a malformed id.
+   */
+  async hasCaptured(traceId: string): Promise<boolean> {
+    const id = checkedTraceId(traceId);
+    return (await this.existingDatabase())?.has(id) ?? false;
   }
 
   /**
@@ -194,7 +216,7 @@ export class TraceStore {
    */
   async get(traceId: string): Promise<Span[] | undefined> {
     const id = checkedTraceId(traceId);
-    const captured = await this.readCaptured(id);
+    const captured = await this.getCaptured(id);
     if (captured) return captured;
     for (const saved of await this.listSaved()) {
       if (!saved.traceIds.includes(id)) continue;
@@ -205,15 +227,20 @@ export class TraceStore {
   }
 
   /**
-   * The file that holds a trace — its captured copy, else the first saved file holding it —
-   * for another process that reads it itself (the runner, for a replay). Reading such a file
-   * is safe beside this store: every write replaces it whole (temp file + rename), and the
-   * reader never touches the store's index files.
+   * A file that holds a trace, for another process that reads it itself (the runner, for a
+   * replay): for a captured trace a copy written now (OTLP JSON, `dataDir/recordings/`,
+   * atomically, removed with the trace), else the first saved file holding it.
    * @throws LoopscopeError INVALID_ARGUMENT for a malformed id.
    */
   async traceFile(traceId: string): Promise<{ path: string; captured: boolean } | undefined> {
     const id = checkedTraceId(traceId);
-    if (await this.hasCaptured(id)) return { path: this.tracePath(id), captured: true };
+    const text = (await this.existingDatabase())?.spansText(id);
+    if (text !== undefined) {
+      const copy = this.recordingCopyPath(id);
+      await mkdir(path.dirname(copy), { recursive: true });
+      await writeFileAtomic(copy, text, { durable: false });
+      return { path: copy, captured: true };
+    }
     const saved = (await this.listSaved()).find((file) => !file.error && file.traceIds.includes(id));
     return saved ? { path: this.savedFilePath(saved.file), captured: false } : undefined;
   }
@@ -236,7 +263,8 @@ export class TraceStore {
    */
   async getCaptured(traceId: string): Promise<Span[] | undefined> {
     const id = checkedTraceId(traceId);
-    return this.readCaptured(id);
+    const db = await this.existingDatabase();
+    return db ? this.readCaptured(db, id) : undefined;
   }
 
   /**
@@ -276,89 +304,126 @@ export class TraceStore {
     return this.saved.load(file);
   }
 
-  private enqueueAppend<T>(task: () => Promise<T>): Promise<T> {
+  /** Closes the database (a later call opens it again). */
+  async close(): Promise<void> {
+    const db = this.db;
+    this.db = undefined;
+    (await db?.catch(() => undefined))?.close();
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
     const result = this.appendQueue.then(task);
     // A failed task must not block the ones queued after it.
     this.appendQueue = result.catch(() => undefined);
     return result;
   }
 
-  private tracePath(traceId: string): string {
-    return path.join(this.tracesDir, `${traceId}.json`);
+  private recordingCopyPath(traceId: string): string {
+    return path.join(this.dataDir, 'recordings', `${traceId}.json`);
   }
 
   private savedFilePath(file: string): string {
     return path.join(this.savedDir, file);
   }
 
-  private async hasCaptured(traceId: string): Promise<boolean> {
-    return (await stat(this.tracePath(traceId)).catch(() => undefined))?.isFile() ?? false;
-  }
-
   /** The stored spans of a captured trace, undefined when there is none. */
-  private async readCaptured(traceId: string): Promise<Span[] | undefined> {
-    let text: string;
-    try {
-      text = await readTextFile(this.tracePath(traceId));
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw new LoopscopeError('INTERNAL', `Could not read captured trace ${traceId}: ${errorMessage(error)}`, { cause: error });
-    }
+  private readCaptured(db: CapturedDb, traceId: string): Span[] | undefined {
+    const text = db.spansText(traceId);
+    if (text === undefined) return undefined;
     try {
       return decodeOtlpJson(parseJsonLimited(text, { what: 'the text' }));
     } catch (error) {
-      throw new LoopscopeError('FAILED_PRECONDITION', `The captured trace file ${this.tracePath(traceId)} is corrupt (${errorMessage(error)}); it was left in place.`, {
+      throw new LoopscopeError('FAILED_PRECONDITION', `The captured trace ${traceId} in ${this.dbPath} is corrupt (${errorMessage(error)}); it was left in place.`, {
         cause: error,
       });
     }
   }
 
-  private loadIndex(): Promise<Map<string, TraceSummary>> {
-    this.index ??= this.readOrRebuildIndex().catch((error: unknown) => {
-      this.index = undefined; // let the next call retry instead of caching the failure
+  /**
+   * The database when there is one (or legacy files to migrate into it), else undefined: an
+   * empty data folder stays untouched until something is stored.
+   */
+  private async existingDatabase(): Promise<CapturedDb | undefined> {
+    if (!this.db && !existsSync(this.dbPath) && (await this.legacyTraceFiles()).length === 0) return undefined;
+    return this.openedDatabase();
+  }
+
+  /** The database, opened (and created) once. */
+  private openedDatabase(): Promise<CapturedDb> {
+    this.db ??= this.openDatabase().catch((error: unknown) => {
+      this.db = undefined; // let the next call retry instead of caching the failure
       throw error;
     });
-    return this.index;
+    return this.db;
   }
 
-  private async readOrRebuildIndex(): Promise<Map<string, TraceSummary>> {
-    let text: string | undefined;
+  private async openDatabase(): Promise<CapturedDb> {
+    await mkdir(this.dataDir, { recursive: true });
+    let db: CapturedDb;
     try {
-      text = await readTextFile(this.indexPath);
-      const parsed = IndexFileSchema.parse(parseJsonLimited(text, { what: 'The index' }));
-      return new Map(parsed.traces.map((summary) => [summary.traceId, summary]));
+      db = CapturedDb.open(this.dbPath);
     } catch (error) {
-      if (text !== undefined) this.warnings.push(`${this.indexPath} was unreadable (${errorMessage(error)}); rebuilt it from the trace files.`);
+      throw new LoopscopeError('FAILED_PRECONDITION', `Could not open the trace database ${this.dbPath}: ${errorMessage(error)}. It was left in place; move it aside to start with an empty store.`, {
+        cause: error,
+      });
     }
-    const index = new Map<string, TraceSummary>();
-    const files = await this.capturedFileNames();
-    for (const file of files) {
-      const traceId = file.slice(0, 32);
+    this.resummarize(db);
+    await this.migrateLegacyFiles(db);
+    return db;
+  }
+
+  /** Rows summarized by another summary version are summarized again from their spans. */
+  private resummarize(db: CapturedDb): void {
+    if (db.meta(SUMMARY_VERSION_KEY) === String(INDEX_VERSION)) return;
+    const rows: CapturedRow[] = [];
+    for (const { traceId, spansText } of db.eachTrace()) {
       try {
-        const spans = (await this.readCaptured(traceId)) ?? [];
-        index.set(traceId, this.summarize(traceId, spans));
+        rows.push({ summary: this.summarize(traceId, decodeOtlpJson(parseJsonLimited(spansText, { what: 'the text' }))), spansText });
       } catch (error) {
-        this.warnings.push(`Skipped ${path.join(this.tracesDir, file)}: ${errorMessage(error)}`);
+        this.warnings.push(`Could not summarize captured trace ${traceId} again: ${errorMessage(error)}; its old summary is kept.`);
       }
     }
-    // Nothing to record for an empty store: leave the folder untouched.
-    if (files.length > 0 || text !== undefined) await this.writeIndex(index);
-    return index;
+    db.write(rows);
+    db.setMeta(SUMMARY_VERSION_KEY, String(INDEX_VERSION));
   }
 
-  /** The `<traceId>.json` files of the captured folder, sorted; none when it does not exist. */
-  private async capturedFileNames(): Promise<string[]> {
+  /**
+   * Imports the earlier layout's trace files (merged with what the database holds, so an
+   * import cut short by a crash is simply done again), then removes them and the old index.
+   */
+  private async migrateLegacyFiles(db: CapturedDb): Promise<void> {
+    const files = await this.legacyTraceFiles();
+    for (let start = 0; start < files.length; start += MIGRATION_BATCH) {
+      const rows: CapturedRow[] = [];
+      const imported: string[] = [];
+      for (const file of files.slice(start, start + MIGRATION_BATCH)) {
+        const traceId = file.slice(0, 32);
+        const filePath = path.join(this.legacyTracesDir, file);
+        try {
+          const spans = mergeSpans(this.readCaptured(db, traceId) ?? [], decodeOtlpJson(parseJsonLimited(await readTextFile(filePath), { what: 'the text' })));
+          rows.push({ summary: this.summarize(traceId, spans), spansText: encodeTrace(traceId, spans) });
+          imported.push(filePath);
+        } catch (error) {
+          this.warnings.push(`Skipped ${filePath} while moving captured traces into ${this.dbPath}: ${errorMessage(error)}; it was left in place.`);
+        }
+      }
+      db.write(rows);
+      for (const file of imported) await unlink(file).catch(() => undefined);
+    }
+    await rm(this.legacyIndexPath, { force: true });
+    // Temp files of the old atomic writes are never a trace of their own.
+    const leftovers = (await readdir(this.legacyTracesDir).catch(() => [] as string[])).filter((file) => file.endsWith('.tmp'));
+    for (const file of leftovers) await unlink(path.join(this.legacyTracesDir, file)).catch(() => undefined);
+    if (files.length > 0 || leftovers.length > 0) await rmdir(this.legacyTracesDir).catch(() => undefined); // stays when corrupt files are left in it
+  }
+
+  /** The `<traceId>.json` files of the earlier layout's folder, sorted; none when it does not exist. */
+  private async legacyTraceFiles(): Promise<string[]> {
     try {
-      return (await readdir(this.tracesDir)).filter((file) => /^[0-9a-f]{32}\.json$/.test(file)).sort();
+      return (await readdir(this.legacyTracesDir)).filter((file) => /^[0-9a-f]{32}\.json$/.test(file)).sort();
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw new LoopscopeError('INTERNAL', `Could not list ${this.tracesDir}: ${errorMessage(error)}`, { cause: error });
+      if (errorCode(error) !== 'ENOENT') throw new LoopscopeError('INTERNAL', `Could not list ${this.legacyTracesDir}: ${errorMessage(error)}`, { cause: error });
       return [];
     }
-  }
-
-  private async writeIndex(index: Map<string, TraceSummary>): Promise<void> {
-    const traces = [...index.values()].sort(newestFirst((summary) => summary.traceId));
-    await mkdir(path.dirname(this.indexPath), { recursive: true });
-    await writeFileAtomic(this.indexPath, JSON.stringify({ version: INDEX_VERSION, traces }), { durable: false });
   }
 }
