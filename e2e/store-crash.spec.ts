@@ -11,6 +11,7 @@ import { AUTH, startSecondServer, stopSecondServers, type SecondServer } from '.
  * the middle of it. After every restart each trace is listed exactly once, with the span count
  * its stored spans have; every export answered 200 is there whole; an export is there whole or
  * not at all; no temp file is left. Clients resend what was not acknowledged, as exporters do.
+ * The store that results is then read through the indexed page query (`GET /api/traces?…`).
  */
 const TRACES = 40;
 const PARTS = 4;
@@ -116,6 +117,20 @@ test(`store: ${CRASHES} kill -9 during concurrent ingest leave every trace liste
         expect(await checkStore(request, server, acked)).toBe(TRACES);
         const listed = ((await (await request.get(`${server.baseUrl}/api/traces`, { headers: AUTH })).json()) as { traces: Listed[] }).traces;
         expect(listed.map((row) => row.spanCount)).toEqual(Array(TRACES).fill(PARTS * SPANS_PER_PART));
+        // The indexed page query over the same store: pages of 15 in the list's order, a search, a refused parameter.
+        const pages: string[] = [];
+        for (let after = ''; ; ) {
+          const page = (await (await request.get(`${server.baseUrl}/api/traces?limit=15${after ? `&after=${after}` : ''}`, { headers: AUTH })).json()) as { traces: Listed[]; next?: string };
+          pages.push(...page.traces.map((row) => row.traceId));
+          if (!page.next) break;
+          after = encodeURIComponent(page.next);
+        }
+        expect(pages).toEqual(listed.map((row) => row.traceId));
+        const found = (await (await request.get(`${server.baseUrl}/api/traces?q=${traceIdOf(7).slice(-6)}+CRASH-FLOW`, { headers: AUTH })).json()) as { traces: Listed[] };
+        expect(found.traces.map((row) => row.traceId)).toEqual([traceIdOf(7)]);
+        const refused = await request.get(`${server.baseUrl}/api/traces?limit=0`, { headers: AUTH });
+        expect(refused.status()).toBe(400);
+        expect(await refused.text()).toContain('Invalid query parameter limit');
         await server.stop();
       }
     }
