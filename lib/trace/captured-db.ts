@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS traces (
   summary TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS traces_newest ON traces (start_time DESC, trace_id);
-CREATE INDEX IF NOT EXISTS traces_status ON traces (status, start_time DESC);
+CREATE INDEX IF NOT EXISTS traces_status ON traces (linked, status, start_time DESC, trace_id);
 CREATE INDEX IF NOT EXISTS traces_linked ON traces (linked) WHERE linked = 1;
 CREATE TABLE IF NOT EXISTS trace_spans (id INTEGER PRIMARY KEY, spans TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS trace_search USING fts5 (text, tokenize = 'trigram');
@@ -77,6 +77,11 @@ export class CapturedDb {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<CapturedDb['prepare']>;
   private ownWrites = 0;
+  /**
+   * Every summary in memory, for the whole list (the home page reads it after every change):
+   * patched by this connection's own writes, read again when another process wrote.
+   */
+  private summaries?: { dataVersion: number; byId: Map<string, TraceSummary>; sorted?: TraceSummary[] };
 
   private constructor(file: string) {
     this.db = new Database(file);
@@ -146,6 +151,24 @@ export class CapturedDb {
       }
     })();
     this.ownWrites++;
+    this.patchSummaries((byId) => {
+      for (const { summary } of rows) byId.set(summary.traceId, summary);
+    });
+  }
+
+  /** Applies this connection's change to the summaries in memory, or drops them when another process wrote too. */
+  private patchSummaries(change: (byId: Map<string, TraceSummary>) => void): void {
+    if (!this.summaries) return;
+    if (this.summaries.dataVersion !== this.dataVersion()) {
+      this.summaries = undefined;
+      return;
+    }
+    change(this.summaries.byId);
+    this.summaries.sorted = undefined;
+  }
+
+  private dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
   }
 
   /** Deletes the given traces (unknown ids are skipped) in one transaction; returns the ids deleted. */
@@ -163,12 +186,21 @@ export class CapturedDb {
       }
     })();
     this.ownWrites++;
+    this.patchSummaries((byId) => {
+      for (const traceId of deleted) byId.delete(traceId);
+    });
     return deleted;
   }
 
-  /** Every summary, newest first. */
+  /** Every summary, newest first (a new array; the summaries are shared, do not change them). */
   all(): TraceSummary[] {
-    return this.statements.all.all().map((row) => JSON.parse(row.summary) as TraceSummary);
+    const dataVersion = this.dataVersion();
+    if (this.summaries?.dataVersion !== dataVersion) {
+      const sorted = this.statements.all.all().map((row) => JSON.parse(row.summary) as TraceSummary);
+      this.summaries = { dataVersion, byId: new Map(sorted.map((summary) => [summary.traceId, summary])), sorted };
+    }
+    this.summaries.sorted ??= [...this.summaries.byId.values()].sort((a, b) => b.startTime - a.startTime || (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : 0));
+    return [...this.summaries.sorted];
   }
 
   /** The summaries that take part in linking (interrupts, resumes, replays), newest first. */
@@ -190,10 +222,6 @@ export class CapturedDb {
       where.push('instr((SELECT text FROM trace_search WHERE rowid = t.id), ?) > 0');
       params.push(word);
     }
-    if (query.status) {
-      where.push('((t.linked = 0 AND t.status = ?) OR t.trace_id IN (SELECT value FROM json_each(?)))');
-      params.push(query.status.stored, JSON.stringify(query.status.linkedTraceIds));
-    }
     if (query.service !== undefined) {
       where.push('t.service = ?');
       params.push(query.service);
@@ -210,10 +238,18 @@ export class CapturedDb {
       where.push('(t.start_time < ? OR (t.start_time = ? AND t.trace_id > ?))');
       params.push(query.after.startTime, query.after.startTime, query.after.traceId);
     }
-    const sql = `SELECT t.summary FROM traces t ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.start_time DESC, t.trace_id LIMIT ?`;
+    const select = (extra: string) => `SELECT t.summary, t.start_time, t.trace_id FROM traces t WHERE ${[...where, extra].join(' AND ')} ORDER BY t.start_time DESC, t.trace_id LIMIT ?`;
+    let sql = select('1');
+    let values: Array<string | number> = [...params, query.limit];
+    if (query.status) {
+      // Two branches, each on its own index (an OR would scan): unlinked traces by their stored
+      // status (traces_status), and the linked traces the caller named.
+      sql = `SELECT * FROM (${select('t.linked = 0 AND t.status = ?')}) UNION ALL SELECT * FROM (${select('t.trace_id IN (SELECT value FROM json_each(?))')}) ORDER BY start_time DESC, trace_id LIMIT ?`;
+      values = [...params, query.status.stored, query.limit, ...params, JSON.stringify(query.status.linkedTraceIds), query.limit, query.limit];
+    }
     return this.db
       .prepare<Array<string | number>, { summary: string }>(sql)
-      .all(...params, query.limit)
+      .all(...values)
       .map((row) => JSON.parse(row.summary) as TraceSummary);
   }
 
@@ -222,7 +258,7 @@ export class CapturedDb {
    * derived views (links) compare it.
    */
   generation(): string {
-    return `${this.ownWrites}:${this.db.pragma('data_version', { simple: true }) as number}`;
+    return `${this.ownWrites}:${this.dataVersion()}`;
   }
 
   meta(key: string): string | undefined {
