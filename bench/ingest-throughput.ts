@@ -3,12 +3,16 @@
  * side by side in one run on the same requests: 300 OTLP/HTTP JSON exports of 56 genkit-shaped
  * spans each (a trace per export), sent by 8 concurrent clients, to
  *  A. a bare Node HTTP sink that only parses the JSON, and
- *  B. a production Loopscope server (`POST /v1/traces`: decode, store, publish).
- * Prints spans/s for both and the ratio (target ≥ 0.5× the sink), then Loopscope again with
- * the store already holding those traces (cost per span must not grow with the store).
+ *  B. a production Loopscope server (`POST /v1/traces`: decode, store, publish), and
+ *  C. genkit's own telemetry server (`@genkit-ai/telemetry-server`, the Dev UI's: `POST
+ *     /api/otlp`, decode, store in its `LocalFileTraceStore`, broadcast), in its own process.
+ * Every round sends the same fresh bodies to all three. Prints spans/s of each and the ratios
+ * (target: Loopscope ≥ 0.5× the sink and ahead of genkit's server), by round as the stores grow
+ * (cost per span must not grow with the store).
  *
  * Needs a production build (`npm run build`). Run: `node --import tsx bench/ingest-throughput.ts`.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +24,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SPANS_PER_REQUEST = 56;
 const CLIENTS = 8;
 const PORT = Number(process.env.BENCH_PORT ?? 4793);
+const GENKIT_PORT = PORT + 1;
 const TOKEN = 'bench-token';
 
 const hex = (length: number) => Array.from({ length }, () => Math.floor(Math.random() * 16).toString(16)).join('');
@@ -78,33 +83,59 @@ async function bareSink(): Promise<{ url: string; close: () => Promise<void> }> 
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/traces`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** Genkit's telemetry server in its own process (bench/genkit-telemetry-server.ts); resolves once it answers. */
+async function genkitTelemetryServer(storeRoot: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'genkit-telemetry-server.ts')], {
+    cwd: process.cwd(),
+    env: { ...process.env, BENCH_GENKIT_PORT: String(GENKIT_PORT), BENCH_GENKIT_DIR: storeRoot },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('genkit telemetry server ready')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`genkit's telemetry server exited with ${code}`)));
+  });
+  return child;
+}
+
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-ingest-bench-'));
+const genkitDir = mkdtempSync(path.join(os.tmpdir(), 'genkit-telemetry-bench-'));
 const sink = await bareSink();
-const server = await startBenchServer({ port: PORT, token: TOKEN, dataDir, toolsDir: path.join(process.cwd(), 'bench', 'fixtures', 'tools') });
+const children: ChildProcess[] = [];
 try {
+  children.push(await startBenchServer({ port: PORT, token: TOKEN, dataDir, toolsDir: path.join(process.cwd(), 'bench', 'fixtures', 'tools') }));
+  children.push(await genkitTelemetryServer(genkitDir));
   const loopscope = `http://127.0.0.1:${PORT}/v1/traces`;
-  // Warm both up (JIT, Next's route compile).
-  await send(sink.url, [exportBody(), exportBody()]);
-  await send(loopscope, [exportBody(), exportBody()]);
-  const rounds: { sink: number; loopscope: number }[] = [];
+  const genkitUrl = `http://127.0.0.1:${GENKIT_PORT}/api/otlp`;
+  // Warm all three up (JIT, Next's route compile) on as many exports each.
+  for (const url of [sink.url, loopscope, genkitUrl]) await send(url, Array.from({ length: 30 }, exportBody));
+  const rounds: { sink: number; loopscope: number; genkit: number }[] = [];
   for (let round = 0; round < 3; round += 1) {
+    // The same requests for all three; the two servers that store take turns going first.
     const bodies = Array.from({ length: REQUESTS }, exportBody);
     const sinkRate = await send(sink.url, bodies);
-    const loopscopeRate = await send(loopscope, bodies.map(() => exportBody()));
-    rounds.push({ sink: sinkRate, loopscope: loopscopeRate });
+    const [loopscopeRate, genkitRate] =
+      round % 2 === 0 ? [await send(loopscope, bodies), await send(genkitUrl, bodies)] : await send(genkitUrl, bodies).then(async (rate) => [await send(loopscope, bodies), rate]);
+    rounds.push({ sink: sinkRate, loopscope: loopscopeRate, genkit: genkitRate });
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const sinkRate = median(rounds.map((round) => round.sink));
-  const first = rounds[0].loopscope;
-  const last = rounds.at(-1)!.loopscope;
-  console.log(`ingest: ${REQUESTS} OTLP/HTTP JSON exports of ${SPANS_PER_REQUEST} spans, ${CLIENTS} concurrent clients, 3 rounds alternating`);
-  console.log(`  bare Node HTTP sink (parse only)     : ${Math.round(sinkRate)} spans/s (median)`);
-  console.log(`  Loopscope /v1/traces, by round       : ${rounds.map((round) => Math.round(round.loopscope)).join(' → ')} spans/s (${REQUESTS}, ${2 * REQUESTS}, ${3 * REQUESTS} traces stored before each round's end)`);
-  console.log(`  ratio Loopscope / sink               : ${(median(rounds.map((round) => round.loopscope)) / sinkRate).toFixed(2)}× (target ≥ 0.5×)`);
-  console.log(`  last round vs first (store growth)   : ${(last / first).toFixed(2)}× (1.0 = cost per span does not grow with the store)`);
+  const loopscopeRate = median(rounds.map((round) => round.loopscope));
+  const genkitRate = median(rounds.map((round) => round.genkit));
+  const byRound = (key: 'sink' | 'loopscope' | 'genkit') => rounds.map((round) => Math.round(round[key])).join(' → ');
+  console.log(`ingest: ${REQUESTS} OTLP/HTTP JSON exports of ${SPANS_PER_REQUEST} spans, ${CLIENTS} concurrent clients, 3 rounds alternating (same requests for all three)`);
+  console.log(`  bare Node HTTP sink (parse only)     : ${byRound('sink')} spans/s (median ${Math.round(sinkRate)})`);
+  console.log(`  Loopscope /v1/traces                 : ${byRound('loopscope')} spans/s (median ${Math.round(loopscopeRate)}; ${REQUESTS}, ${2 * REQUESTS}, ${3 * REQUESTS} traces stored by each round's end)`);
+  console.log(`  genkit telemetry server /api/otlp    : ${byRound('genkit')} spans/s (median ${Math.round(genkitRate)})`);
+  console.log(`  ratio Loopscope / sink               : ${(loopscopeRate / sinkRate).toFixed(2)}× (target ≥ 0.5×)`);
+  console.log(`  ratio genkit / sink                  : ${(genkitRate / sinkRate).toFixed(2)}×`);
+  console.log(`  ratio Loopscope / genkit             : ${(loopscopeRate / genkitRate).toFixed(2)}× (target > 1)`);
+  console.log(`  Loopscope last round vs first        : ${(rounds.at(-1)!.loopscope / rounds[0].loopscope).toFixed(2)}× (1.0 = cost per span does not grow with the store)`);
   console.log(`  load average (1 min)                 : ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores`);
 } finally {
-  server.kill('SIGTERM');
+  for (const child of children) child.kill('SIGTERM');
   await sink.close();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(genkitDir, { recursive: true, force: true });
 }

@@ -33,6 +33,8 @@ const load = (file) => tsImport(path.join(projectDir, file), import.meta.url);
 const { planListen } = await load('lib/server/listen-plan.ts');
 const { startHttpServers } = await load('lib/server/start-http-servers.ts');
 const { readHttpTimeouts, readForwarding } = await load('lib/server/server-config.ts');
+const { createOtlpFastPath } = await load('lib/server/otlp-fast-path.ts');
+const { existingAppContext } = await load('lib/server/app-context-holder.ts');
 
 const port = Number(option('--port') ?? process.env.PORT ?? DEFAULT_PORT);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`"${option('--port') ?? process.env.PORT}" is not a port number.`);
@@ -65,7 +67,10 @@ const app = next({ dev: false, dir: projectDir, hostname: '127.0.0.1', port });
 await app.prepare();
 let servers;
 try {
-  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts() });
+  // POST /v1/traces is answered here, before Next, with the context instrumentation.ts made
+  // (lib/server/otlp-fast-path.ts); every other request goes to Next.
+  const direct = createOtlpFastPath({ context: existingAppContext, guard: { port, token, extraHost: plan.extraHost } });
+  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts(), direct });
 } catch (error) {
   console.error(`loopscope: cannot listen on port ${port}: ${error.message}`);
   process.exit(1);

@@ -1,4 +1,4 @@
-import { classifySpan } from '../dialects/classify-span';
+import type { SpanIndex } from '../dialects/span-index';
 import type { Span } from '../trace/span';
 import { summarizeTrace, type TraceSummary } from '../trace/summarize-trace';
 import type { TraceLinkKeys } from '../trace/trace-link-keys';
@@ -13,20 +13,26 @@ export interface TraceGraphFacts {
   failedTools: number;
 }
 
-/** The graph facts of one trace's spans (computed when the trace is stored). */
-export function traceGraphFacts(spans: readonly Span[]): TraceGraphFacts {
-  const { generates, standaloneToolCalls, keys } = readGenerates(indexSpans(spans));
+/** The graph facts of one trace's spans (computed when the trace is stored); `index`: the spans' index, when the caller made it already. */
+export function traceGraphFacts(spans: readonly Span[], index: SpanIndex = indexSpans(spans)): TraceGraphFacts {
+  const { generates, standaloneToolCalls, keys } = readGenerates(index);
   const calls = [...standaloneToolCalls, ...generates.flatMap((generate) => [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)])];
   return { linkKeys: keys, failedTools: calls.filter((call) => call.status === 'error').length };
 }
 
-/** A captured trace's index entry: its summary plus the graph facts lists and sessions need. */
+/**
+ * A captured trace's index entry: its summary plus the graph facts lists and sessions need.
+ * The store calls it for every trace of every append, so each span is classified once, in the
+ * one span index the facts, the summary and the title all read.
+ */
 export function summarizeCapturedTrace(traceId: string, spans: readonly Span[]): TraceSummary {
-  const facts = traceGraphFacts(spans);
-  const summary = summarizeTrace({ traceId, spans, classifySpan });
+  const index = indexSpans(spans);
+  const facts = traceGraphFacts(spans, index);
+  const classified = (span: Span) => index.classify(span);
+  const summary = summarizeTrace({ traceId, spans, classifySpan: classified });
   return {
     ...summary,
-    ...traceTitle({ spans, models: summary.models }),
+    ...traceTitle({ spans, models: summary.models, classifySpan: classified }),
     linkKeys: facts.linkKeys,
     ...(facts.failedTools > 0 ? { failedTools: facts.failedTools } : {}),
   };

@@ -1,5 +1,5 @@
 import { dialectOf } from '../dialects/registry';
-import { classifySpan } from '../dialects/classify-span';
+import { classifySpan as classifyByDialect, type SpanClassification } from '../dialects/classify-span';
 import type { Span } from '../trace/span';
 import { compareNanos } from '../trace/span';
 
@@ -25,9 +25,10 @@ function rootOf(spans: readonly Span[]): Span | undefined {
 /**
  * A trace's title, computed once when the trace is stored: runs of Loopscope's scenarios are
  * named by the scenario (`scripted/<scenario>` is their model), a flow by its name, anything
- * else by its root span's name — so the list is not a column of "generate".
+ * else by its root span's name — so the list is not a column of "generate". `classifySpan`:
+ * the dialects' by default; a caller that classified the spans already passes its own.
  */
-export function traceTitle({ spans, models }: { spans: readonly Span[]; models: readonly string[] }): TraceTitle {
+export function traceTitle({ spans, models, classifySpan = classifyByDialect }: { spans: readonly Span[]; models: readonly string[]; classifySpan?: (span: Span) => SpanClassification }): TraceTitle {
   const scripted = models.find((model) => model.startsWith(SCRIPTED_MODEL));
   const root = rootOf(spans);
   const runtime = root ? dialectOf(root)?.id : undefined;

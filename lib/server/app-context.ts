@@ -16,6 +16,7 @@ import { readForwarding, readServerConfig, type ServerConfig } from './server-co
 import { OtlpForwarder } from './otlp-forwarder';
 import { IngestGate } from './ingest-gate';
 import { errorMessage } from '../errors';
+import { heldAppContext } from './app-context-holder';
 
 /** The server's long-lived parts, one set per process. */
 export interface AppContext {
@@ -46,8 +47,6 @@ function createForwarder(port: number): OtlpForwarder | undefined {
     return undefined;
   }
 }
-
-const KEY = Symbol.for('loopscope.app-context');
 
 function createAppContext(): AppContext {
   const config = readServerConfig();
@@ -122,7 +121,5 @@ function createAppContext(): AppContext {
  * the proxy and instrumentation as separate bundles that share only the global object.
  */
 export function getAppContext(): AppContext {
-  const holder = globalThis as unknown as Record<symbol, AppContext | undefined>;
-  holder[KEY] ??= createAppContext();
-  return holder[KEY];
+  return heldAppContext(createAppContext);
 }

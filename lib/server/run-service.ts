@@ -2,7 +2,6 @@ import { isGenkitScenario } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
 import type { ResumeRequest } from '../runtime/runner-protocol';
 import type { Breakpoints, PauseDecision, RunMode } from '../runtime/step-protocol';
-import type { Span } from '../trace/span';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
 import type { StepCommand } from './runner-process';
@@ -85,15 +84,8 @@ function stepCommand(context: AppContext, command: StepCommand) {
   return context.goRunner.holdsRun(command.runId) ? context.goRunner.command(command) : context.supervisor.command(command);
 }
 
-/** Stores received spans and tells live pages about them. */
-export async function ingestSpans(context: AppContext, spans: Span[]): Promise<void> {
-  if (spans.length === 0) return;
-  const { traceIds } = await context.store.append(spans);
-  for (const traceId of traceIds) {
-    context.bus.publish({ type: 'spans', traceId, spans: spans.filter((span) => span.traceId === traceId) });
-  }
-  context.bus.publish({ type: 'traces-changed', traceIds });
-}
+// Importers of the run service keep finding the ingest step here.
+export { ingestSpans } from './ingest-spans';
 
 function runningRun(context: AppContext, runId: string): RunSession {
   const run = context.runs.get(runId);

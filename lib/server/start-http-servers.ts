@@ -41,16 +41,28 @@ function lingerOnClose(response: ServerResponse): void {
   };
 }
 
-function sendEarly(response: ServerResponse, early: EarlyResponse): void {
+/** An answer the HTTP server writes itself: an early refusal, or a direct handler's answer (whose body may be bytes). */
+export type DirectAnswer = Omit<EarlyResponse, 'body'> & { body: string | Uint8Array };
+
+/** Answers some requests itself, before Next (the OTLP receiver's fast path), or returns undefined to leave a request to Next. */
+export type DirectHandler = (request: IncomingMessage) => Promise<DirectAnswer> | undefined;
+
+function sendEarly(response: ServerResponse, early: DirectAnswer): void {
   if (early.headers.connection === 'close') lingerOnClose(response);
   response.writeHead(early.status, { ...securityHeaders(), ...early.headers, 'content-length': Buffer.byteLength(early.body) });
   response.end(early.body);
 }
 
-function createServer(options: { handle: RequestHandler; timeouts: HttpTimeouts }): http.Server {
+interface ServerOptions {
+  handle: RequestHandler;
+  timeouts: HttpTimeouts;
+  direct?: DirectHandler;
+}
+
+function createServer(options: ServerOptions): http.Server {
   const forward = (request: IncomingMessage, response: ServerResponse) => {
-    Promise.resolve()
-      .then(() => options.handle(request, response))
+    const direct = options.direct?.(request);
+    (direct ? direct.then((answer) => sendEarly(response, answer)) : Promise.resolve().then(() => options.handle(request, response)))
       .catch((error: unknown) => {
         console.error('loopscope: request failed', error);
         if (!response.headersSent) sendEarly(response, { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error; see the server log.' } }) });
@@ -99,9 +111,10 @@ function listen(server: http.Server, at: { address: string; port: number }): Pro
  * Loopscope's HTTP server in front of Next: one node:http server per address of the plan
  * (127.0.0.1 and [::1] by default), with header and request timeouts and the early 413 for
  * a declared Content-Length over the route's limit. Fails when a required address cannot
- * be bound (closing what was bound); reports optional ones that cannot.
+ * be bound (closing what was bound); reports optional ones that cannot. `direct` answers the
+ * requests it takes itself (with the security headers), before Next sees them.
  */
-export async function startHttpServers(options: { handle: RequestHandler; port: number; plan: ListenPlan; timeouts: HttpTimeouts }): Promise<RunningHttpServers> {
+export async function startHttpServers(options: ServerOptions & { port: number; plan: ListenPlan }): Promise<RunningHttpServers> {
   const servers: http.Server[] = [];
   const listening: string[] = [];
   const unavailable: RunningHttpServers['unavailable'] = [];

@@ -1,0 +1,95 @@
+import type { IncomingMessage } from 'node:http';
+import { LoopscopeError } from '../errors';
+import { OTLP_MAX_BODY_BYTES } from './body-limits';
+import { otlpAnswerForError, receiveOtlpExport, type OtlpAnswer, type OtlpReceiverContext } from './receive-otlp-export';
+import { guardRequest, type GuardConfig } from './request-guard';
+
+/**
+ * Reads a request body whole, refusing it past `maxBytes` (a body that declares no length can
+ * still be too long). A refused body's answer closes the connection: the rest is never read.
+ */
+function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    request.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      total += chunk.byteLength;
+      if (total > maxBytes) fail(new LoopscopeError('PAYLOAD_TOO_LARGE', `The body passed the limit of ${maxBytes} bytes.`));
+      else chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+    });
+    request.on('error', fail);
+    // A client that goes away mid-body: nothing to store, and nobody to answer.
+    request.on('close', () => fail(new LoopscopeError('INVALID_ARGUMENT', 'The client closed the connection before the body ended.')));
+  });
+}
+
+function jsonAnswer(status: number, payload: unknown): OtlpAnswer {
+  const body = Buffer.from(JSON.stringify(payload));
+  return { status, headers: { 'content-type': 'application/json', 'content-length': String(body.byteLength) }, body };
+}
+
+const header = (request: IncomingMessage, name: string): string | null => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : null;
+};
+
+/**
+ * The OTLP receiver answered by Loopscope's HTTP server itself (scripts/start.js), in front of
+ * Next: `POST /v1/traces` would otherwise pass Next's proxy (which buffers and re-streams the
+ * body), its routing, its Web Request and Response adapters and its response compression — in
+ * a profile of bench/ingest-throughput.ts about three quarters of the server's CPU per export.
+ * The request meets the same guard as in proxy.ts (Host, Origin, token; `guardRequest`), the
+ * same body limit and the same `receiveOtlpExport` as the Next route (app/v1/traces).
+ *
+ * @param options.context the app context if it exists (made by Next's instrumentation at
+ *   start); until then requests go on to Next, which makes it.
+ * @returns a function that takes a request and answers it, or returns undefined for a request
+ *   that is not an OTLP export (Next answers it).
+ */
+export function createOtlpFastPath(options: { context: () => OtlpReceiverContext | undefined; guard: GuardConfig }): (request: IncomingMessage) => Promise<OtlpAnswer> | undefined {
+  return (request) => {
+    if (request.method !== 'POST') return undefined;
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    if ((query < 0 ? url : url.slice(0, query)) !== '/v1/traces') return undefined;
+    const context = options.context();
+    if (!context) return undefined;
+    const verdict = guardRequest(
+      {
+        method: 'POST',
+        pathname: '/v1/traces',
+        host: header(request, 'host'),
+        origin: header(request, 'origin'),
+        authorization: header(request, 'authorization'),
+        // The receiver never reads these: a query token counts only on the event stream, the
+        // session cookie (and the Fetch Metadata that qualifies it) only on /api.
+        queryToken: null,
+        sessionCookie: null,
+        secFetchSite: null,
+      },
+      options.guard,
+    );
+    // The proxy's refusal, word for word (proxy.ts).
+    if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } }));
+    return readBody(request, OTLP_MAX_BODY_BYTES).then(
+      (body) => receiveOtlpExport(context, { body, contentType: header(request, 'content-type'), contentEncoding: header(request, 'content-encoding') }),
+      (error: unknown) => {
+        const answer = otlpAnswerForError(error);
+        if (answer.status === 413) answer.headers.connection = 'close';
+        return answer;
+      },
+    );
+  };
+}
