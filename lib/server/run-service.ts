@@ -2,6 +2,7 @@ import { isGenkitScenario } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
 import type { ResumeRequest } from '../runtime/runner-protocol';
 import type { Breakpoints, PauseDecision, RunMode } from '../runtime/step-protocol';
+import { encodeOtlpJson } from '../trace/otlp-json';
 import type { Span } from '../trace/span';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
@@ -93,6 +94,19 @@ export async function ingestSpans(context: AppContext, spans: Span[]): Promise<v
     context.bus.publish({ type: 'spans', traceId, spans: spans.filter((span) => span.traceId === traceId) });
   }
   context.bus.publish({ type: 'traces-changed', traceIds });
+}
+
+/**
+ * Stores spans of the built-in runners (they arrive over IPC, not as OTLP exports) and tells
+ * live pages; with forwarding on, sends them upstream as one OTLP/HTTP JSON export, encoded
+ * after the caller went on (the run is reported done without waiting for it), so upstream
+ * gets the runner's spans as it gets an app's.
+ */
+export async function ingestRunnerSpans(context: AppContext, spans: Span[]): Promise<void> {
+  await ingestSpans(context, spans);
+  const forwarder = context.forwarder;
+  if (!forwarder || spans.length === 0) return;
+  setImmediate(() => forwarder.forward({ body: new TextEncoder().encode(JSON.stringify(encodeOtlpJson(spans))), contentType: 'application/json', spans: spans.length }));
 }
 
 function runningRun(context: AppContext, runId: string): RunSession {
