@@ -10,7 +10,7 @@ import type { StepCommand } from './runner-process';
 
 /** Starts a scenario run; returns at once with the run, whose progress arrives on the bus. */
 export async function startRun({ context, scenario, mode = { kind: 'run' } }: { context: AppContext; scenario: string; mode?: RunMode }): Promise<RunSession> {
-  const go = (await context.goRunner.scenarios()).scenarios.find((candidate) => candidate.name === scenario);
+  const go = await context.goRunner.scenarioNamed(scenario);
   if (go) {
     const run = context.runs.create({ scenario, mode });
     // Stepped in the Go runner by genkit Go's own middleware (go/runner/step.go).
