@@ -6,8 +6,8 @@
  *     `LanguageModelV4` and tools, `@ai-sdk/otel`'s `OpenTelemetry` integration exporting to an
  *     in-memory span exporter;
  *  B. Loopscope: POST /api/runs to a production server; the runner runs the same call, its
- *     spans go over OTLP/HTTP to /v1/traces, are stored, and the run is reported done (on the
- *     event stream) only after every span was acknowledged.
+ *     spans go over IPC to the server, which stores them, and the run is reported done (on the
+ *     event stream) only after every span was stored.
  * Prints time per model call for both and the ratio, and the CPU the server and runners spent.
  *
  * Needs a production build (`npm run build`). Run: `npm run bench`.

@@ -6,8 +6,9 @@
  *  A. bare genkit in this process: the same tools and scripted model, spans to an
  *     in-memory exporter;
  *  B. Loopscope: POST /api/runs to a production server; the runner runs the generate, its
- *     spans go over OTLP/HTTP to /v1/traces, are stored, and the run is reported done (on
- *     the event stream) only after every span was acknowledged.
+ *     spans go over IPC to the server, which stores them (written behind the run, flushed
+ *     when the result arrives), and the run is reported done (on the event stream) only after
+ *     every span was stored.
  * Prints time per model turn for both and the ratio (target ≤ 3×), and the latency from a
  * span's end in the runner to its arrival in Chromium's EventSource (target: median ≤ 100 ms).
  *

@@ -37,7 +37,7 @@ describe('spanFromEndedRecord', () => {
     const outbox = new RunnerSpanOutbox((event) => sent.push(JSON.parse(JSON.stringify(event)) as RunnerEvent));
     for (const span of spans) outbox.queueEnd(span, { runId: 'run-1', requestId: 'run-1:1' });
     outbox.flush();
-    const records = sent.flatMap((event) => (event.type === 'span-ends' ? event.spans : [])) as EndedSpanRecord[];
+    const records = sent.flatMap((event) => (event.type === 'span-events' ? event.ends : [])) as EndedSpanRecord[];
     expect(records).toHaveLength(2);
     expect(records.map((record) => record.requestId)).toEqual(['run-1:1', 'run-1:1']);
 

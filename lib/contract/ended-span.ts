@@ -5,12 +5,12 @@ export type HrTime = [number, number];
 
 /**
  * A span that ended in the runner, as the OpenTelemetry SDK holds it (plain data, JSON over
- * IPC), with the run and request it belongs to. The server reads it only if the OTLP export
- * of the span never arrives (`spanFromEndedRecord` below).
+ * IPC), with the run and request it belongs to (none for a span that started outside a run).
+ * It is what the server stores of the runner's spans (`spanFromEndedRecord` below).
  */
 export interface EndedSpanRecord {
-  runId: string;
-  requestId: string;
+  runId?: string;
+  requestId?: string;
   traceId: string;
   spanId: string;
   parentSpanId?: string;
@@ -53,8 +53,8 @@ function attributesOf(record: Record<string, unknown> | undefined): Attributes {
 }
 
 /**
- * The span the OTLP exporter would have delivered, from the runner's IPC copy of it (what
- * the server stores when the runner died before the export, or the export failed).
+ * The span an OTLP exporter would deliver, from the runner's IPC record of it: what the
+ * server stores of the runner's spans.
  * @throws TypeError for a record whose times are not SDK times.
  */
 export function spanFromEndedRecord(record: EndedSpanRecord): Span {

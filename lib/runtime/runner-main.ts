@@ -4,8 +4,10 @@
  * runs generate calls on request. Started as `node --import tsx runner-main.ts`
  * with an IPC channel; it exits when the channel closes, so it never outlives the server.
  *
- * Environment: LOOPSCOPE_OTLP_ENDPOINT (where spans go), LOOPSCOPE_TOKEN, LOOPSCOPE_TOOLS_DIR,
- * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals).
+ * Its spans go to the server over the same IPC channel (runner-telemetry.ts), which stores them.
+ *
+ * Environment: LOOPSCOPE_TOOLS_DIR, LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS,
+ * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals).
  */
 import path from 'node:path';
 import { scriptedModelName } from '../contract/scenario';
@@ -27,19 +29,12 @@ const projectDir = process.cwd();
 const toolsDir = path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools');
 const scenariosDir = path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios'));
 const toolTimeoutMs = Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000);
-const endpoint = process.env.LOOPSCOPE_OTLP_ENDPOINT;
-if (!endpoint) {
-  console.error('LOOPSCOPE_OTLP_ENDPOINT is not set: the runner would have nowhere to send its spans.');
-  process.exit(2);
-}
 
 const outbox = new RunnerSpanOutbox(send);
 // A tool that calls process.exit: what is still queued goes out on the way down.
 process.on('exit', () => outbox.flush());
 
 const telemetry = startRunnerTelemetry({
-  endpoint,
-  token: process.env.LOOPSCOPE_TOKEN,
   onSpanStart: (span, { isNewTrace, urgent }) => {
     const run = runContext.getStore();
     // The trace id goes out at once: the server needs it to route the spans that follow.
@@ -47,17 +42,17 @@ const telemetry = startRunnerTelemetry({
     outbox.queueStart(span, urgent);
   },
   onSpanEnd: (span, owner) => outbox.queueEnd(span, owner),
-  onExported: (spans) => outbox.exported(spans),
 });
 
 /**
  * Ends the request's spans that genkit left open (a tool past its time limit never settles,
- * so genkit never ends its span) as failed with the run's cause, then exports everything:
- * a caller that sees the result can count on the trace being stored, with no span missing.
+ * so genkit never ends its span) as failed with the run's cause, then sends every queued span
+ * event: IPC keeps order, so the server has all of the request's spans before its result,
+ * and stores them before it says the run is done (lib/server/runner-supervisor.ts).
  */
-async function finishRequest(requestId: string, failure: { message: string } | undefined): Promise<void> {
+function finishRequest(requestId: string, failure: { message: string } | undefined): void {
   telemetry.closeOpenSpans(requestId, failure?.message ?? 'The run ended before this span did.');
-  await telemetry.flush().catch((error: unknown) => console.error('runner: span export failed:', error));
+  outbox.flush();
 }
 
 // Commands are heard from the first moment, so pings are answered while tools load (a tool
@@ -169,7 +164,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
       const liveTools = command.liveTools ? (await loaded).aiSdk.catalog.tools : undefined;
       const report = await runContext.run(run, () => replayAiSdkRecording(read.recording, { mode: command.mode, overrides, liveTools, traceGenerate }));
       result = { report };
-      await finishRequest(command.requestId, result.failure);
+      finishRequest(command.requestId, result.failure);
       return send({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
     }
     // The server sends a genkit Go recording to its Go runner (replay-service.ts); never replay it with genkit JS.
@@ -187,7 +182,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
   } catch (error) {
     result = { failure: { message: error instanceof Error ? error.message : String(error), status: (error as { code?: string }).code } };
   }
-  await finishRequest(command.requestId, result.failure);
+  finishRequest(command.requestId, result.failure);
   send({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 }
 
@@ -258,12 +253,9 @@ process.on('message', async (raw) => {
     .finally(() => {
       if (stepper && steppers.get(command.runId)?.stepper === stepper) steppers.delete(command.runId);
     });
-  await finishRequest(command.requestId, result.failure);
+  finishRequest(command.requestId, result.failure);
   send({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 });
 
-process.on('disconnect', () => {
-  // The server is gone: flush what we can and leave, never linger as an orphan.
-  telemetry.flush().finally(() => process.exit(0));
-  setTimeout(() => process.exit(0), 1_000).unref();
-});
+// The server is gone, and with it the only place our spans go: leave, never linger as an orphan.
+process.on('disconnect', () => process.exit(0));

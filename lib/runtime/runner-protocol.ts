@@ -123,11 +123,12 @@ export type RunnerEvent =
       scenarios: Scenario[];
       problems: { file: string; message: string }[];
     }
-  | { type: 'span-starts'; spans: SpanStartEvent[] }
-  /** Spans that ended, sent at once so that they survive the runner's death. */
-  | { type: 'span-ends'; spans: EndedSpanRecord[] }
-  /** Spans the OTLP exporter delivered (the receiver answered 200): `traceId + spanId` each. */
-  | { type: 'spans-exported'; keys: string[] }
+  /**
+   * Spans that started, and spans that ended (sent at once, so they survive the runner's
+   * death: what the server stores), in one message per flush; a span can start and end
+   * between two flushes, so the starts are read first.
+   */
+  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[] }
   | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
   | {
       type: 'generate-result';

@@ -12,7 +12,7 @@ export interface SpanOwner {
  * (Plain JSON over IPC costs ~1 ms per 20-round run here; the OTLP protobuf serializer cost
  * ~8 ms, more than genkit's own work.)
  */
-function endedSpanRecord(span: ReadableSpan, owner: SpanOwner): EndedSpanRecord {
+function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): EndedSpanRecord {
   const context = span.spanContext();
   return {
     ...owner,
@@ -33,9 +33,10 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner): EndedSpanRecord 
 }
 
 /**
- * Tells the server about span starts and span ends over IPC, as they happen, so that a
- * runner that dies keeps what it did: the server closes the spans that started and never
- * ended, and stores the ended ones the OTLP exporter had not delivered yet.
+ * Tells the server about span starts and span ends over IPC, as they happen. The ends are
+ * the runner's only copy of its spans that leaves the process: the server stores them
+ * (lib/server/span-write-behind.ts). A runner that dies keeps what it did: what it ended
+ * is on the server already, and the server closes the spans that started and never ended.
  *
  * Events of one tick travel in one message (a turn starts and ends several spans at once).
  * The batch goes out at once, without waiting for the tick, when an action span (a tool or
@@ -47,7 +48,7 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner): EndedSpanRecord 
  */
 export class RunnerSpanOutbox {
   private starts: SpanStartEvent[] = [];
-  private ends: { span: ReadableSpan; owner: SpanOwner }[] = [];
+  private ends: { span: ReadableSpan; owner: SpanOwner | undefined }[] = [];
   private scheduled = false;
 
   constructor(private readonly send: (event: RunnerEvent) => void) {}
@@ -58,32 +59,21 @@ export class RunnerSpanOutbox {
     else this.schedule();
   }
 
-  queueEnd(span: ReadableSpan, owner: SpanOwner): void {
+  queueEnd(span: ReadableSpan, owner: SpanOwner | undefined): void {
     this.ends.push({ span, owner });
     this.schedule();
   }
 
-  /** The exporter delivered these spans: say so, after every queued event that came before. */
-  exported(spans: readonly ReadableSpan[]): void {
-    this.flush();
-    const keys = spans.map((span) => {
-      const context = span.spanContext();
-      return context.traceId + context.spanId;
-    });
-    if (keys.length > 0) this.send({ type: 'spans-exported', keys });
-  }
-
-  /** Sends everything queued now. Starts go first: a span can start and end in one tick. */
+  /**
+   * Sends everything queued now, starts and ends in one message: a tool round flushes at
+   * every action start, and on two busy cores each IPC write is a chance to be preempted.
+   */
   flush(): void {
-    if (this.starts.length > 0) {
-      const spans = this.starts;
-      this.starts = [];
-      this.send({ type: 'span-starts', spans });
-    }
-    if (this.ends.length === 0) return;
-    const ends = this.ends;
+    if (this.starts.length === 0 && this.ends.length === 0) return;
+    const { starts, ends } = this;
+    this.starts = [];
     this.ends = [];
-    this.send({ type: 'span-ends', spans: ends.map(({ span, owner }) => endedSpanRecord(span, owner)) });
+    this.send({ type: 'span-events', starts, ends: ends.map(({ span, owner }) => endedSpanRecord(span, owner)) });
   }
 
   private schedule(): void {

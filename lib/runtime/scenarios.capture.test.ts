@@ -8,8 +8,8 @@ import { startCaptureHarness, type CaptureHarness } from '../server/testing/capt
 import type { GenerateResult } from '../server/runner-supervisor';
 
 /**
- * Every shipped scenario, run by the real runner with real genkit, exported over OTLP/HTTP
- * to a receiver, stored — and the spans that arrive are counted.
+ * Every shipped scenario, run by the real runner with real genkit, its spans reported over
+ * IPC and stored by the supervisor — and the spans that arrive are counted.
  *
  * Span count: N model calls and T tool runs give 2N+T spans (one generate span per turn,
  * one model span per turn, one span per tool run) — plus one for each resume generate,

@@ -57,7 +57,8 @@ export class SpanLifecycleReporter implements SpanProcessor {
   constructor(
     private readonly options: {
       onStart: (event: SpanStartEvent, details: { isNewTrace: boolean; urgent: boolean }) => void;
-      onEnd: (span: ReadableSpan, owner: SpanOwner) => void;
+      /** Every ended span, `owner` undefined for one that started outside a run (it is stored all the same). */
+      onEnd: (span: ReadableSpan, owner: SpanOwner | undefined) => void;
     },
   ) {}
 
@@ -98,10 +99,12 @@ export class SpanLifecycleReporter implements SpanProcessor {
 
   onEnd(span: ReadableSpan): void {
     const owner = this.owners.get(span);
-    if (!owner) return;
-    const openOfRequest = this.open.get(owner.requestId);
-    openOfRequest?.delete(span.spanContext().spanId);
-    if (openOfRequest?.size === 0) this.open.delete(owner.requestId);
+    if (owner) {
+      const openOfRequest = this.open.get(owner.requestId);
+      openOfRequest?.delete(span.spanContext().spanId);
+      if (openOfRequest?.size === 0) this.open.delete(owner.requestId);
+    }
+    // A span outside any run still belongs in the store, as the OTLP exporter used to deliver it.
     this.options.onEnd(span, owner);
   }
 

@@ -9,7 +9,7 @@ import { runEnded, useRunnerContext } from './testing/runner-context';
 /**
  * Answers paused AI SDK calls of recorded traces (the fixtures of real runs, stored as if
  * captured from another process) with the real runner: the answering `generateText` runs with
- * tools/ai-sdk/, its spans arrive over OTLP, and the new trace links to the pause it answered.
+ * tools/ai-sdk/, its spans are stored from the runner's IPC reports, and the new trace links to the pause it answered.
  */
 const runner = useRunnerContext();
 const FIXTURES = path.join(process.cwd(), 'lib', 'dialects', 'ai-sdk', '__fixtures__');

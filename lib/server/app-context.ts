@@ -8,7 +8,7 @@ import { EventBus } from './event-bus';
 import { LiveRunGraphs } from './live-run-graphs';
 import { liveRunSpans } from './live-run-spans';
 import { RunRegistry } from './run-registry';
-import { ingestSpans } from './run-service';
+import { ingestRunnerSpans } from './run-service';
 import { RunnerSupervisor } from './runner-supervisor';
 import { GoRunnerService } from './go-runner-service';
 import { goStepEvents } from './go-step-events';
@@ -59,13 +59,10 @@ function createAppContext(): AppContext {
     summarize: summarizeCapturedTrace,
   });
   const runs = new RunRegistry((run) => bus.publish({ type: 'run', run }));
-  // Filled in below: the supervisor stores a dead runner's spans through the same path as the receiver.
+  // Filled in below: the supervisor stores its runners' spans (sent over IPC) as the receiver stores an app's.
   let context: AppContext | undefined;
   const supervisor = new RunnerSupervisor({
     projectDir: config.projectDir,
-    // The runner exports to our own receiver: the same door as any other app.
-    otlpEndpoint: `http://127.0.0.1:${config.port}/v1/traces`,
-    token: config.token,
     toolsDir: config.toolsDir,
     toolTimeoutMs: config.toolTimeoutMs,
     heartbeatTimeoutMs: config.heartbeatTimeoutMs,
@@ -74,7 +71,7 @@ function createAppContext(): AppContext {
     maxRunners: config.maxRunners,
     runnerWaitMs: config.runnerWaitMs,
     watchTools: true,
-    ingestSpans: (spans) => (context ? ingestSpans(context, spans) : Promise.resolve()),
+    ingestSpans: (spans) => (context ? ingestRunnerSpans(context, spans) : Promise.resolve()),
     onSpanStart: (span) => {
       runs.recordSpanStart(span);
       bus.publish({ type: 'span-start', span });

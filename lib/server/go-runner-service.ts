@@ -7,6 +7,7 @@
  * app's; a result arrives once its call's spans are exported.
  */
 import { watch, type FSWatcher } from 'node:fs';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { PauseInfo } from '../contract/pause';
 import type { GenkitGoScenario } from '../contract/scenario';
@@ -80,6 +81,23 @@ export class GoRunnerService {
     if (this.status.state === 'failed' && this.status.problem) problems.push({ file: 'go/runner', message: this.status.problem });
     this.known = new Map(scenarios.map((scenario) => [scenario.name, scenario]));
     return { scenarios, problems };
+  }
+
+  /**
+   * The Go scenario of that name, read now, or undefined. A scenario lives only in the file
+   * named after it (loadScenarios), so when that file is missing — every run of a JS or AI SDK
+   * scenario — the answer comes without reading the others: starting a run pays no directory scan.
+   */
+  async scenarioNamed(name: string): Promise<GenkitGoScenario | undefined> {
+    if (path.basename(name) === name) {
+      const file = path.join(this.options.projectDir, 'tools', 'go', 'scenarios', `${name}.json`);
+      const exists = await access(file).then(
+        () => true,
+        () => false,
+      );
+      if (!exists) return undefined;
+    }
+    return (await this.scenarios()).scenarios.find((candidate) => candidate.name === name);
   }
 
   /** A Go scenario as last read by `scenarios()`, or undefined. */

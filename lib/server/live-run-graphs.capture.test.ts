@@ -10,7 +10,7 @@ import { GoRunnerService } from './go-runner-service';
 import { startCaptureHarness, type CaptureHarness } from './testing/capture-harness';
 
 /**
- * The live graph of real runs: the runner's spans arrive over OTLP, the server rebuilds each
+ * The live graph of real runs: the runner's spans arrive over IPC, the server rebuilds each
  * watched run's graph as they come, and the last graph is the one the stored spans give.
  */
 let harness: CaptureHarness;

@@ -11,7 +11,7 @@ import { listTraces } from './list-traces';
 import { startReplay } from './replay-service';
 import { runEnded, useRunnerContext } from './testing/runner-context';
 
-/** Replays and forks shipped example files in the real runner; the replayed spans arrive over OTLP. */
+/** Replays and forks shipped example files in the real runner; the replayed spans are stored from its IPC reports. */
 const runner = useRunnerContext();
 
 async function captured(name: string): Promise<{ spans: Span[]; traceIds: string[] }> {

@@ -2,13 +2,16 @@ import { isGenkitScenario } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
 import type { ResumeRequest } from '../runtime/runner-protocol';
 import type { Breakpoints, PauseDecision, RunMode } from '../runtime/step-protocol';
+import { encodeOtlpJson } from '../trace/otlp-json';
+import type { Span } from '../trace/span';
 import type { AppContext } from './app-context';
+import { ingestSpans } from './ingest-spans';
 import type { RunSession } from './run-registry';
 import type { StepCommand } from './runner-process';
 
 /** Starts a scenario run; returns at once with the run, whose progress arrives on the bus. */
 export async function startRun({ context, scenario, mode = { kind: 'run' } }: { context: AppContext; scenario: string; mode?: RunMode }): Promise<RunSession> {
-  const go = (await context.goRunner.scenarios()).scenarios.find((candidate) => candidate.name === scenario);
+  const go = await context.goRunner.scenarioNamed(scenario);
   if (go) {
     const run = context.runs.create({ scenario, mode });
     // Stepped in the Go runner by genkit Go's own middleware (go/runner/step.go).
@@ -85,7 +88,20 @@ function stepCommand(context: AppContext, command: StepCommand) {
 }
 
 // Importers of the run service keep finding the ingest step here.
-export { ingestSpans } from './ingest-spans';
+export { ingestSpans };
+
+/**
+ * Stores spans of the built-in runners (they arrive over IPC, not as OTLP exports) and tells
+ * live pages; with forwarding on, sends them upstream as one OTLP/HTTP JSON export, encoded
+ * after the caller went on (the run is reported done without waiting for it), so upstream
+ * gets the runner's spans as it gets an app's.
+ */
+export async function ingestRunnerSpans(context: AppContext, spans: Span[]): Promise<void> {
+  await ingestSpans(context, spans);
+  const forwarder = context.forwarder;
+  if (!forwarder || spans.length === 0) return;
+  setImmediate(() => forwarder.forward({ body: new TextEncoder().encode(JSON.stringify(encodeOtlpJson(spans))), contentType: 'application/json', spans: spans.length }));
+}
 
 function runningRun(context: AppContext, runId: string): RunSession {
   const run = context.runs.get(runId);

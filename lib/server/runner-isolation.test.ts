@@ -206,18 +206,21 @@ describe('a pool of one runner (LOOPSCOPE_MAX_RUNNERS=1)', () => {
 });
 
 describe('runs whose runner lives on', () => {
-  it('spans that the OTLP exporter could not deliver are stored from the server’s copy', { timeout: 40_000 }, async () => {
-    // The receiver refuses the runner's exports (wrong token): every span arrives over IPC only.
-    const refused = await startCaptureHarness({ token: 'not-the-receiver-token' });
+  it('its spans are stored from the runner’s IPC reports, none over OTLP, all of them before the result comes back', { timeout: 40_000 }, async () => {
+    // A quiet time longer than the run: nothing is written until the request ends, so the one
+    // append is the supervisor's flush before it answers.
+    const behind = await startCaptureHarness({ writeBehind: { quietMs: 10_000, maxDelayMs: 10_000 } });
     try {
-      expect(await refused.supervisor.whenReady()).toBe(true);
-      const result = await refused.supervisor.generate({ runId: 'refused-1', scenario: 'plain-tool-round' });
+      expect(await behind.supervisor.whenReady()).toBe(true);
+      const result = await behind.supervisor.generate({ runId: 'ipc-1', scenario: 'plain-tool-round' });
       expect(result.outcome?.finishReason).toBe('stop');
-      expect(refused.received).toHaveLength(0);
-      expect(await refused.store.get(result.traceIds[0])).toHaveLength(6);
-      expect(refused.recovered).toHaveLength(6);
+      expect(await behind.store.get(result.traceIds[0])).toHaveLength(6);
+      expect(behind.fromRunners.map((span) => span.traceId)).toEqual(Array(6).fill(result.traceIds[0]));
+      expect(behind.runnerWrites).toBe(1);
+      expect(behind.requests).toBe(0);
+      expect(behind.received).toHaveLength(0);
     } finally {
-      await refused.close();
+      await behind.close();
     }
   });
 });

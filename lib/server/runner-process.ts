@@ -4,7 +4,8 @@ import type { ReplayReport } from '../replay/replay-report';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, RunnerEvent, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
 import type { Scenario } from '../runtime/scenario';
 import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
-import { RunnerSpanLedger } from './runner-span-ledger';
+import type { Span } from '../trace/span';
+import { RunnerSpanLedger, spansFromEndedRecords } from './runner-span-ledger';
 
 export interface GenerateResult {
   traceIds: string[];
@@ -52,8 +53,6 @@ export interface PendingRequest {
 /** How the runner process is started (the supervisor's settings). */
 export interface RunnerSpawnSettings {
   projectDir: string;
-  otlpEndpoint: string;
-  token: string;
   toolsDir: string;
   toolTimeoutMs: number;
   memoryLimitMb: number;
@@ -67,16 +66,21 @@ export interface RunnerProcessEvents {
   onReady(process: RunnerProcess): void;
   onExit(process: RunnerProcess, exit: { code: number | null; signal: NodeJS.Signals | null }): void;
   onSpanStarts(events: SpanStartEvent[]): void;
+  /** Spans that ended in the runner, in the order they ended: to be stored. */
+  onSpanEnds(spans: Span[]): void;
   onRunTrace(runId: string, traceId: string): void;
   onPause(runId: string, pause: PauseInfo): void;
   onPauseEnded(runId: string, pauseId: string): void;
 }
 
-/** Keeps the child's environment free of the server's own settings (NODE_ENV, Next's internals, PORT). */
+/**
+ * Keeps the child's environment free of the server's own settings (NODE_ENV, Next's internals,
+ * PORT) and of the API token: the runner sends its spans over IPC, so tools/ code never needs it.
+ */
 function runnerEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const environment: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(NEXT_|__NEXT|TURBOPACK)/.test(key) || ['NODE_ENV', 'PORT', 'GENKIT_ENV', 'NODE_OPTIONS'].includes(key)) continue;
+    if (/^(NEXT_|__NEXT|TURBOPACK)/.test(key) || ['NODE_ENV', 'PORT', 'GENKIT_ENV', 'NODE_OPTIONS', 'LOOPSCOPE_TOKEN'].includes(key)) continue;
     environment[key] = value;
   }
   return { ...environment, ...extra } as NodeJS.ProcessEnv;
@@ -86,7 +90,7 @@ let requestCounter = 0;
 
 /**
  * One runner child process: its IPC, its requests and step commands in flight, its
- * heartbeat, and the ledger of its spans that are not stored yet. It knows nothing of
+ * heartbeat, and the ledger of its open spans. It knows nothing of
  * other runners; the pool decides what runs where and the supervisor what a death means.
  */
 export class RunnerProcess {
@@ -124,8 +128,6 @@ export class RunnerProcess {
         cwd: settings.projectDir,
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         env: runnerEnvironment({
-          LOOPSCOPE_OTLP_ENDPOINT: settings.otlpEndpoint,
-          LOOPSCOPE_TOKEN: settings.token,
           LOOPSCOPE_TOOLS_DIR: settings.toolsDir,
           LOOPSCOPE_TOOL_TIMEOUT_MS: String(settings.toolTimeoutMs),
           ...(settings.pauseTimeoutMs ? { LOOPSCOPE_PAUSE_TIMEOUT_MS: String(settings.pauseTimeoutMs) } : {}),
@@ -282,15 +284,15 @@ export class RunnerProcess {
       case 'pong':
         this.lastPong = Date.now();
         break;
-      case 'span-starts':
-        this.ledger.recordStarts(event.spans);
-        this.events.onSpanStarts(event.spans);
-        break;
-      case 'span-ends':
-        this.ledger.recordEnds(event.spans);
-        break;
-      case 'spans-exported':
-        this.ledger.markExported(event.keys);
+      case 'span-events':
+        if (event.starts.length > 0) {
+          this.ledger.recordStarts(event.starts);
+          this.events.onSpanStarts(event.starts);
+        }
+        if (event.ends.length > 0) {
+          this.ledger.recordEnds(event.ends);
+          this.events.onSpanEnds(spansFromEndedRecords(event.ends));
+        }
         break;
       case 'run-trace':
         this.pending.get(event.requestId)?.traceIds.add(event.traceId);

@@ -8,6 +8,7 @@ import { millisToNanos, type Span } from '../trace/span';
 import { describeRunnerDeath } from './describe-runner-death';
 import { RunnerPool } from './runner-pool';
 import { RunnerProcess, type GenerateResult, type RunnerCatalog, type RunnerRequest, type StepCommand, type StepCommandResult } from './runner-process';
+import { SpanWriteBehind } from './span-write-behind';
 
 export type { GenerateResult, StepCommandResult } from './runner-process';
 
@@ -53,8 +54,6 @@ export interface RunRunnerInfo {
 
 export interface RunnerSupervisorOptions {
   projectDir: string;
-  otlpEndpoint: string;
-  token: string;
   toolsDir: string;
   toolTimeoutMs: number;
   /** A runner that answers no ping for this long is killed (a busy loop in a tool). */
@@ -69,10 +68,12 @@ export interface RunnerSupervisorOptions {
   /** How long a run waits for a free runner before it fails (LOOPSCOPE_RUNNER_WAIT_MS; 60 s by default). */
   runnerWaitMs?: number;
   /**
-   * Stores spans that did not come through the OTLP receiver: what a dead runner had ended
-   * but not exported, its open spans closed as failed, and ended spans whose export failed.
+   * Stores the runners' spans (they come over IPC, not through the OTLP receiver): each ended
+   * span, and a dead runner's open spans closed as failed. A request's result waits for it.
    */
   ingestSpans?: (spans: Span[]) => Promise<void>;
+  /** How long a burst of ended spans waits to be stored with what follows (SpanWriteBehind; tests). */
+  writeBehind?: { quietMs?: number; maxDelayMs?: number };
   onSpanStart?: (span: SpanStartEvent) => void;
   onRunTrace?: (runId: string, traceId: string) => void;
   onStatus?: (status: RunnerStatus) => void;
@@ -101,9 +102,15 @@ export class RunnerSupervisor {
   private restarts = 0;
   private lastRestartReason?: string;
   private statusText = '';
+  private readonly writeBehind: SpanWriteBehind;
   status: RunnerStatus = { state: 'stopped', tools: [], aiSdkTools: [], models: [], scenarios: [], problems: [], restarts: 0 };
 
   constructor(private readonly options: RunnerSupervisorOptions) {
+    this.writeBehind = new SpanWriteBehind({
+      ...options.writeBehind,
+      write: (spans) => options.ingestSpans?.(spans) ?? Promise.resolve(),
+      onError: (error, spans) => console.error(`loopscope: ${spans.length} span(s) from a runner could not be stored: ${errorMessage(error)}`),
+    });
     this.pool = new RunnerPool({
       capacity: Math.max(1, Math.floor(options.maxRunners ?? 4)),
       waitMs: options.runnerWaitMs ?? 60_000,
@@ -127,9 +134,9 @@ export class RunnerSupervisor {
   }
 
   private createProcess(): RunnerProcess {
-    const { projectDir, otlpEndpoint, token, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs } = this.options;
+    const { projectDir, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs } = this.options;
     return new RunnerProcess(
-      { projectDir, otlpEndpoint, token, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs, approvalSecret: this.approvalSecret },
+      { projectDir, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs, approvalSecret: this.approvalSecret },
       {
         onReady: (process) => {
           if (process.catalog && this.pool.isUsable(process)) this.catalog = process.catalog;
@@ -139,6 +146,7 @@ export class RunnerSupervisor {
         onSpanStarts: (events) => {
           for (const event of events) this.options.onSpanStart?.(event);
         },
+        onSpanEnds: (spans) => this.writeBehind.add(spans),
         onRunTrace: (runId, traceId) => this.options.onRunTrace?.(runId, traceId),
         onPause: (runId, pause) => {
           this.options.onPause?.(runId, pause);
@@ -150,9 +158,9 @@ export class RunnerSupervisor {
   }
 
   /**
-   * A runner died. Its ended-but-unexported spans are stored and its open spans closed as
-   * failed (the cause as their message), then each of its runs fails saying which tool was
-   * running. Runs on other runners are not touched.
+   * A runner died. Its open spans are closed as failed (the cause as their message) and
+   * stored with the ended ones still waiting to be written, then each of its runs fails
+   * saying which tool was running. Runs on other runners are not touched.
    */
   private async onProcessExit(process: RunnerProcess, exit: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
     const headline = withoutPeriod(process.exitReason ?? (exit.signal ? `The runner was killed (${exit.signal})` : `The runner exited with code ${exit.code}`));
@@ -163,7 +171,8 @@ export class RunnerSupervisor {
       this.lastRestartReason = headline;
     }
     this.pool.processExited(process);
-    await this.ingest([...remains.ended, ...remains.closed]);
+    this.writeBehind.add(remains.closed);
+    await this.writeBehind.flush();
     for (const request of pending) {
       request.resolve({
         traceIds: [...request.traceIds],
@@ -172,15 +181,6 @@ export class RunnerSupervisor {
           status: 'UNAVAILABLE',
         },
       });
-    }
-  }
-
-  private async ingest(spans: Span[]): Promise<void> {
-    if (spans.length === 0 || !this.options.ingestSpans) return;
-    try {
-      await this.options.ingestSpans(spans);
-    } catch (error) {
-      console.error(`loopscope: ${spans.length} span(s) from a runner could not be stored: ${errorMessage(error)}`);
     }
   }
 
@@ -267,8 +267,10 @@ export class RunnerSupervisor {
     const { requestId, done } = process.request(command);
     this.refreshStatus();
     const result = await done;
-    // Spans whose export failed are stored from the server's copy (normally there are none).
-    await this.ingest(process.ledger.endRequest(requestId));
+    process.ledger.endRequest(requestId);
+    // IPC keeps order: every span the request ended arrived before its result. The caller
+    // reports the run done, so its spans are stored first.
+    await this.writeBehind.flush();
     this.pool.release(process);
     return result;
   }
@@ -294,6 +296,8 @@ export class RunnerSupervisor {
     this.watcher?.close();
     this.watcher = undefined;
     await this.pool.stop();
+    // What the runners ended last is stored before the server goes.
+    await this.writeBehind.flush();
     this.refreshStatus();
   }
 }

@@ -7,8 +7,8 @@ import type { Span } from '../../trace/span';
 
 /**
  * Every AI SDK scenario, run by the real runner (real `generateText`, the scripted
- * `LanguageModelV4`, tools/ai-sdk/), its spans exported over OTLP/HTTP by the runner's
- * exporter to a receiver and stored — then counted, per call (each call is its own trace).
+ * `LanguageModelV4`, tools/ai-sdk/), its spans reported over IPC by the runner and stored
+ * by the supervisor — then counted, per call (each call is its own trace).
  *
  * Span shape, measured with ai@7.0.173 + @ai-sdk/otel: `invoke_agent {model}` → `step N` →
  * `chat {model}` and `execute_tool {tool}`. A tool approved in an answer call runs before

@@ -11,8 +11,8 @@ import type { PauseDecision, PauseInfo, RunMode } from '../step-protocol';
 
 /**
  * Step-by-step AI SDK runs against the real runner: real `generateText` on the scripted model
- * wrapped with `wrapLanguageModel`, pauses and decisions over IPC, the SDK's spans exported over
- * OTLP and counted, and the live graph at each pause (open spans from their start notices, as
+ * wrapped with `wrapLanguageModel`, pauses and decisions over IPC, the SDK's spans reported over
+ * IPC, stored and counted, and the live graph at each pause (open spans from their start notices, as
  * the server draws it) carrying a ghost where the run stands.
  */
 let harness: CaptureHarness;
@@ -63,7 +63,7 @@ const names = (spans: Span[]) => spans.map((span) => span.name.replace(/scripted
 const spansOf = async (result: GenerateResult) => (await harness.store.get(result.traceIds[0])) ?? [];
 
 /**
- * The graph as a live page draws it at a pause, once `stored` spans have arrived over OTLP and
+ * The graph as a live page draws it at a pause, once `stored` spans have been stored and
  * the start notices of the open ones (`open`) over IPC: stored plus open spans, and the ghosts.
  */
 async function liveGraphAt({ traceId, pause, stored, open }: { traceId: string; pause: PauseInfo[]; stored: number; open: number }) {

@@ -5,18 +5,21 @@ import { RunnerSupervisor, type RunnerSupervisorOptions } from '../runner-superv
 import { startLoopbackReceiver } from '../loopback-receiver';
 
 /**
- * A real capture path without Next: an HTTP receiver using the same decoder and store as the
- * server's `/v1/traces` route, and real runner child processes (the pool) exporting to it.
+ * A real capture path without Next: real runner child processes (the pool) whose spans the
+ * supervisor stores over IPC, as the server does, and an HTTP receiver using the same decoder
+ * and store as the server's `/v1/traces` route, for other exporters (the genkit Go runner).
  */
 export interface CaptureHarness {
   supervisor: RunnerSupervisor;
   store: TraceStore;
-  /** Every span that arrived, in arrival order. */
+  /** Every span that arrived at the OTLP receiver, in arrival order. */
   received: Span[];
-  /** Export requests that arrived. */
+  /** Export requests that arrived at the OTLP receiver. */
   requests: number;
-  /** Spans the supervisor stored itself (from a dead runner, or whose export failed), in order. */
-  recovered: Span[];
+  /** Spans the supervisor stored from its runners (ended ones, and a dead runner's open ones closed), in order. */
+  fromRunners: Span[];
+  /** Store appends the supervisor made for them. */
+  runnerWrites: number;
   /** The receiver's URL and token, for other exporters (the genkit Go runner). */
   endpoint: string;
   token: string;
@@ -24,8 +27,8 @@ export interface CaptureHarness {
 }
 
 /**
- * `onStored` is told of every batch the receiver stored (the server publishes it on the bus
- * then); the other options go to the supervisor.
+ * `onStored` is told of every batch stored, from the runners or the receiver (the server
+ * publishes it on the bus then); the other options go to the supervisor.
  */
 export { startTestReceiver, type TestReceiver } from '../loopback-receiver';
 
@@ -40,20 +43,21 @@ export async function startCaptureHarness(options: Partial<RunnerSupervisorOptio
     get requests() {
       return receiver.requests;
     },
-    recovered: [] as Span[],
+    fromRunners: [] as Span[],
+    runnerWrites: 0,
   };
   const supervisor = new RunnerSupervisor({
     projectDir: process.cwd(),
-    otlpEndpoint: receiver.endpoint,
-    token,
     toolsDir: path.join(process.cwd(), 'tools'),
     toolTimeoutMs: 30_000,
     heartbeatTimeoutMs: 5_000,
     memoryLimitMb: 512,
     watchTools: false,
     ingestSpans: async (spans) => {
-      harness.recovered.push(...spans);
+      harness.fromRunners.push(...spans);
+      harness.runnerWrites += 1;
       await store.append(spans);
+      onStored?.(spans);
     },
     ...supervisorOptions,
   });
