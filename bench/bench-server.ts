@@ -4,7 +4,7 @@ import path from 'node:path';
 
 /** A production Loopscope server for a benchmark: its own port, token, data folder and tools folder. Resolves once it listens. */
 export async function startBenchServer({ port, token, dataDir, toolsDir }: { port: number; token: string; dataDir: string; toolsDir: string }) {
-  const child = spawn(process.execPath, ['scripts/start.js'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []), 'scripts/start.js'], {
     cwd: process.cwd(),
     env: { ...process.env, PORT: String(port), LOOPSCOPE_TOKEN: token, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TOOLS_DIR: toolsDir, LOOPSCOPE_TRACES_DIR: path.join(dataDir, 'saved') },
     stdio: ['ignore', 'pipe', 'inherit'],

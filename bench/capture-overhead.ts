@@ -12,7 +12,8 @@
  * Prints time per model turn for both and the ratio (target ≤ 3×), and the latency from a
  * span's end in the runner to its arrival in Chromium's EventSource (target: median ≤ 100 ms).
  *
- * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`.
+ * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`. With
+ * BENCH_SERVER_PROF=<dir> the server writes a CPU profile there when it stops (bench-server.ts).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
