@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
@@ -12,22 +12,12 @@ import { EventBus } from './event-bus';
 import { IngestGate } from './ingest-gate';
 import { createOtlpFastPath } from './otlp-fast-path';
 import type { OtlpReceiverContext } from './receive-otlp-export';
+import { freePort } from './testing/free-port';
 import { startHttpServers, type RequestHandler, type RunningHttpServers } from './start-http-servers';
 
 const TOKEN = 'fast-path-token';
 const PLAN = { required: ['127.0.0.1'], optional: [] };
 const TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** One real SDK trace of `spans` spans as an OTLP JSON body. */
 function otlpJson(spans: number): { body: string; traceId: string } {

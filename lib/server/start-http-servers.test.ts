@@ -1,7 +1,8 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OTLP_MAX_BODY_BYTES } from './body-limits';
+import { freePort } from './testing/free-port';
 import { startHttpServers, type RequestHandler, type RunningHttpServers } from './start-http-servers';
 
 const LOOPBACK_PLAN = { required: ['127.0.0.1'], optional: ['::1'] };
@@ -12,17 +13,6 @@ afterEach(async () => {
   await running?.close();
   running = undefined;
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A handler that counts its calls and answers 200 with the body it read. */
 function echoHandler(): { handle: RequestHandler; calls: () => number } {
