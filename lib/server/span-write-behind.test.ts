@@ -85,6 +85,25 @@ describe('SpanWriteBehind', () => {
     expect(written).toEqual([['kept']]);
   });
 
+  it('a burst of several traces that the store refuses is retried trace by trace: only the refused trace is lost', async () => {
+    const failures: string[][] = [];
+    const written: string[][] = [];
+    const behind = new SpanWriteBehind({
+      write: async (spans) => {
+        if (spans.some((span) => span.name === 'corrupt')) throw new Error('The captured trace is corrupt');
+        written.push(spans.map((span) => span.name));
+      },
+      onError: (error, spans) => failures.push([(error as Error).message, ...spans.map((span) => span.name)]),
+    });
+    const good = buildSpan({ name: 'good', traceId: 'a'.repeat(32) });
+    const bad = buildSpan({ name: 'corrupt', traceId: 'b'.repeat(32) });
+    const other = buildSpan({ name: 'other', traceId: 'a'.repeat(32), spanId: '2'.repeat(16) });
+    behind.add([good, bad, other]);
+    await behind.flush();
+    expect(written).toEqual([['good', 'other']]);
+    expect(failures).toEqual([['The captured trace is corrupt', 'corrupt']]);
+  });
+
   it('waits twice as long as its last write took when that is longer than maxDelayMs (a slow store is not asked to rewrite a trace more often than it can)', async () => {
     const { batches, write } = slowWrites(100);
     const behind = new SpanWriteBehind({ write, quietMs: 10, maxDelayMs: 50 });

@@ -7,7 +7,7 @@ export interface SpanWriteBehindOptions {
   quietMs?: number;
   /** …and at most this long after its first (default 50 ms; twice the last write's time when that is longer). */
   maxDelayMs?: number;
-  /** A write failed: these spans are not stored (logged by the caller); later writes go on. */
+  /** A write failed: these spans are not stored (logged by the caller); later writes go on. A burst of several traces is retried trace by trace first. */
   onError?: (error: unknown, spans: Span[]) => void;
 }
 
@@ -68,7 +68,15 @@ export class SpanWriteBehind {
     try {
       await this.options.write(spans);
     } catch (error) {
-      this.options.onError?.(error, spans);
+      // One trace the store refuses (a corrupt stored copy) must not cost the others: each trace again on its own.
+      const traces = [...new Set(spans.map((span) => span.traceId))];
+      if (traces.length < 2) this.options.onError?.(error, spans);
+      else {
+        for (const traceId of traces) {
+          const ofTrace = spans.filter((span) => span.traceId === traceId);
+          await this.options.write(ofTrace).catch((traceError: unknown) => this.options.onError?.(traceError, ofTrace));
+        }
+      }
     } finally {
       this.lastWriteMs = Date.now() - started;
     }
