@@ -5,7 +5,8 @@
  * with an IPC channel; it exits when the channel closes, so it never outlives the server.
  *
  * Environment: LOOPSCOPE_OTLP_ENDPOINT (where spans go), LOOPSCOPE_TOKEN, LOOPSCOPE_TOOLS_DIR,
- * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals).
+ * LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals),
+ * LOOPSCOPE_OPENAI_BASE_URL / LOOPSCOPE_OPENAI_API_KEY and GEMINI_API_KEY (real providers: provider-model.ts).
  */
 import path from 'node:path';
 import { scriptedModelName } from '../contract/scenario';
@@ -73,7 +74,9 @@ async function loadRuntime() {
   const { defineScriptedModel } = await import('./scripted-model');
   const { runGenerate } = await import('./run-generate');
   const stepping = { ...(await import('./run-stepper')), ...(await import('./genkit-step-middleware')) };
-  const ai = genkit({});
+  const { providerPlugins } = await import('./provider-model');
+  // The endpoint's and Gemini's plugins, as this runner's environment sets them (`openai-compatible/<model>`, `googleai/<model>`).
+  const ai = genkit({ plugins: await providerPlugins(process.env) });
   stepping.defineHandWrittenModel(ai);
   const tools = await loadToolModules(ai, toolsDir);
   const scenarioList = await loadScenarios(scenariosDir);
@@ -126,7 +129,8 @@ async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
     scenarios.set(scenario.name, scenario);
     for (const message of checkAiSdkScenario({ scenario, catalog })) problems.push({ file: `scenarios/${scenario.name}.json`, message });
   }
-  return { catalog, scenarios, problems, runAiSdkGenerate, tools: await aiSdkToolInfos(catalog), checkAiSdkDecision, toolSetOf };
+  const { providerEndpointOf } = await import('./provider-model');
+  return { catalog, scenarios, problems, runAiSdkGenerate, endpoint: providerEndpointOf(process.env), tools: await aiSdkToolInfos(catalog), checkAiSdkDecision, toolSetOf };
 }
 
 type PauseInfo = import('./step-protocol').PauseInfo;
@@ -252,7 +256,7 @@ process.on('message', async (raw) => {
   const result = await runContext
     .run(run, () =>
       aiSdkScenario
-        ? aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET, stepper })
+        ? aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET, stepper, endpoint: aiSdk.endpoint })
         : runGenerate({ ai, scenarios, command, toolTimeoutMs, stepper }),
     )
     .finally(() => {
