@@ -84,7 +84,9 @@ function aiSdkTarget({ status, context, request }: { status: RunnerFacts; contex
   const local = new Map((status.aiSdkTools ?? []).map((tool) => [tool.name, tool]));
   const scripted = context.model ? scenarioOfScriptedModel(context.model) : undefined;
   // A run of a scenario on the endpoint records the endpoint's model id and, as `functionId`, the scenario's name.
-  const real: RealModelChoice | undefined = context.model && !scripted && context.modelProvider === `${OPENAI_COMPATIBLE_PROVIDER}.chat` ? { kind: 'openai-compatible', model: context.model } : undefined;
+  // @ai-sdk/otel records `openai-compatible.chat` as the well-known `gen_ai.provider.name` "openai" (its mapProviderName).
+  const fromEndpoint = context.modelProvider === 'openai' || context.modelProvider?.startsWith(OPENAI_COMPATIBLE_PROVIDER) === true;
+  const real: RealModelChoice | undefined = context.model && !scripted && fromEndpoint ? { kind: 'openai-compatible', model: context.model } : undefined;
   const name = scripted ?? (real ? context.callName : undefined);
   const scenario = status.scenarios.find((candidate) => candidate.runtime === 'ai-sdk' && candidate.name === name);
   const blockers: ResumeIssue[] = [];

@@ -5,7 +5,8 @@ import type { ProviderEndpoint } from '../provider-model';
 
 /**
  * The AI SDK model for a run on a real provider: `@ai-sdk/openai-compatible`'s chat model on the
- * runner's endpoint (provider name `openai-compatible`, so its spans say `openai-compatible.chat`).
+ * runner's endpoint (provider `openai-compatible.chat`, which @ai-sdk/otel records as the
+ * well-known `gen_ai.provider.name` "openai").
  * Gemini is offered to genkit scenarios only: `@ai-sdk/google` is not installed.
  */
 export function providerLanguageModel({ choice, endpoint }: { choice: RealModelChoice; endpoint: ProviderEndpoint | undefined }): LanguageModelV4 {

@@ -134,6 +134,9 @@ export async function startFakeOpenAiServer(options: { models: string[]; reply: 
 /** The model id whose first answer is a tool call with malformed arguments JSON. */
 export const BROKEN_JSON_MODEL = 'broken-json';
 
+/** The model id the fake refuses with a 500 and a body with markup in it (shown as data, never as HTML). */
+export const FAILING_MODEL = 'failing-model';
+
 /** First-turn tool calls for the shipped scenarios' tools (genkit and AI SDK use the same names). */
 const FIRST_CALLS: { when: string[]; calls: FakeToolCall[] }[] = [
   { when: ['getWeather', 'convertTemperature'], calls: [{ name: 'getWeather', arguments: { city: 'Lisbon' } }, { name: 'convertTemperature', arguments: { celsius: 24 } }] },
@@ -148,6 +151,7 @@ const FIRST_CALLS: { when: string[]; calls: FakeToolCall[] }[] = [
  * model. The `broken-json` model's first tool call has arguments that are not JSON.
  */
 export function scenarioReplies(request: FakeChatRequest): FakeReply {
+  if (request.model === FAILING_MODEL) return { status: 500, body: '{"error":{"message":"model <b>down</b>","type":"server_error"}}' };
   const offered = new Set((request.tools ?? []).map((tool) => tool.function.name));
   const turn = request.messages.filter((message) => message.role === 'assistant').length;
   if (turn === 0) {
