@@ -96,7 +96,7 @@ export function ModelPicker(props: { choice: ProviderChoice; onChoice: (choice: 
         </p>
       ) : null}
       <details>
-        <summary>OpenAI-compatible endpoint{settings?.openaiCompatible.baseUrl ? `: ${settings.openaiCompatible.baseUrl}` : ' (not set)'}</summary>
+        <summary data-testid="endpoint-summary">OpenAI-compatible endpoint{settings?.openaiCompatible.baseUrl ? `: ${settings.openaiCompatible.baseUrl}` : ' (not set)'}</summary>
         <p className="hint">
           Ollama, llama.cpp, vLLM, LM Studio…: the API root, e.g. <code>http://127.0.0.1:11434/v1</code>. A scenario run on one of its models keeps the scenario&apos;s prompt and
           tools; genkit calls it through <code>@genkit-ai/compat-oai</code>, the AI SDK through <code>@ai-sdk/openai-compatible</code>. Saving replaces the runners.
