@@ -1,4 +1,3 @@
-import { openAICompatible } from '@genkit-ai/compat-oai';
 import type { genkit } from 'genkit/beta';
 import { geminiKeySet, OPENAI_COMPATIBLE_PROVIDER, PROVIDER_ENVIRONMENT } from '../contract/provider';
 
@@ -35,7 +34,11 @@ export function providerEndpointOf(environment: Readonly<Record<string, string |
 export async function providerPlugins(environment: Readonly<Record<string, string | undefined>>): Promise<GenkitPlugins> {
   const plugins: GenkitPlugins = [];
   const endpoint = providerEndpointOf(environment);
-  if (endpoint) plugins.push(openAICompatible({ name: OPENAI_COMPATIBLE_PROVIDER, baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey ?? false, maxRetries: 0 }));
+  // Imported only when used: the `openai` client it loads adds to every runner's cold start.
+  if (endpoint) {
+    const { openAICompatible } = await import('@genkit-ai/compat-oai');
+    plugins.push(openAICompatible({ name: OPENAI_COMPATIBLE_PROVIDER, baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey ?? false, maxRetries: 0 }));
+  }
   if (geminiKeySet(environment)) {
     const { googleAI } = await import('@genkit-ai/google-genai');
     plugins.push(googleAI());
