@@ -3,12 +3,14 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ProviderChoice } from '@/lib/contract/provider';
 import type { Breakpoints, RunMode } from '@/lib/contract/run-mode';
 import type { RunnerResponse, RunnerStatus, ScenarioListResponse } from '@/lib/contract/runner-status';
 import type { RunResponse } from '@/lib/contract/run-session';
 import type { SavedFileRow, SavedListResponse, TraceListResponse, TraceListRow } from '@/lib/contract/trace-list';
 import { apiJson } from './api-client';
 import { ImportTraces } from './import-traces';
+import { ModelPicker } from './model-picker';
 import { TraceList } from './trace-list';
 import { useLiveEvents } from './use-live-events';
 
@@ -85,6 +87,8 @@ export function HomePage() {
   const [runner, setRunner] = useState<RunnerStatus | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [starting, setStarting] = useState<string | undefined>();
+  // Which model the next run plays on (the picker; LOOPSCOPE_MODEL's choice first).
+  const [provider, setProvider] = useState<ProviderChoice>({ kind: 'scripted' });
 
   const loadTraces = useCallback(async () => {
     try {
@@ -139,7 +143,7 @@ export function HomePage() {
     setStarting(name);
     setError(undefined);
     try {
-      const { run: started } = await apiJson<RunResponse>('/api/runs', { method: 'POST', body: { scenario: name, mode } });
+      const { run: started } = await apiJson<RunResponse>('/api/runs', { method: 'POST', body: { scenario: name, mode, provider } });
       router.push(`/runs/${started.runId}`);
     } catch (runError) {
       setError((runError as Error).message);
@@ -180,6 +184,7 @@ export function HomePage() {
           Each scenario runs real genkit with your tools from <code>tools/</code> (AI SDK scenarios: the AI SDK&apos;s{' '}
           <code>generateText</code> with <code>tools/ai-sdk/</code>; genkit Go scenarios: genkit Go with <code>tools/go/</code>) and a scripted model. Edit a tool and the runner reloads it.
         </p>
+        <ModelPicker choice={provider} onChoice={setProvider} />
         {scenarios?.goRunner ? <GoRunnerLine goRunner={scenarios.goRunner} /> : null}
         {scenarios?.forwarding ? (
           <p className="hint" data-testid="forwarding" data-error={scenarios.forwarding.lastError ? 'true' : 'false'}>

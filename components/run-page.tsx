@@ -1,5 +1,6 @@
 'use client';
 
+import { describeChoice } from '@/lib/contract/provider';
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import type { ScenarioListResponse } from '@/lib/contract/runner-status';
@@ -131,6 +132,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
             {run ? <StatusPill status={answered ? 'answered' : run.status} testId="run-status" /> : null}
             {run?.finishReason ? <span> finishReason: <code data-testid="run-finish-reason">{run.finishReason}</code></span> : null}
             {run && run.resumes > 0 ? <span> · resumed {run.resumes}×</span> : null}
+            {run?.provider ? <span data-testid="run-provider"> · on {describeChoice(run.provider)}</span> : null}
             {run?.runner?.pid ? <span data-testid="run-runner"> · runner {run.runner.pid}</span> : null}
             <span className={connected ? 'live on' : 'live'}>{connected ? ' · live' : ' · connecting…'}</span>
           </p>

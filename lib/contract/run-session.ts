@@ -1,6 +1,7 @@
 /** A run as the page sees it (`GET /api/runs/{runId}`, the `run` live event, every run route's answer). */
 import { z } from 'zod';
 import { PauseInfoSchema } from './pause';
+import { ProviderChoiceSchema } from './provider';
 import { ReplayInfoSchema } from './replay';
 import { ResumeIssueSchema } from './resume-answers';
 import { RunModeSchema } from './run-mode';
@@ -56,6 +57,8 @@ export const RunSessionSchema = z.object({
   answeredBy: z.array(z.string()).optional(),
   /** The runner process of its latest generate (or why it waits for one; whether it had to share). */
   runner: RunRunnerInfoSchema.optional(),
+  /** The real model a scenario run plays on (absent: the scenario's scripted model); its resumes use it too. */
+  provider: ProviderChoiceSchema.optional(),
 });
 export type RunSession = z.infer<typeof RunSessionSchema>;
 
@@ -71,7 +74,12 @@ export const ResumeResponseSchema = z.object({
 export type ResumeResponse = z.infer<typeof ResumeResponseSchema>;
 
 /** `POST /api/runs`: a scenario to run, and how (through, step by step, to breakpoints). */
-export const StartRunRequestSchema = z.object({ scenario: z.string().min(1, 'name a scenario').max(200), mode: RunModeSchema.optional() });
+export const StartRunRequestSchema = z.object({
+  scenario: z.string().min(1, 'name a scenario').max(200),
+  mode: RunModeSchema.optional(),
+  /** The model to play it on; absent or `scripted`: the scenario's scripted model. */
+  provider: ProviderChoiceSchema.optional(),
+});
 export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;
 
 /** `GET /api/runs`: the runs kept in memory, newest first. */

@@ -48,6 +48,8 @@ export interface ResumeContext {
   spanId: string;
   /** The model the call used (from its recorded input), to resume with the same one. */
   model?: string;
+  /** Who served that model, when the call recorded it (the GenAI conventions' `gen_ai.provider.name`, e.g. `openai`). */
+  modelProvider?: string;
   /** The exact history to send: the last model request's messages plus the interrupted model message. Copies. */
   messages: unknown[];
   tools: RecordedToolDefinition[];

@@ -1,4 +1,5 @@
 import { generateMiddleware, type GenkitBeta, type MessageData, type Part, type ToolRequestPart as GenkitToolRequestPart, type ToolResponsePart } from 'genkit/beta';
+import { genkitModelName } from '../contract/provider';
 import { errorMessage } from '../errors';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ResumeRequest } from './runner-protocol';
 import { traceGenerate, type SpanRef } from './answer-link';
@@ -124,8 +125,11 @@ export async function runGenerate(options: {
     const messages = command.messages ? (structuredClone(command.messages) as MessageData[]) : undefined;
     const resume = command.resume && messages ? await buildResumeParts({ ai, messages, resume: command.resume }) : undefined;
     // A resume links its root span to the interrupted generate it answers (answer-link.ts).
+    // A real provider plays the scenario's prompt and tools (and a resume of its run) instead of the script.
+    // The runner's provider plugins resolve it (provider-model.ts).
+    const model = command.provider ? genkitModelName(command.provider) : (command.model ?? scriptedModelName(scenario!.name));
     const response = await traceGenerate({ answers: command.answers, onRootSpan: (root) => (rootSpan = root) }, () => ai.generate({
-      model: command.model ?? scriptedModelName(scenario!.name),
+      model,
       ...(messages ? { messages } : { prompt: scenario?.prompt ?? '' }),
       tools: command.tools ?? scenario?.tools ?? [],
       maxTurns: scenario?.maxTurns,

@@ -7,7 +7,8 @@
  * Its spans go to the server over the same IPC channel (runner-telemetry.ts), which stores them.
  *
  * Environment: LOOPSCOPE_TOOLS_DIR, LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS,
- * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals).
+ * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals),
+ * LOOPSCOPE_OPENAI_BASE_URL / LOOPSCOPE_OPENAI_API_KEY and GEMINI_API_KEY (real providers: provider-model.ts).
  */
 import path from 'node:path';
 import { scriptedModelName } from '../contract/scenario';
@@ -68,7 +69,9 @@ async function loadRuntime() {
   const { defineScriptedModel } = await import('./scripted-model');
   const { runGenerate } = await import('./run-generate');
   const stepping = { ...(await import('./run-stepper')), ...(await import('./genkit-step-middleware')) };
-  const ai = genkit({});
+  const { providerPlugins } = await import('./provider-model');
+  // The endpoint's and Gemini's plugins, as this runner's environment sets them (`openai-compatible/<model>`, `googleai/<model>`).
+  const ai = genkit({ plugins: await providerPlugins(process.env) });
   stepping.defineHandWrittenModel(ai);
   const tools = await loadToolModules(ai, toolsDir);
   const scenarioList = await loadScenarios(scenariosDir);
@@ -121,7 +124,8 @@ async function loadAiSdkRuntime(allScenarios: import('./scenario').Scenario[]) {
     scenarios.set(scenario.name, scenario);
     for (const message of checkAiSdkScenario({ scenario, catalog })) problems.push({ file: `scenarios/${scenario.name}.json`, message });
   }
-  return { catalog, scenarios, problems, runAiSdkGenerate, tools: await aiSdkToolInfos(catalog), checkAiSdkDecision, toolSetOf };
+  const { providerEndpointOf } = await import('./provider-model');
+  return { catalog, scenarios, problems, runAiSdkGenerate, endpoint: providerEndpointOf(process.env), tools: await aiSdkToolInfos(catalog), checkAiSdkDecision, toolSetOf };
 }
 
 type PauseInfo = import('./step-protocol').PauseInfo;
@@ -247,7 +251,7 @@ process.on('message', async (raw) => {
   const result = await runContext
     .run(run, () =>
       aiSdkScenario
-        ? aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET, stepper })
+        ? aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET, stepper, endpoint: aiSdk.endpoint })
         : runGenerate({ ai, scenarios, command, toolTimeoutMs, stepper }),
     )
     .finally(() => {

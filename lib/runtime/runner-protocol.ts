@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AiSdkScriptedResumeSchema } from '../contract/ai-sdk-scenario';
 import { SpanRefSchema, TraceIdSchema } from '../contract/ids';
 import { PauseDecisionSchema, type PauseInfo } from '../contract/pause';
+import { RealModelChoiceSchema } from '../contract/provider';
 import type { ReplayReport } from '../contract/replay';
 import { ResumeAnswersSchema, type ResumeAnswers } from '../contract/resume-answers';
 import { RunModeSchema } from '../contract/run-mode';
@@ -39,6 +40,8 @@ export const GenerateCommandSchema = z.object({
   answers: SpanRefSchema.optional(),
   /** For the next call of an AI SDK scenario: its approve / deny / respond answers to the calls waiting in `messages`. */
   aiSdkAnswers: AiSdkScriptedResumeSchema.optional(),
+  /** A real model to play the scenario's prompt and tools on (the endpoint is the runner's environment: lib/runtime/provider-model.ts); absent: the scripted model. */
+  provider: RealModelChoiceSchema.optional(),
 });
 
 /** An absolute path: the server resolves every name before it reaches the runner. */

@@ -15,6 +15,7 @@ import { goStepEvents } from './go-step-events';
 import { readForwarding, readServerConfig, type ServerConfig } from './server-config';
 import { OtlpForwarder } from './otlp-forwarder';
 import { IngestGate } from './ingest-gate';
+import { ProviderConfig } from './provider-config';
 import { errorMessage } from '../errors';
 import { heldAppContext } from './app-context-holder';
 
@@ -35,6 +36,8 @@ export interface AppContext {
   forwarder?: OtlpForwarder;
   /** Bounds the bytes the receiver decodes and stores at once (past it: 503 + Retry-After). */
   ingestGate: IngestGate;
+  /** The real-model setting (OpenAI-compatible endpoint, Gemini): what runs may use instead of the scripted model. */
+  providers: ProviderConfig;
 }
 
 /** The forwarder LOOPSCOPE_FORWARD_OTLP asks for; a bad value was refused at start (scripts/start.js), here it only disables forwarding. */
@@ -61,6 +64,8 @@ function createAppContext(): AppContext {
   const runs = new RunRegistry((run) => bus.publish({ type: 'run', run }));
   // Filled in below: the supervisor stores its runners' spans (sent over IPC) as the receiver stores an app's.
   let context: AppContext | undefined;
+  // genkit registers provider plugins when a runner starts: a new endpoint means new runners.
+  const providers = new ProviderConfig({ environment: process.env, onEndpointChanged: (reason) => supervisor.replaceRunners(reason) });
   const supervisor = new RunnerSupervisor({
     projectDir: config.projectDir,
     toolsDir: config.toolsDir,
@@ -81,6 +86,7 @@ function createAppContext(): AppContext {
     onPause: (runId, pause) => runs.addPause(runId, pause),
     onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
     onRunRunner: (runId, info) => runs.setRunner(runId, info),
+    runnerEnvironment: () => providers.runnerEnvironment(),
   });
   // A paused run whose page was closed is stopped after a grace period, not held until the pause limit.
   const watchers = new RunWatchers({
@@ -109,7 +115,7 @@ function createAppContext(): AppContext {
     ...goStepEvents({ runs, bus }),
   });
   const forwarder = createForwarder(config.port);
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), ...(forwarder ? { forwarder } : {}) };
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, ...(forwarder ? { forwarder } : {}) };
   return context;
 }
 

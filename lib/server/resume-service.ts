@@ -31,7 +31,7 @@ export async function goFacts(context: Pick<AppContext, 'goRunner'>, resume: Res
 export async function checkResumeFromTrace(context: AppContext, request: ResumeFromTrace) {
   const spans = await loadTraceSource(context, request.source);
   const resumeContext = resumeContextFrom(spans, request.generateSpanId);
-  const target = resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context, resumeContext) }, context: resumeContext, request });
+  const target = resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context, resumeContext), providers: context.providers.availability() }, context: resumeContext, request });
   const validation = validateResume({
     context: resumeContext,
     respond: request.respond,

@@ -6,6 +6,7 @@
  * themselves are the dialects' (lib/dialects/<runtime>/resume-rules.ts); this is only the runner
  * side of each runtime, once.
  */
+import { choiceOfGenkitModel, describeChoice, OPENAI_COMPATIBLE_PROVIDER, type RealModelChoice } from '../contract/provider';
 import { scenarioOfScriptedModel, type GenkitGoScenario } from '../contract/scenario';
 import type { ResumeFromTrace, ResumeIssue } from '../contract/resume-answers';
 import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
@@ -20,7 +21,17 @@ import type { RunnerStatus } from './runner-supervisor';
 export type RunnerFacts = Pick<RunnerStatus, 'tools' | 'aiSdkTools' | 'models' | 'scenarios'> & {
   /** The genkit Go scenarios (tools/go/scenarios/) and the Go runner's tools, when known. */
   go?: { scenarios: GenkitGoScenario[]; tools?: GoToolInfo[] };
+  /** Which real-model providers the runners have (lib/server/provider-config.ts): a recorded run on one resumes on it. */
+  providers?: { openaiCompatible: boolean; gemini: boolean };
 };
+
+/** Why a recorded real model cannot be called here, or undefined when the runners have its provider. */
+function providerBlocker({ status, choice }: { status: RunnerFacts; choice: RealModelChoice }): ResumeIssue | undefined {
+  const available = choice.kind === 'gemini' ? status.providers?.gemini : status.providers?.openaiCompatible;
+  if (available) return undefined;
+  const how = choice.kind === 'gemini' ? 'set GEMINI_API_KEY before starting the server' : 'set the OpenAI-compatible endpoint on the home page (or LOOPSCOPE_OPENAI_BASE_URL)';
+  return { code: 'FAILED_PRECONDITION', message: `The paused call ran on ${describeChoice(choice)}, which no runner can call now: ${how}.` };
+}
 
 export interface ResumeTarget {
   /** Which runner runs the answer: the genkit / AI SDK pool, or the genkit Go runner. */
@@ -44,8 +55,12 @@ function genkitTarget({ status, context, request }: { status: RunnerFacts; conte
       blockers.push({ code: 'FAILED_PRECONDITION', request: answer.name, message: `Cannot restart ${answer.name}: no tool of that name is registered in tools/ (respond works without it).` });
     }
   }
+  // A model of a provider plugin (`openai-compatible/<model>`, `googleai/<model>`) resolves in the runner through that plugin.
+  const real = context.model ? choiceOfGenkitModel(context.model) : undefined;
+  const realBlocker = real ? providerBlocker({ status, choice: real }) : undefined;
   if (!context.model) blockers.push(noModel);
-  else if (!status.models.includes(context.model)) blockers.push({ code: 'FAILED_PRECONDITION', message: unavailableModelMessage(context.model) });
+  else if (realBlocker) blockers.push(realBlocker);
+  else if (!real && !status.models.includes(context.model)) blockers.push({ code: 'FAILED_PRECONDITION', message: unavailableModelMessage(context.model) });
   return {
     runner: 'node',
     localTools: registered,
@@ -67,10 +82,17 @@ function genkitTarget({ status, context, request }: { status: RunnerFacts; conte
 /** An AI SDK call runs again as its scenario's next `generateText` (its tools, approvals, step limit), on the rebuilt messages. */
 function aiSdkTarget({ status, context, request }: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
   const local = new Map((status.aiSdkTools ?? []).map((tool) => [tool.name, tool]));
-  const name = context.model ? scenarioOfScriptedModel(context.model) : undefined;
+  const scripted = context.model ? scenarioOfScriptedModel(context.model) : undefined;
+  // A run of a scenario on the endpoint records the endpoint's model id and, as `functionId`, the scenario's name.
+  // @ai-sdk/otel records `openai-compatible.chat` as the well-known `gen_ai.provider.name` "openai" (its mapProviderName).
+  const fromEndpoint = context.modelProvider === 'openai' || context.modelProvider?.startsWith(OPENAI_COMPATIBLE_PROVIDER) === true;
+  const real: RealModelChoice | undefined = context.model && !scripted && fromEndpoint ? { kind: 'openai-compatible', model: context.model } : undefined;
+  const name = scripted ?? (real ? context.callName : undefined);
   const scenario = status.scenarios.find((candidate) => candidate.runtime === 'ai-sdk' && candidate.name === name);
   const blockers: ResumeIssue[] = [];
+  const realBlocker = real ? providerBlocker({ status, choice: real }) : undefined;
   if (!context.model) blockers.push(noModel);
+  else if (realBlocker) blockers.push(realBlocker);
   else if (!scenario || scenario.runtime !== 'ai-sdk') blockers.push({ code: 'FAILED_PRECONDITION', message: unavailableModelMessage(context.model) });
   for (const answer of request.approve ?? []) {
     const tool = local.get(answer.name);
@@ -87,7 +109,7 @@ function aiSdkTarget({ status, context, request }: { status: RunnerFacts; contex
     localTools: local,
     signsApprovals: scenario?.runtime === 'ai-sdk' && scenario.approvalSecret === true,
     blockers,
-    command: (validation) => ({ scenario: name ?? '', model: context.model, messages: validation.payload.messages, answers: link(context) }),
+    command: (validation) => ({ scenario: name ?? '', model: context.model, messages: validation.payload.messages, answers: link(context), ...(real ? { provider: real } : {}) }),
   };
 }
 

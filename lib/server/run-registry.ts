@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PauseInfo } from '../contract/pause';
 import type { ReplayInfo } from '../contract/replay';
+import type { RealModelChoice } from '../contract/provider';
 import type { RunMode } from '../contract/run-mode';
 import type { RunRunnerInfo } from '../contract/runner-status';
 import type { RunSession } from '../contract/run-session';
@@ -19,7 +20,7 @@ export type { ReplayInfo, RunSession };
  * which carry a label of their own and no scenario.
  */
 export type NewRun =
-  | { scenario: string; mode?: RunMode }
+  | { scenario: string; mode?: RunMode; provider?: RealModelChoice }
   | { label: string; mode?: RunMode; replay?: ReplayInfo; resumeOf?: TraceSource };
 
 interface RunState {
@@ -55,6 +56,7 @@ export class RunRegistry {
       version: 0,
       ...('replay' in run && run.replay ? { replay: run.replay } : {}),
       ...('resumeOf' in run && run.resumeOf ? { resumeOf: run.resumeOf } : {}),
+      ...('provider' in run && run.provider ? { provider: run.provider } : {}),
     };
     this.runs.set(session.runId, { session, spanStarts: [] });
     // Forget the oldest runs; their traces stay in the store.

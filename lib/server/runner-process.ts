@@ -59,6 +59,8 @@ export interface RunnerSpawnSettings {
   pauseTimeoutMs?: number;
   /** Signs the approvals of AI SDK scenarios that ask for it: one per server, so any runner verifies what another signed. */
   approvalSecret?: string;
+  /** More environment for the child (the real-model endpoint, lib/server/provider-config.ts); wins over the server's own. */
+  extraEnvironment?: Record<string, string>;
 }
 
 /** What the process tells its owner. */
@@ -132,6 +134,7 @@ export class RunnerProcess {
           LOOPSCOPE_TOOL_TIMEOUT_MS: String(settings.toolTimeoutMs),
           ...(settings.pauseTimeoutMs ? { LOOPSCOPE_PAUSE_TIMEOUT_MS: String(settings.pauseTimeoutMs) } : {}),
           ...(settings.approvalSecret ? { LOOPSCOPE_APPROVAL_SECRET: settings.approvalSecret } : {}),
+          ...settings.extraEnvironment,
         }),
       },
     );

@@ -80,6 +80,8 @@ export interface RunnerSupervisorOptions {
   onPause?: (runId: string, pause: PauseInfo) => void;
   onPauseEnded?: (runId: string, pauseId: string) => void;
   onRunRunner?: (runId: string, info: RunRunnerInfo) => void;
+  /** Environment each new runner gets on top of the server's (the real-model endpoint, read when the runner is spawned). */
+  runnerEnvironment?: () => Record<string, string>;
 }
 
 const withoutPeriod = (sentence: string) => sentence.replace(/\.\s*$/, '');
@@ -136,7 +138,7 @@ export class RunnerSupervisor {
   private createProcess(): RunnerProcess {
     const { projectDir, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs } = this.options;
     return new RunnerProcess(
-      { projectDir, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs, approvalSecret: this.approvalSecret },
+      { projectDir, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs, approvalSecret: this.approvalSecret, extraEnvironment: this.options.runnerEnvironment?.() },
       {
         onReady: (process) => {
           if (process.catalog && this.pool.isUsable(process)) this.catalog = process.catalog;
@@ -235,6 +237,14 @@ export class RunnerSupervisor {
     this.restarts += 1;
     this.lastRestartReason = reason;
     this.pool.replaceAll();
+  }
+
+  /**
+   * Something every runner loads at start changed (the real-model endpoint): replaced as for a
+   * tools/ change — idle runners at once, a busy one after its run.
+   */
+  replaceRunners(reason: string): void {
+    this.reloadTools(reason);
   }
 
   /** Waits until a runner is ready (or the timeout passes). */

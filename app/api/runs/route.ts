@@ -12,8 +12,8 @@ export async function GET(): Promise<Response> {
 /** Starts a scenario run; answers at once, progress arrives on the event stream. */
 export async function POST(request: Request): Promise<Response> {
   try {
-    const { scenario, mode } = await readJsonBody({ request, schema: StartRunRequestSchema });
-    return Response.json({ run: await startRun({ context: getAppContext(), scenario, mode }) }, { status: 202 });
+    const { scenario, mode, provider } = await readJsonBody({ request, schema: StartRunRequestSchema });
+    return Response.json({ run: await startRun({ context: getAppContext(), scenario, mode, provider }) }, { status: 202 });
   } catch (error) {
     return errorResponse(error);
   }

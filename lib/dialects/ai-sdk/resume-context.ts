@@ -73,6 +73,7 @@ export function aiSdkResumeContextOf(given: Span, index: SpanIndex): ResumeConte
     traceId: root.traceId,
     spanId: root.spanId,
     model: call.model,
+    ...(stringAttribute(modelSpan.attributes[GEN_AI.providerName]) !== undefined ? { modelProvider: stringAttribute(modelSpan.attributes[GEN_AI.providerName]) } : {}),
     callName: stringAttribute(root.attributes[GEN_AI.agentName]) ?? stringAttribute(root.attributes[LEGACY_FUNCTION_ID]),
     messages: rebuilt.messages,
     tools: [...(view.tools?.values() ?? [])].map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, ...(tool.type ? { metadata: { type: tool.type } } : {}) })),

@@ -11,6 +11,7 @@ import type { AttributeValue, Span } from '../../trace/span';
 export const GEN_AI = {
   operation: 'gen_ai.operation.name',
   agentName: 'gen_ai.agent.name',
+  providerName: 'gen_ai.provider.name',
   requestModel: 'gen_ai.request.model',
   responseModel: 'gen_ai.response.model',
   inputMessages: 'gen_ai.input.messages',

@@ -1,9 +1,12 @@
-import { generateText, stepCountIs, type GenerateTextResult, type ModelMessage, type Telemetry, type ToolApprovalConfiguration, type ToolCallRepairFunction, type ToolSet } from 'ai';
+import { APICallError, generateText, stepCountIs, type GenerateTextResult, type ModelMessage, type Telemetry, type ToolApprovalConfiguration, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { AI_SDK_DEFAULT_MAX_STEPS, type AiSdkScenario, type AiSdkScriptedResume } from '../../contract/ai-sdk-scenario';
 import { errorMessage } from '../../errors';
 import { answerMessages, signApprovalRequests } from './ai-sdk-answers';
 import type { AiSdkToolCatalog } from './load-ai-sdk-tools';
 import type { RunStepper } from '../run-stepper';
+import { bodyExcerpt, type RealModelChoice } from '../../contract/provider';
+import type { ProviderEndpoint } from '../provider-model';
+import { providerLanguageModel } from './provider-language-model';
 import { scriptedLanguageModel } from './scripted-language-model';
 import { steppedCall } from './step-hooks';
 
@@ -119,6 +122,10 @@ export async function runAiSdkCall(options: {
   toolTimeoutMs?: number;
   /** A step-by-step run (or the hooks in Run mode): the model and the tools pause where its mode says (step-hooks.ts). */
   stepper?: RunStepper;
+  /** A real model instead of the scenario's scripted one (the scenario's prompt, tools and approvals stay). */
+  provider?: RealModelChoice;
+  /** The runner's OpenAI-compatible endpoint (its environment), for `provider`. */
+  endpoint?: ProviderEndpoint;
 }): Promise<{ outcome?: AiSdkCallOutcome; failure?: AiSdkCallFailure }> {
   const { scenario } = options;
   try {
@@ -132,7 +139,7 @@ export async function runAiSdkCall(options: {
     }
     // An answer rebuilt from a trace lost its requests' signatures: the run signs them as the app's server would.
     if (scenario.approvalSecret && options.messages) history = await signApprovalRequests({ messages: history, secret: options.approvalSecret as string });
-    const model = scriptedLanguageModel(scenario);
+    const model = options.provider ? providerLanguageModel({ choice: options.provider, endpoint: options.endpoint }) : scriptedLanguageModel(scenario);
     const tools = toolSetOf(options);
     const stepped = options.stepper ? steppedCall({ model, tools, stepper: options.stepper, toolTimeoutMs: options.toolTimeoutMs }) : undefined;
     const result = await generateText({
@@ -143,6 +150,8 @@ export async function runAiSdkCall(options: {
       ...(scenario.approvalSecret ? { experimental_toolApprovalSecret: options.approvalSecret } : {}),
       repairToolCall: repairOf(scenario),
       ...(options.toolTimeoutMs && !stepped ? { timeout: { toolMs: options.toolTimeoutMs } } : {}),
+      // A real endpoint: the first answer, as one model call (the SDK retries twice by default).
+      ...(options.provider ? { maxRetries: 0 } : {}),
       telemetry: { functionId: scenario.name, ...(options.integrations ? { integrations: options.integrations } : {}) },
     });
     return {
@@ -156,9 +165,11 @@ export async function runAiSdkCall(options: {
     };
   } catch (error) {
     const status = (error as { status?: unknown }).status;
+    // An endpoint's refusal: the SDK's message is the endpoint's error text alone; its status and body say more (as data).
+    const http = APICallError.isInstance(error) ? ` (HTTP ${error.statusCode ?? 'no status'}: ${bodyExcerpt(error.responseBody ?? '')})` : '';
     return {
       failure: {
-        message: errorMessage(error),
+        message: `${errorMessage(error)}${http}`,
         name: error instanceof Error ? error.name : undefined,
         status: typeof status === 'string' ? status : undefined,
       },

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { AiSdkScenario } from '../../contract/ai-sdk-scenario';
 import { traceGenerate, type SpanRef } from '../answer-link';
+import type { ProviderEndpoint } from '../provider-model';
 import type { RunStepper } from '../run-stepper';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome } from '../runner-protocol';
 import type { AiSdkToolCatalog } from './load-ai-sdk-tools';
@@ -24,6 +25,8 @@ export async function runAiSdkGenerate(options: {
   approvalSecret?: string;
   /** Present for a step-by-step or breakpoint run: pauses before model calls and tool executions (step-hooks.ts). */
   stepper?: RunStepper;
+  /** The runner's OpenAI-compatible endpoint, for a command with `provider`. */
+  endpoint?: ProviderEndpoint;
 }): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure; rootSpan?: SpanRef }> {
   const { command } = options;
   if (command.resume) {
@@ -43,6 +46,8 @@ export async function runAiSdkGenerate(options: {
       messages: command.messages as ModelMessage[] | undefined,
       answers: command.aiSdkAnswers,
       stepper: options.stepper,
+      provider: command.provider,
+      endpoint: options.endpoint,
     }),
   );
   if (result.failure) return { failure: result.failure, rootSpan };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppContext } from '../app-context';
 import { GoRunnerService } from '../go-runner-service';
 import { goStepEvents } from '../go-step-events';
+import { ProviderConfig } from '../provider-config';
 import { RunRegistry, type RunSession } from '../run-registry';
 import { startCaptureHarness, type CaptureHarness } from './capture-harness';
 
@@ -17,7 +18,9 @@ export function useRunnerContext(): { readonly harness: CaptureHarness; readonly
     expect(await holder.harness.supervisor.whenReady()).toBe(true);
     const runs = new RunRegistry(() => undefined);
     const goRunner = new GoRunnerService({ projectDir: process.cwd(), otlpEndpoint: holder.harness.endpoint, token: holder.harness.token, ...goStepEvents({ runs }) });
-    holder.context = { store: holder.harness.store, runs, supervisor: holder.harness.supervisor, goRunner } as unknown as AppContext;
+    // No real-model endpoint: the server's setting as after a start without LOOPSCOPE_OPENAI_BASE_URL.
+    const providers = new ProviderConfig({ environment: {}, onEndpointChanged: () => undefined });
+    holder.context = { store: holder.harness.store, runs, supervisor: holder.harness.supervisor, goRunner, providers } as unknown as AppContext;
   });
   afterAll(async () => {
     await holder.context?.goRunner.stop();
