@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isGenkitScenario } from '../contract/scenario';
 import { classifySpan } from '../dialects/classify-span';
 import { buildRunGraph } from '../graph/build-run-graph';
@@ -6,17 +6,17 @@ import { resumeContextFrom } from '../resume/resume-context';
 import { validateResume } from '../resume/validate-resume';
 import { resumeTargetOf } from '../server/resume-targets';
 import { retargetGenkitAnswer } from '../server/retarget-scripted-answer';
-import { startCaptureHarness, type CaptureHarness } from '../server/testing/capture-harness';
-import type { GenerateResult } from '../server/runner-supervisor';
+import { startCaptureHarness } from '../server/testing/capture-harness';
+import { fakeEndpointModel, useFakeEndpointHarness } from '../server/testing/fake-endpoint-harness';
 import type { Span } from '../trace/span';
 import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE } from '../trace/trace-link-keys';
-import { BROKEN_JSON_MODEL, scenarioReplies, startFakeOpenAiServer, type FakeOpenAiServer } from './testing/fake-openai-server';
+import { BROKEN_JSON_MODEL } from './testing/fake-openai-server';
 
 /**
  * genkit scenarios on a real model: the shipped scenarios' prompts and tools, played by a fake
  * OpenAI-compatible server on loopback through `@genkit-ai/compat-oai` (the `openai` client:
  * real HTTP, real JSON, the plugin's own tool-call parsing), in real runner processes whose
- * spans are exported over OTLP and stored — then counted.
+ * spans are sent over IPC and stored — then counted.
  *
  * Measured with genkit 1.42.0 + compat-oai 1.42.0: the plugin calls the non-streaming API
  * (`stream` absent) when generate has no streaming callback; it parses a tool call's arguments
@@ -24,37 +24,22 @@ import { BROKEN_JSON_MODEL, scenarioReplies, startFakeOpenAiServer, type FakeOpe
  * span and the generate fail, no tool runs.
  */
 const API_KEY = 'sk-loopscope-test-key-1234';
-let fake: FakeOpenAiServer;
-let harness: CaptureHarness;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAiServer({ models: ['fake-model', BROKEN_JSON_MODEL], reply: scenarioReplies, apiKey: API_KEY });
-  harness = await startCaptureHarness({ runnerEnvironment: () => ({ LOOPSCOPE_OPENAI_BASE_URL: fake.baseUrl, LOOPSCOPE_OPENAI_API_KEY: API_KEY }) });
-  expect(await harness.supervisor.whenReady()).toBe(true);
-});
-afterAll(async () => {
-  await harness?.close();
-  await fake?.close();
-});
+const endpoint = useFakeEndpointHarness(API_KEY);
+const { spansOf } = endpoint;
 
 let runCounter = 0;
-const provider = (model = 'fake-model') => ({ kind: 'openai-compatible' as const, model });
-
-async function spansOf(result: GenerateResult): Promise<Span[]> {
-  expect(result.traceIds).toHaveLength(1);
-  return (await harness.store.get(result.traceIds[0])) ?? [];
-}
+const provider = fakeEndpointModel;
 
 const labels = (spans: Span[]) => spans.map((span) => `${classifySpan(span).role} ${classifySpan(span).label} ${classifySpan(span).outcome}`).sort();
 const expectNoKey = (spans: Span[]) => expect(JSON.stringify(spans)).not.toContain(API_KEY);
 
 describe('genkit scenarios on an OpenAI-compatible endpoint (fake server, compat-oai)', () => {
   it('plain-tool-round: the tool calls are parsed, both tools run, their outputs reach the model (6 spans)', async () => {
-    const requestsBefore = fake.chatRequests.length;
-    const result = await harness.supervisor.generate({ runId: `provider-${++runCounter}`, scenario: 'plain-tool-round', provider: provider() });
+    const requestsBefore = endpoint.fake.chatRequests.length;
+    const result = await endpoint.harness.supervisor.generate({ runId: `provider-${++runCounter}`, scenario: 'plain-tool-round', provider: provider() });
     expect(result.failure).toBeUndefined();
     expect(result.outcome?.finishReason).toBe('stop');
-    const requests = fake.chatRequests.slice(requestsBefore);
+    const requests = endpoint.fake.chatRequests.slice(requestsBefore);
     expect(requests).toHaveLength(2);
     expect(requests[0].model).toBe('fake-model');
     expect(requests[0].stream).toBeUndefined();
@@ -80,7 +65,7 @@ describe('genkit scenarios on an OpenAI-compatible endpoint (fake server, compat
   });
 
   it('respond-to-question: the real model calls the interrupt tool, the run pauses; the scripted answer (by tool name) resumes it on the same model', async () => {
-    const first = await harness.supervisor.generate({ runId: `provider-${++runCounter}`, scenario: 'respond-to-question', provider: provider() });
+    const first = await endpoint.harness.supervisor.generate({ runId: `provider-${++runCounter}`, scenario: 'respond-to-question', provider: provider() });
     expect(first.outcome?.finishReason).toBe('interrupted');
     const [interrupt] = first.outcome!.interrupts as { toolRequest: { name: string; ref: string } }[];
     expect(interrupt.toolRequest.name).toBe('askUser');
@@ -89,14 +74,14 @@ describe('genkit scenarios on an OpenAI-compatible endpoint (fake server, compat
     const firstSpans = await spansOf(first);
     expect(labels(firstSpans)).toEqual(['generate generate interrupted', 'model openai-compatible/fake-model ok', 'tool askUser interrupted']);
 
-    const scripted = harness.supervisor.status.scenarios.filter(isGenkitScenario).find((scenario) => scenario.name === 'respond-to-question')!;
+    const scripted = endpoint.harness.supervisor.status.scenarios.filter(isGenkitScenario).find((scenario) => scenario.name === 'respond-to-question')!;
     const answer = retargetGenkitAnswer({ answer: scripted.resumes![0], interrupts: first.outcome!.interrupts });
     expect(answer.respond?.[0].ref).toBe(interrupt.toolRequest.ref);
-    const requestsBefore = fake.chatRequests.length;
-    const resumed = await harness.supervisor.generate({ runId: `provider-${runCounter}`, scenario: 'respond-to-question', provider: provider(), messages: first.outcome!.messages, resume: answer, answers: first.rootSpan });
+    const requestsBefore = endpoint.fake.chatRequests.length;
+    const resumed = await endpoint.harness.supervisor.generate({ runId: `provider-${runCounter}`, scenario: 'respond-to-question', provider: provider(), messages: first.outcome!.messages, resume: answer, answers: first.rootSpan });
     expect(resumed.failure).toBeUndefined();
     expect(resumed.outcome?.finishReason).toBe('stop');
-    const [request] = fake.chatRequests.slice(requestsBefore);
+    const [request] = endpoint.fake.chatRequests.slice(requestsBefore);
     expect(request.messages.find((message) => message.role === 'tool')).toMatchObject({ tool_call_id: interrupt.toolRequest.ref });
     expect(resumed.outcome?.text).toContain('Window');
     const spans = await spansOf(resumed);
@@ -108,27 +93,27 @@ describe('genkit scenarios on an OpenAI-compatible endpoint (fake server, compat
   });
 
   it('the workbench answer of a recorded run on the endpoint runs on the same model', async () => {
-    const first = await harness.supervisor.generate({ runId: `provider-${++runCounter}`, scenario: 'respond-to-question', provider: provider() });
+    const first = await endpoint.harness.supervisor.generate({ runId: `provider-${++runCounter}`, scenario: 'respond-to-question', provider: provider() });
     const spans = await spansOf(first);
     const context = resumeContextFrom(spans);
     expect(context.model).toBe('openai-compatible/fake-model');
     const [request] = context.requests;
     const answer = { source: { traceIds: first.traceIds }, respond: [{ name: 'askUser', ref: request.ref, output: { answer: 'Aisle' } }], restart: [] };
-    const status = { ...harness.supervisor.status, providers: { openaiCompatible: true, gemini: false } };
+    const status = { ...endpoint.harness.supervisor.status, providers: { openaiCompatible: true, gemini: false } };
     const target = resumeTargetOf({ status, context, request: answer });
     expect(target.blockers).toEqual([]);
     // Without an endpoint the same answer is refused before anything runs, in words.
     expect(resumeTargetOf({ status: { ...status, providers: { openaiCompatible: false, gemini: false } }, context, request: answer }).blockers[0]?.message).toMatch(/ran on fake-model \(OpenAI-compatible\), which no runner can call now/);
     const validation = validateResume({ context, respond: answer.respond, restart: [], localTools: target.localTools });
     expect(validation.errors).toEqual([]);
-    const resumed = await harness.supervisor.generate({ runId: `provider-${++runCounter}`, ...target.command(validation) });
+    const resumed = await endpoint.harness.supervisor.generate({ runId: `provider-${++runCounter}`, ...target.command(validation) });
     expect(resumed.failure).toBeUndefined();
     expect(resumed.outcome?.text).toContain('Aisle');
     expect(labels(await spansOf(resumed))).toContain('model openai-compatible/fake-model ok');
   });
 
   it('malformed tool-call arguments JSON: the plugin throws, shown as the model’s error; no tool runs (3 spans)', async () => {
-    const result = await harness.supervisor.generate({ runId: `provider-${++runCounter}`, scenario: 'plain-tool-round', provider: provider(BROKEN_JSON_MODEL) });
+    const result = await endpoint.harness.supervisor.generate({ runId: `provider-${++runCounter}`, scenario: 'plain-tool-round', provider: provider(BROKEN_JSON_MODEL) });
     expect(result.outcome).toBeUndefined();
     expect(result.failure).toMatchObject({ name: 'SyntaxError' });
     expect(result.failure?.message).toMatch(/JSON/);
@@ -140,7 +125,7 @@ describe('genkit scenarios on an OpenAI-compatible endpoint (fake server, compat
   });
 
   it('a refused key is the endpoint’s 401, as the run’s failure', async () => {
-    const other = await startCaptureHarness({ runnerEnvironment: () => ({ LOOPSCOPE_OPENAI_BASE_URL: fake.baseUrl, LOOPSCOPE_OPENAI_API_KEY: 'wrong-key' }), maxRunners: 1 });
+    const other = await startCaptureHarness({ runnerEnvironment: () => ({ LOOPSCOPE_OPENAI_BASE_URL: endpoint.fake.baseUrl, LOOPSCOPE_OPENAI_API_KEY: 'wrong-key' }), maxRunners: 1 });
     try {
       expect(await other.supervisor.whenReady()).toBe(true);
       const result = await other.supervisor.generate({ runId: 'provider-401', scenario: 'plain-tool-round', provider: provider() });

@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AiSdkScenario } from '../../contract/ai-sdk-scenario';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import { resumeContextFrom } from '../../resume/resume-context';
 import { validateResume } from '../../resume/validate-resume';
 import { resumeTargetOf } from '../../server/resume-targets';
 import { retargetAiSdkAnswer } from '../../server/retarget-scripted-answer';
-import { startCaptureHarness, type CaptureHarness } from '../../server/testing/capture-harness';
-import type { GenerateResult } from '../../server/runner-supervisor';
+import { fakeEndpointModel, useFakeEndpointHarness } from '../../server/testing/fake-endpoint-harness';
 import type { Span } from '../../trace/span';
 import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE } from '../../trace/trace-link-keys';
-import { BROKEN_JSON_MODEL, FAILING_MODEL, scenarioReplies, startFakeOpenAiServer, type FakeOpenAiServer } from '../testing/fake-openai-server';
+import { BROKEN_JSON_MODEL, FAILING_MODEL } from '../testing/fake-openai-server';
 
 /**
  * AI SDK scenarios on a real model: the shipped scenarios' prompts, tools and approvals, played by
  * a fake OpenAI-compatible server on loopback through `@ai-sdk/openai-compatible` (real HTTP, real
  * JSON, the provider's own tool-call parsing) in the real `generateText` loop of real runner
- * processes, spans exported over OTLP and stored — then counted.
+ * processes, spans sent over IPC and stored — then counted.
  *
  * Measured with ai@7.0.173 + @ai-sdk/openai-compatible@3.0.92: `generateText` calls the
  * non-streaming API (`stream` absent); malformed tool-call arguments JSON is the SDK's
@@ -23,40 +22,25 @@ import { BROKEN_JSON_MODEL, FAILING_MODEL, scenarioReplies, startFakeOpenAiServe
  * runs, the model gets a `tool-error` and the loop goes on — unlike genkit, which fails the generate.
  */
 const API_KEY = 'sk-loopscope-ai-sdk-key-5678';
-let fake: FakeOpenAiServer;
-let harness: CaptureHarness;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAiServer({ models: ['fake-model', BROKEN_JSON_MODEL], reply: scenarioReplies, apiKey: API_KEY });
-  harness = await startCaptureHarness({ runnerEnvironment: () => ({ LOOPSCOPE_OPENAI_BASE_URL: fake.baseUrl, LOOPSCOPE_OPENAI_API_KEY: API_KEY }) });
-  expect(await harness.supervisor.whenReady()).toBe(true);
-});
-afterAll(async () => {
-  await harness?.close();
-  await fake?.close();
-});
+const endpoint = useFakeEndpointHarness(API_KEY);
+const { spansOf } = endpoint;
 
 let runCounter = 0;
-const provider = (model = 'fake-model') => ({ kind: 'openai-compatible' as const, model });
-
-async function spansOf(result: GenerateResult): Promise<Span[]> {
-  expect(result.traceIds).toHaveLength(1);
-  return (await harness.store.get(result.traceIds[0])) ?? [];
-}
+const provider = fakeEndpointModel;
 
 const names = (spans: Span[]) => spans.map((span) => span.name).sort();
 
 function scenario(name: string): AiSdkScenario {
-  return harness.supervisor.status.scenarios.find((candidate): candidate is AiSdkScenario => candidate.runtime === 'ai-sdk' && candidate.name === name)!;
+  return endpoint.harness.supervisor.status.scenarios.find((candidate): candidate is AiSdkScenario => candidate.runtime === 'ai-sdk' && candidate.name === name)!;
 }
 
 describe('AI SDK scenarios on an OpenAI-compatible endpoint (fake server, @ai-sdk/openai-compatible)', () => {
   it('ai-sdk-plain-tool-round: the tool calls are parsed, both tools run, their outputs reach the model (7 spans)', async () => {
-    const requestsBefore = fake.chatRequests.length;
-    const result = await harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round', provider: provider() });
+    const requestsBefore = endpoint.fake.chatRequests.length;
+    const result = await endpoint.harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round', provider: provider() });
     expect(result.failure).toBeUndefined();
     expect(result.outcome?.finishReason).toBe('stop');
-    const requests = fake.chatRequests.slice(requestsBefore);
+    const requests = endpoint.fake.chatRequests.slice(requestsBefore);
     expect(requests).toHaveLength(2);
     expect(requests[0]).toMatchObject({ model: 'fake-model', authorization: `Bearer ${API_KEY}` });
     expect(requests[0].stream).toBeUndefined();
@@ -75,7 +59,7 @@ describe('AI SDK scenarios on an OpenAI-compatible endpoint (fake server, @ai-sd
   });
 
   it('ai-sdk-approval-approved: the real model’s call waits for approval; the scripted approve (by tool name) runs the tool on the same model', async () => {
-    const first = await harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-approval-approved', provider: provider() });
+    const first = await endpoint.harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-approval-approved', provider: provider() });
     expect(first.outcome?.finishReason).toBe('tool-calls');
     const [pending] = first.outcome!.interrupts as { kind: string; toolName: string; toolCallId: string }[];
     expect(pending).toMatchObject({ kind: 'approval', toolName: 'transferMoney' });
@@ -85,7 +69,7 @@ describe('AI SDK scenarios on an OpenAI-compatible endpoint (fake server, @ai-sd
 
     const answers = retargetAiSdkAnswer({ answer: scenario('ai-sdk-approval-approved').resumes![0], interrupts: first.outcome!.interrupts });
     expect(answers.approve?.[0].toolCallId).toBe(pending.toolCallId);
-    const answered = await harness.supervisor.generate({ runId: `ai-provider-${runCounter}`, scenario: 'ai-sdk-approval-approved', provider: provider(), messages: first.outcome!.messages, aiSdkAnswers: answers, answers: first.rootSpan });
+    const answered = await endpoint.harness.supervisor.generate({ runId: `ai-provider-${runCounter}`, scenario: 'ai-sdk-approval-approved', provider: provider(), messages: first.outcome!.messages, aiSdkAnswers: answers, answers: first.rootSpan });
     expect(answered.failure).toBeUndefined();
     expect(answered.outcome?.finishReason).toBe('stop');
     // tools/ai-sdk/bank.ts ran: its result is what the model was told.
@@ -98,31 +82,31 @@ describe('AI SDK scenarios on an OpenAI-compatible endpoint (fake server, @ai-sd
   });
 
   it('the workbench answer of a recorded call on the endpoint runs its scenario on the same model', async () => {
-    const first = await harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-approval-approved', provider: provider() });
+    const first = await endpoint.harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-approval-approved', provider: provider() });
     const context = resumeContextFrom(await spansOf(first));
     expect(context).toMatchObject({ model: 'fake-model', modelProvider: 'openai', callName: 'ai-sdk-approval-approved' });
     const [request] = context.requests;
     const answer = { source: { traceIds: first.traceIds }, respond: [], restart: [], approve: [{ name: 'transferMoney', ref: request.ref! }] };
-    const target = resumeTargetOf({ status: { ...harness.supervisor.status, providers: { openaiCompatible: true, gemini: false } }, context, request: answer });
+    const target = resumeTargetOf({ status: { ...endpoint.harness.supervisor.status, providers: { openaiCompatible: true, gemini: false } }, context, request: answer });
     expect(target.blockers).toEqual([]);
     const validation = validateResume({ context, respond: [], restart: [], approve: answer.approve, localTools: target.localTools, signsApprovals: target.signsApprovals });
     expect(validation.errors).toEqual([]);
     const command = target.command(validation);
     expect(command).toMatchObject({ scenario: 'ai-sdk-approval-approved', provider: provider() });
-    const answered = await harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, ...command });
+    const answered = await endpoint.harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, ...command });
     expect(answered.failure).toBeUndefined();
     expect(names(await spansOf(answered))).toContain('execute_tool transferMoney');
   });
 
   it('malformed tool-call arguments JSON: InvalidToolInputError, the tool never runs, the model sees the error and answers', async () => {
-    const requestsBefore = fake.chatRequests.length;
-    const result = await harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round', provider: provider(BROKEN_JSON_MODEL) });
+    const requestsBefore = endpoint.fake.chatRequests.length;
+    const result = await endpoint.harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round', provider: provider(BROKEN_JSON_MODEL) });
     expect(result.failure).toBeUndefined();
     expect(result.outcome?.finishReason).toBe('stop');
     const spans = await spansOf(result);
     expect(names(spans)).toEqual([`chat ${BROKEN_JSON_MODEL}`, `chat ${BROKEN_JSON_MODEL}`, `invoke_agent ${BROKEN_JSON_MODEL}`, 'step 1', 'step 2']);
     // The second request tells the model about the error, in the SDK's words.
-    const toolMessage = fake.chatRequests.slice(requestsBefore)[1].messages.find((message) => message.role === 'tool');
+    const toolMessage = endpoint.fake.chatRequests.slice(requestsBefore)[1].messages.find((message) => message.role === 'tool');
     expect(String(toolMessage?.content)).toMatch(/AI_InvalidToolInputError.*JSON parsing failed/s);
     const graph = buildRunGraph(spans);
     const call = graph.generates[0].turns[0].toolCalls[0];
@@ -131,7 +115,7 @@ describe('AI SDK scenarios on an OpenAI-compatible endpoint (fake server, @ai-sd
   });
 
   it('an endpoint error is the run’s failure with its status and an encoded body excerpt', async () => {
-    const result = await harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round', provider: provider(FAILING_MODEL) });
+    const result = await endpoint.harness.supervisor.generate({ runId: `ai-provider-${++runCounter}`, scenario: 'ai-sdk-plain-tool-round', provider: provider(FAILING_MODEL) });
     expect(result.failure?.name).toBe('AI_APICallError');
     expect(result.failure?.message).toMatch(/\(HTTP 500: ".*<b>down<\/b>.*"\)$/);
   });
