@@ -130,6 +130,23 @@ export async function setBreakpointCheckbox(page: Page, runId: string, testId: s
 }
 
 /**
+ * Steps `scenario` to its two paused tools and presses X: the run fails "stopped by the user",
+ * its pauses and ghosts are gone and Stop is disabled. (The scenario's first turn asks for two tools.)
+ */
+export async function stopWithKeyWhileToolsPaused(page: Page, scenario: string): Promise<void> {
+  const runId = await startFromHome(page, scenario, { kind: 'step' });
+  await expect(modelPause(page)).toHaveCount(1);
+  await pressStepKey(page, runId, 'S');
+  await expect(pauseCards(page)).toHaveCount(2);
+  await pressStepKey(page, runId, 'X');
+  await expectRunStatus(page, 'failed');
+  await expect(page.getByTestId('run-failure')).toContainText('stopped by the user');
+  await expect(pauseCards(page)).toHaveCount(0);
+  await expect(ghosts(page)).toHaveCount(0);
+  await expect(page.getByTestId('stop-button')).toBeDisabled();
+}
+
+/**
  * The stepping tests that read the same on every runtime, registered in the calling spec with its
  * title prefix (`ai sdk`, `go`): fail a model call, breakpoints changed while paused, a reloaded
  * run page, key X at two tool pauses. `scenario` is the runtime's plain tool round (getWeather and
@@ -178,15 +195,6 @@ export function sharedSteppingTests({ prefix, scenario, answer }: { prefix: stri
   });
 
   test(`${prefix}: key X while two tools are paused stops the run — failed, "stopped by the user"`, async ({ page }) => {
-    const runId = await startFromHome(page, scenario, { kind: 'step' });
-    await expect(modelPause(page)).toHaveCount(1);
-    await pressStepKey(page, runId, 'S');
-    await expect(pauseCards(page)).toHaveCount(2);
-    await pressStepKey(page, runId, 'X');
-    await expectRunStatus(page, 'failed');
-    await expect(page.getByTestId('run-failure')).toContainText('stopped by the user');
-    await expect(pauseCards(page)).toHaveCount(0);
-    await expect(ghosts(page)).toHaveCount(0);
-    await expect(page.getByTestId('stop-button')).toBeDisabled();
+    await stopWithKeyWhileToolsPaused(page, scenario);
   });
 }

@@ -14,6 +14,7 @@ import {
   setBreakpointCheckbox,
   startFromHome,
   stopStartedRunsAfterEach,
+  stopWithKeyWhileToolsPaused,
   toolPause,
 } from './stepping-helpers';
 
@@ -128,20 +129,10 @@ test('step: key C continues a step-through run from model call 1 to the end', as
 });
 
 test('step: key X while paused stops the run: failed, "stopped by the user"', async ({ page }) => {
-  const runId = await startFromHome(page, 'plain-tool-round', { kind: 'step' });
-  await expect(modelPause(page)).toHaveCount(1);
-  await pressStepKey(page, runId, 'S');
-  await expect(pauseCards(page)).toHaveCount(2);
-
-  await pressStepKey(page, runId, 'X');
-  await expectRunStatus(page, 'failed');
-  await expect(page.getByTestId('run-failure')).toContainText('stopped by the user');
-  await expect(pauseCards(page)).toHaveCount(0);
-  await expect(ghosts(page)).toHaveCount(0);
+  await stopWithKeyWhileToolsPaused(page, 'plain-tool-round');
   await expect(page.getByTestId('run-text')).toHaveCount(0);
   await expect(page.getByTestId('step-button')).toBeDisabled();
   await expect(page.getByTestId('continue-button')).toBeDisabled();
-  await expect(page.getByTestId('stop-button')).toBeDisabled();
 });
 
 test('step: shortcut keys typed into a pause text field do not step the run', async ({ page }) => {
