@@ -6,7 +6,7 @@ import path from 'node:path';
 export async function startBenchServer({ port, token, dataDir, toolsDir }: { port: number; token: string; dataDir: string; toolsDir: string }) {
   const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []), 'scripts/start.js'], {
     cwd: process.cwd(),
-    env: { ...process.env, PORT: String(port), LOOPSCOPE_TOKEN: token, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TOOLS_DIR: toolsDir, LOOPSCOPE_TRACES_DIR: path.join(dataDir, 'saved') },
+    env: { ...process.env, ...(process.env.BENCH_SERVER_PROF ? { LOOPSCOPE_RUNNER_CPU_PROF: process.env.BENCH_SERVER_PROF } : {}), PORT: String(port), LOOPSCOPE_TOKEN: token, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TOOLS_DIR: toolsDir, LOOPSCOPE_TRACES_DIR: path.join(dataDir, 'saved') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -13,7 +13,8 @@
  * span's end in the runner to its arrival in Chromium's EventSource (target: median ≤ 100 ms).
  *
  * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`. With
- * BENCH_SERVER_PROF=<dir> the server writes a CPU profile there when it stops (bench-server.ts).
+ * BENCH_SERVER_PROF=<dir> the server and each runner write a CPU profile there when they stop
+ * (bench-server.ts; runners through LOOPSCOPE_RUNNER_CPU_PROF).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';

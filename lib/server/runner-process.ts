@@ -125,7 +125,14 @@ export class RunnerProcess {
     // exits on IPC disconnect even if the server is SIGKILLed (docs/runtime-notes.md).
     this.child = spawn(
       process.execPath,
-      [`--max-old-space-size=${settings.memoryLimitMb}`, '--import', 'tsx', /* turbopackIgnore: true */ script],
+      [
+        `--max-old-space-size=${settings.memoryLimitMb}`,
+        // For benchmarks (bench/bench-server.ts): a CPU profile of each runner, written when it exits.
+        ...(process.env.LOOPSCOPE_RUNNER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOOPSCOPE_RUNNER_CPU_PROF}`] : []),
+        '--import',
+        'tsx',
+        /* turbopackIgnore: true */ script,
+      ],
       {
         cwd: settings.projectDir,
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
