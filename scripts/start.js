@@ -101,6 +101,8 @@ console.log(
     ipv6 ? `  ➜ IPv6:    http://[::1]:${port} and localhost work too` : `  ➜ IPv6:    not listening on [::1] (${ipv6Problem?.reason ?? 'not bound'}); use 127.0.0.1`,
     ...(plan.extraHost ? [`  ➜ Exposed: http://${plan.extraHost}:${port}  (--dangerously-expose-to-network)`] : []),
     `  ➜ Data:    ${process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope/'} (captured) · traces/ (saved)`,
+    ...(process.env.LOOPSCOPE_APP_COMMAND ? [`  ➜ App:     ${JSON.parse(process.env.LOOPSCOPE_APP_COMMAND).join(' ')}  (in ${process.env.LOOPSCOPE_APP_CWD}; output prefixed [app]; GENKIT_ENV=dev, GENKIT_TELEMETRY_SERVER=${base}/genkit)`] : []),
+    ...(process.env.LOOPSCOPE_APP_CWD ? [`  ➜ Attach:  genkit apps running in dev mode under ${process.env.LOOPSCOPE_APP_CWD} (.genkit/runtimes/): ${base}/apps`] : []),
     ...(forwarding ? [`  ➜ Forward: every received span also goes to ${forwarding.url} (LOOPSCOPE_FORWARD_OTLP)`] : []),
     '',
   ].join('\n'),

@@ -59,6 +59,13 @@ Commands:
                            printing each call's outcome when run with npx tsx; printed, or
                            written to FILE. Exit 2 on unreadable input
 
+  start [--port N] [--attach DIR]… [-- <app command…>]
+                           the Loopscope server with your genkit app attached: the command runs
+                           (in this folder) as a supervised child in dev mode, with Loopscope as
+                           its telemetry server; without a command, attaches to the apps already
+                           running in dev mode here (.genkit/runtimes/). Its flows, tools and
+                           models are on the Apps page and at GET /api/runtimes
+
 Options:
   --json      print Graph JSON ({summary, generates, nodes, edges})
   --verbose   print stack traces of errors
@@ -155,6 +162,17 @@ async function graphCommand(files: string[], flags: Set<string>): Promise<number
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'start') {
+    // Its own arguments: everything after `--` is the app's, options included.
+    const { runStartCommand, StartUsageError } = await import('./start-command');
+    try {
+      return await runStartCommand({ argv: argv.slice(1), environment: process.env });
+    } catch (error) {
+      if (!(error instanceof StartUsageError)) throw error;
+      process.stderr.write(`loopscope: ${error.message}\n`);
+      return 2;
+    }
+  }
   const flags = new Set(argv.filter((argument) => argument.startsWith('--')).map((argument) => argument.split('=')[0]));
   const valued = new Set(['--respond', '--restart', '--replace-input', '--approve', '--deny', '--out']);
   // Positional arguments: not options, and not the values that follow a valued option.

@@ -18,6 +18,7 @@ import { IngestGate } from './ingest-gate';
 import { ProviderConfig } from './provider-config';
 import { errorMessage } from '../errors';
 import { heldAppContext } from './app-context-holder';
+import { createAttachment, type Attachment } from './attach/attach-service';
 
 /** The server's long-lived parts, one set per process. */
 export interface AppContext {
@@ -38,6 +39,8 @@ export interface AppContext {
   ingestGate: IngestGate;
   /** The real-model setting (OpenAI-compatible endpoint, Gemini): what runs may use instead of the scripted model. */
   providers: ProviderConfig;
+  /** Attached genkit apps: the runtimes found in the watched `.genkit/runtimes/`, and the app `loopscope start -- <cmd>` runs. */
+  attachment: Attachment;
 }
 
 /** The forwarder LOOPSCOPE_FORWARD_OTLP asks for; a bad value was refused at start (scripts/start.js), here it only disables forwarding. */
@@ -115,7 +118,8 @@ function createAppContext(): AppContext {
     ...goStepEvents({ runs, bus }),
   });
   const forwarder = createForwarder(config.port);
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, ...(forwarder ? { forwarder } : {}) };
+  const attachment = createAttachment({ environment: process.env, port: config.port });
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, attachment, ...(forwarder ? { forwarder } : {}) };
   return context;
 }
 

@@ -64,6 +64,11 @@ export async function readJsonBody<Schema extends z.ZodType>({
   }
   const bytes = await readBodyLimited(request, maxBytes);
   const value = parseJsonLimited(new TextDecoder().decode(bytes), { what: 'The body' });
+  return parseRequestValue({ value, schema });
+}
+
+/** Checks an already parsed body against a schema (a route whose body has two shapes picks one first); the failure is a 400 naming the field. */
+export function parseRequestValue<Schema extends z.ZodType>({ value, schema }: { value: unknown; schema: Schema }): z.infer<Schema> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -3,6 +3,11 @@ import { LoopscopeError } from '../errors';
 import { OTLP_MAX_BODY_BYTES } from './body-limits';
 import { otlpAnswerForError, receiveOtlpExport, type OtlpAnswer, type OtlpReceiverContext } from './receive-otlp-export';
 import { guardRequest, type GuardConfig } from './request-guard';
+import type { TraceArrivals } from './attach/trace-arrivals';
+import { GENKIT_LOGS_PATH, GENKIT_TRACES_PATH, receiveGenkitLogs, receiveGenkitTraceData } from './attach/genkit-telemetry';
+
+/** The receivers this door answers: OTLP/HTTP, and genkit's telemetry-server API (attached apps). */
+const RECEIVER_PATHS = new Set(['/v1/traces', GENKIT_TRACES_PATH, GENKIT_LOGS_PATH]);
 
 /**
  * Reads a request body whole, refusing it past `maxBytes` (a body that declares no length can
@@ -58,18 +63,19 @@ const header = (request: IncomingMessage, name: string): string | null => {
  * @returns a function that takes a request and answers it, or returns undefined for a request
  *   that is not an OTLP export (Next answers it).
  */
-export function createOtlpFastPath(options: { context: () => OtlpReceiverContext | undefined; guard: GuardConfig }): (request: IncomingMessage) => Promise<OtlpAnswer> | undefined {
+export function createOtlpFastPath(options: { context: () => (OtlpReceiverContext & { attachment?: { arrivals: TraceArrivals } }) | undefined; guard: GuardConfig }): (request: IncomingMessage) => Promise<OtlpAnswer> | undefined {
   return (request) => {
     if (request.method !== 'POST') return undefined;
     const url = request.url ?? '';
     const query = url.indexOf('?');
-    if ((query < 0 ? url : url.slice(0, query)) !== '/v1/traces') return undefined;
+    const pathname = query < 0 ? url : url.slice(0, query);
+    if (!RECEIVER_PATHS.has(pathname)) return undefined;
     const context = options.context();
     if (!context) return undefined;
     const verdict = guardRequest(
       {
         method: 'POST',
-        pathname: '/v1/traces',
+        pathname,
         host: header(request, 'host'),
         origin: header(request, 'origin'),
         authorization: header(request, 'authorization'),
@@ -84,7 +90,12 @@ export function createOtlpFastPath(options: { context: () => OtlpReceiverContext
     // The proxy's refusal, word for word (proxy.ts).
     if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } }));
     return readBody(request, OTLP_MAX_BODY_BYTES).then(
-      (body) => receiveOtlpExport(context, { body, contentType: header(request, 'content-type'), contentEncoding: header(request, 'content-encoding') }),
+      (body) =>
+        pathname === GENKIT_TRACES_PATH
+          ? receiveGenkitTraceData(context, body)
+          : pathname === GENKIT_LOGS_PATH
+            ? receiveGenkitLogs()
+            : receiveOtlpExport(context, { body, contentType: header(request, 'content-type'), contentEncoding: header(request, 'content-encoding') }),
       (error: unknown) => {
         const answer = otlpAnswerForError(error);
         if (answer.status === 413) answer.headers.connection = 'close';

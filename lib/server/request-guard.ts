@@ -64,7 +64,8 @@ export function guardRequest(request: GuardRequest, config: GuardConfig): GuardV
   }
 
   const isApi = request.pathname === '/api' || request.pathname.startsWith('/api/');
-  const isReceiver = request.pathname === '/v1/traces';
+  // OTLP/HTTP, and genkit's telemetry-server API under /genkit (GENKIT_TELEMETRY_SERVER of an attached app).
+  const isReceiver = request.pathname === '/v1/traces' || request.pathname === '/genkit/api/traces' || request.pathname === '/genkit/api/otlp';
   if (!isApi && !isReceiver) return { ok: true };
 
   const headerToken = bearerToken(request.authorization);

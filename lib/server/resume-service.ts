@@ -8,6 +8,9 @@ import type { RunSession } from './run-registry';
 import { loadTraceSource } from './trace-source';
 import { resumeTargetOf } from './resume-targets';
 import { dialectTitle } from '../dialects/registry';
+import { appResumeTarget, generateResultOf } from './attach/app-resume';
+import { runInRuntime } from './attach/attach-service';
+import { GENERATE_ACTION_KEY } from '../dialects/genkit-reflection/generate-input';
 
 // The request is part of the wire contract; the routes import it from here.
 export { ResumeFromTraceSchema, type ResumeFromTrace } from '../contract/resume-answers';
@@ -31,7 +34,9 @@ export async function goFacts(context: Pick<AppContext, 'goRunner'>, resume: Res
 export async function checkResumeFromTrace(context: AppContext, request: ResumeFromTrace) {
   const spans = await loadTraceSource(context, request.source);
   const resumeContext = resumeContextFrom(spans, request.generateSpanId);
-  const target = resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context, resumeContext), providers: context.providers.availability() }, context: resumeContext, request });
+  // An attached app's trace is answered in the app, with its own model and tools (attach/app-resume.ts).
+  const appTarget = context.attachment ? await appResumeTarget({ attachment: context.attachment, spans, context: resumeContext, request }) : undefined;
+  const target = appTarget ?? resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context, resumeContext), providers: context.providers.availability() }, context: resumeContext, request });
   const validation = validateResume({
     context: resumeContext,
     respond: request.respond,
@@ -61,6 +66,16 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   const model = resumeContext.model as string;
   const run = context.runs.create({ label: `resume of ${model}`, resumeOf: request.source });
   if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
+  if (target.runner === 'app') {
+    const input = target.generateInput(validation);
+    const run = context.runs.create({ label: `resume of ${resumeContext.model} in ${target.runtimeName}`, resumeOf: request.source });
+    if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
+    void runInRuntime({ attachment: context.attachment, request: { runtimeId: target.runtimeId ?? '', action: GENERATE_ACTION_KEY, input: input as never } }).then(
+      (result) => context.runs.complete(run.runId, generateResultOf({ result, input })),
+      (error: unknown) => context.runs.complete(run.runId, { traceIds: [], failure: { message: (error as Error).message } }),
+    );
+    return { run, warnings: validation.warnings };
+  }
   const command = target.command(validation);
   const answered = target.runner === 'go' ? context.goRunner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume, answers: command.answers }) : context.supervisor.generate({ runId: run.runId, ...command });
   void answered.then((result) => context.runs.complete(run.runId, result));

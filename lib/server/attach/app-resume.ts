@@ -1,0 +1,92 @@
+/**
+ * Answering an attached app's interrupt IN the app: the workbench's respond / restart, checked
+ * by the genkit JS dialect's rules as for every trace, runs as genkit's `/util/generate` action
+ * in the attached runtime that defines the recorded model and tools — the app's own model, tools
+ * and middleware, on the recorded history with the `resume` parts. The answering trace reaches
+ * Loopscope through GENKIT_TELEMETRY_SERVER and links to the interrupt by content (tool name +
+ * ref + input + conversation, lib/graph/match-resumes.ts): no OTel link can be added from here.
+ *
+ * A trace is the app's when it arrived through the genkit telemetry door, or when an attached
+ * runtime defines its model. An app's trace whose runtime is not attached is refused with a
+ * sentence saying how to attach it; genkit Go and Python apps are refused too (their reflection
+ * API has no generate action with `resume` that Loopscope drives yet).
+ */
+import type { ResumeFromTrace, ResumeIssue } from '../../contract/resume-answers';
+import type { RunActionResult } from '../../contract/runtimes';
+import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../../dialects/resume-model';
+import { GENKIT_DIALECT_ID } from '../../dialects/genkit-js/dialect-id';
+import { resumeGenerateInput } from '../../dialects/genkit-reflection/generate-input';
+import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../trace/loopscope-attributes';
+import type { Span } from '../../trace/span';
+import type { GenerateResult } from '../runner-process';
+import { runtimeDefining, type Attachment } from './attach-service';
+
+export const HOW_TO_ATTACH = 'start your app with `loopscope start -- <command that starts it>` (or run it with GENKIT_ENV=dev in a folder Loopscope watches) and try again';
+
+export interface AppResumeTarget {
+  runner: 'app';
+  runtimeId?: string;
+  runtimeName?: string;
+  localTools: ReadonlyMap<string, LocalToolFacts>;
+  signsApprovals: false;
+  blockers: ResumeIssue[];
+  /** The `/util/generate` input that runs the checked answer. */
+  generateInput(validation: ResumeValidation): Record<string, unknown>;
+}
+
+const capturedFromApp = (spans: readonly Span[], traceId: string) => spans.some((span) => span.traceId === traceId && span.resource[CAPTURED_THROUGH_ATTRIBUTE] === CAPTURED_THROUGH_GENKIT_TELEMETRY);
+
+/**
+ * The app target of a paused call, or undefined when the call is not an app's (the built-in
+ * runners answer it as before).
+ */
+export async function appResumeTarget(options: { attachment: Attachment; spans: readonly Span[]; context: ResumeContext; request: ResumeFromTrace }): Promise<AppResumeTarget | undefined> {
+  const { attachment, spans, context, request } = options;
+  const fromApp = capturedFromApp(spans, context.traceId);
+  const tools = context.tools.map((tool) => tool.name);
+  const found = context.model ? await runtimeDefining({ attachment, model: context.model, tools }) : undefined;
+  if (!fromApp && !found) return undefined;
+  const blockers: ResumeIssue[] = [];
+  if (context.dialect !== GENKIT_DIALECT_ID) {
+    blockers.push({ code: 'FAILED_PRECONDITION', message: "Answering an app's interrupt in the app works for genkit JS apps only: Loopscope runs it as genkit JS's /util/generate action with resume." });
+  } else if (!context.model) {
+    blockers.push({ code: 'FAILED_PRECONDITION', message: 'The paused call did not record which model it called.' });
+  } else if (!found) {
+    blockers.push({ code: 'FAILED_PRECONDITION', message: `This trace comes from your app, and no attached app defines its model ${context.model}: ${HOW_TO_ATTACH}.` });
+  } else {
+    for (const answer of request.restart) {
+      if (found.missingTools.includes(answer.name)) {
+        blockers.push({ code: 'FAILED_PRECONDITION', request: answer.name, message: `Cannot restart ${answer.name}: the attached app ${found.runtime.name} has no tool of that name (respond works without it).` });
+      }
+    }
+  }
+  const offered = found ? tools.filter((tool) => !found.missingTools.includes(tool)) : tools;
+  return {
+    runner: 'app',
+    ...(found ? { runtimeId: found.runtime.id, runtimeName: found.runtime.name } : {}),
+    localTools: new Map<string, LocalToolFacts>(),
+    signsApprovals: false,
+    blockers,
+    generateInput: (validation) => resumeGenerateInput({ model: context.model ?? '', tools: offered, payload: validation.payload }),
+  };
+}
+
+type Part = { text?: string; metadata?: Record<string, unknown> };
+
+/** A `/util/generate` run as the run registry's result (its outcome read from genkit's GenerateResponseData). */
+export function generateResultOf(options: { result: RunActionResult; input: Record<string, unknown> }): GenerateResult {
+  const { result, input } = options;
+  const traceIds = result.traceId ? [result.traceId] : [];
+  if (result.outcome === 'error') return { traceIds, failure: { message: result.error?.message ?? 'The app failed the generate.', status: result.error?.code } };
+  const output = (result.output ?? {}) as { finishReason?: string; message?: { content?: Part[] } };
+  const content = output.message?.content ?? [];
+  return {
+    traceIds,
+    outcome: {
+      finishReason: output.finishReason,
+      text: content.map((part) => part.text ?? '').join(''),
+      interrupts: content.filter((part) => part.metadata?.interrupt !== undefined),
+      messages: [...((input.messages as unknown[]) ?? []), ...(output.message ? [output.message] : [])],
+    },
+  };
+}

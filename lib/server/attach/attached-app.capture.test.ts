@@ -1,0 +1,207 @@
+/**
+ * A real genkit JS app (examples/apps/genkit-js) attached as `loopscope start -- node --import
+ * tsx app.ts` attaches it: the supervisor starts it with genkit's dev-mode environment, the
+ * registry finds its runtime file, its spans arrive at Loopscope's real telemetry door (the HTTP
+ * server's fast path: guard, body limit, TraceData reader, store) and are counted; its flow runs,
+ * its interrupt is answered and resumed IN the app (the app's tool writes a marker), and when it
+ * is killed it comes back with a new runtime id.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRunGraph } from '../../graph/build-run-graph';
+import { CAPTURED_THROUGH_ATTRIBUTE } from '../../trace/loopscope-attributes';
+import { TraceStore } from '../../trace/trace-store';
+import type { Span } from '../../trace/span';
+import type { AppContext } from '../app-context';
+import { IngestGate } from '../ingest-gate';
+import { createOtlpFastPath } from '../otlp-fast-path';
+import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
+import { RunRegistry } from '../run-registry';
+import { freePort } from '../testing/free-port';
+import { runEnded } from '../testing/runner-context';
+import { createAttachment, listRuntimes, runInRuntime, type Attachment } from './attach-service';
+
+const appDir = path.join(process.cwd(), 'examples/apps/genkit-js');
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts)', () => {
+  let dataDir: string;
+  let markers: string;
+  let store: TraceStore;
+  let server: http.Server;
+  let attachment: Attachment;
+  let context: AppContext;
+  /** Every TraceData request the door answered, with its status. */
+  const doorRequests: { path: string; status: number }[] = [];
+  const token = 'attach-test-token';
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-attach-'));
+    markers = path.join(dataDir, 'markers');
+    rmSync(path.join(appDir, '.genkit'), { recursive: true, force: true });
+    store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved') });
+    const port = await freePort();
+    const holder: { attachment?: Attachment } = {};
+    const receiver = {
+      store,
+      bus: { publish: () => undefined },
+      ingestGate: new IngestGate(),
+      get attachment() {
+        return holder.attachment;
+      },
+    };
+    const door = createOtlpFastPath({ context: () => receiver, guard: { port, token } });
+    server = http.createServer((request, response) => {
+      const answer = door(request);
+      if (!answer) {
+        doorRequests.push({ path: request.url ?? '', status: 404 });
+        response.writeHead(404).end();
+        return;
+      }
+      void answer.then((reply) => {
+        doorRequests.push({ path: request.url ?? '', status: reply.status });
+        response.writeHead(reply.status, reply.headers).end(Buffer.from(reply.body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    attachment = createAttachment({
+      environment: {
+        ...process.env,
+        EXAMPLE_MARKERS_DIR: markers,
+        LOOPSCOPE_APP_COMMAND: JSON.stringify([process.execPath, '--import', 'tsx', 'app.ts']),
+        LOOPSCOPE_APP_CWD: appDir,
+        // Must not reach the app (app-environment.ts).
+        LOOPSCOPE_TOKEN: token,
+      },
+      port,
+    });
+    holder.attachment = attachment;
+    context = { store, runs: new RunRegistry(() => undefined), attachment } as unknown as AppContext;
+  });
+
+  afterAll(async () => {
+    await attachment?.app?.stop();
+    attachment?.registry.stop();
+    await new Promise((resolve) => server?.close(resolve));
+    await store?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  let firstRuntimeId = '';
+  let flowTraceId = '';
+
+  it('registers: the runtime file is found and its actions are listed with schemas', async () => {
+    const started = Date.now();
+    const listed = await until('the app to register', async () => {
+      const { runtimes } = await listRuntimes(attachment);
+      return runtimes.find((runtime) => runtime.actions.some((action) => action.key === '/flow/planTrip'));
+    });
+    console.log(`attach: app registered ${Date.now() - started} ms after start`);
+    firstRuntimeId = listed.id;
+    expect(listed.runtime).toBe('genkit-js');
+    expect(listed.name).toBe('trip-planner');
+    expect(listed.id).toBe(`${attachment.app!.pid}-${listed.id.split('-')[1]}`);
+    const keys = listed.actions.map((action) => action.key);
+    expect(keys).toEqual(expect.arrayContaining(['/flow/planTrip', '/tool/getWeather', '/tool/bookTrip', '/tool/askTraveler', '/model/demo/trip-model', '/util/generate']));
+    // Flows first, then tools, models, util (reflection-actions.ts).
+    expect(listed.actions[0].type).toBe('flow');
+    const flow = listed.actions.find((action) => action.key === '/flow/planTrip')!;
+    expect(JSON.stringify(flow.inputSchema)).toContain('"budget"');
+    // The app was given genkit's dev environment and not Loopscope's token.
+    const env = attachment.app!.status();
+    expect(env.state).toBe('running');
+    expect(env.logs.some((line) => line.text.includes('GENKIT_ENV=dev'))).toBe(true);
+  });
+
+  it('runs the flow: interrupted, and all 5 of its spans arrive through the genkit telemetry door', async () => {
+    const result = await runInRuntime({ attachment, request: { runtimeId: firstRuntimeId, action: 'planTrip', input: { city: 'Rome', nights: 3 } } });
+    expect(result.outcome).toBe('interrupted');
+    expect(result.output).toMatchObject({ finishReason: 'interrupted', interrupts: ['bookTrip'] });
+    expect(result.traceId).toMatch(/^[0-9a-f]{32}$/);
+    flowTraceId = result.traceId!;
+    // runInRuntime waited for the root span (genkit answers before its exports are done): all are stored.
+    const spans = (await store.get(flowTraceId)) ?? [];
+    expect(spans.map((span) => span.name).sort()).toEqual(['bookTrip', 'demo/trip-model', 'generate', 'getWeather', 'planTrip']);
+    expect(spans.every((span) => span.resource[CAPTURED_THROUGH_ATTRIBUTE] === 'genkit-telemetry')).toBe(true);
+    expect(doorRequests.filter((request) => request.path === '/genkit/api/traces' && request.status === 200).length).toBeGreaterThanOrEqual(5);
+    const graph = buildRunGraph(spans);
+    expect(graph.summary).toMatchObject({ generates: 1, modelCalls: 1, toolCalls: 2, interrupts: 1, errors: 0, finishReason: 'interrupted' });
+  });
+
+  it('a tool run alone that interrupts is an interrupt, not an error (genkit #4637)', async () => {
+    const result = await runInRuntime({ attachment, request: { runtimeId: firstRuntimeId, action: '/tool/bookTrip', input: { city: 'Oslo', nights: 1, travelers: [] } } });
+    expect(result.outcome).toBe('interrupted');
+    expect(result.note).toContain('#4637');
+    const plain = await runInRuntime({ attachment, request: { runtimeId: firstRuntimeId, action: 'getWeather', input: { city: 'Oslo' } } });
+    expect(plain).toMatchObject({ outcome: 'ok', output: { city: 'Oslo', tempC: 21 } });
+    const bad = await runInRuntime({ attachment, request: { runtimeId: firstRuntimeId, action: 'getWeather', input: { town: 'Oslo' } } });
+    expect(bad.outcome).toBe('error');
+    expect(bad.error?.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('answers the interrupt in the app: the restart runs the app’s own bookTrip (marker written) and links into the graph', async () => {
+    const request = { source: { traceIds: [flowTraceId] }, respond: [], restart: [{ name: 'bookTrip', ref: 'b1', resumed: { confirmedBy: 'tester' } }] };
+    const check = await checkResumeFromTrace(context, request);
+    expect(check.target.runner).toBe('app');
+    expect(check.blockers).toEqual([]);
+    const started = Date.now();
+    const { run } = await resumeFromTrace(context, { ...request, confirmWarnings: true });
+    const ended = await runEnded({ context, runId: run.runId });
+    console.log(`attach: resume in the app ended in ${Date.now() - started} ms`);
+    expect(ended.status).toBe('finished');
+    expect(ended.text).toContain('BK-ROME-3');
+    const written = readdirSync(markers);
+    expect(written).toContain('booked-BK-ROME-3.json');
+    const marker = JSON.parse(readFileSync(path.join(markers, 'booked-BK-ROME-3.json'), 'utf8'));
+    expect(marker).toMatchObject({ confirmedBy: 'tester', pid: attachment.app!.pid });
+    const resumeTraceId = ended.traceIds[0];
+    const resumeSpans = (await store.get(resumeTraceId)) ?? [];
+    console.log(`attach: resume trace spans ${resumeSpans.length}: ${resumeSpans.map((span) => span.name).join(', ')}`);
+    // The /util/generate root, the restarted bookTrip (resumed), the model turn in its nested generate; the respond-free getWeather reuses its pendingOutput (no span).
+    expect(resumeSpans.map((span) => span.name).sort()).toEqual(['bookTrip', 'demo/trip-model', 'generate', 'generate']);
+    const both: Span[] = [...((await store.get(flowTraceId)) ?? []), ...resumeSpans];
+    const graph = buildRunGraph(both);
+    expect(graph.summary).toMatchObject({ traces: 2, interrupts: 1, restarts: 1, pendingReused: 1, errors: 0, finishReason: 'stop' });
+  });
+
+  it('restarts the app when it is killed: it re-registers with a new runtime id', async () => {
+    const oldPid = attachment.app!.pid!;
+    const killedAt = Date.now();
+    process.kill(oldPid, 'SIGKILL');
+    const next = await until('the app to re-register', async () => {
+      const { runtimes } = await listRuntimes(attachment);
+      return runtimes.find((runtime) => runtime.id !== firstRuntimeId && runtime.actions.length > 0);
+    });
+    console.log(`attach: killed app re-registered after ${Date.now() - killedAt} ms`);
+    expect(next.pid).not.toBe(oldPid);
+    expect(attachment.app!.status().restarts).toBe(1);
+    expect(attachment.registry.get(firstRuntimeId)).toBeUndefined();
+    const result = await runInRuntime({ attachment, request: { runtimeId: next.id, action: 'getWeather', input: { city: 'Lima' } } });
+    expect(result.outcome).toBe('ok');
+    await expect(runInRuntime({ attachment, request: { runtimeId: firstRuntimeId, action: 'getWeather', input: { city: 'Lima' } } })).rejects.toThrow(/new id/);
+  });
+
+  it('refuses to resume an app trace when no app defining its model is attached, saying how to attach it', async () => {
+    await attachment.app!.stop();
+    await until('the runtime to go away', async () => {
+      await attachment.registry.scan();
+      return attachment.registry.runtimes().length === 0 ? true : undefined;
+    });
+    const request = { source: { traceIds: [flowTraceId] }, respond: [], restart: [{ name: 'bookTrip', ref: 'b1' }], confirmWarnings: true };
+    await expect(resumeFromTrace(context, request)).rejects.toThrow(/no attached app defines its model demo\/trip-model: start your app with `loopscope start -- /);
+    expect(existsSync(path.join(appDir, '.genkit', 'runtimes')) ? readdirSync(path.join(appDir, '.genkit', 'runtimes')) : []).toEqual([]);
+  });
+});

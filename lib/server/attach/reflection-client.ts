@@ -1,0 +1,74 @@
+/**
+ * HTTP calls to a genkit reflection server (loopback only: the URL comes from
+ * `loopbackReflectionUrl`). The server makes them; a web page never reaches the reflection port —
+ * only Loopscope's guarded routes, which name an action from the runtime's own list.
+ */
+import { LoopscopeError } from '../../errors';
+import { REFLECTION_API_SPEC_VERSION } from '../../dialects/genkit-reflection/runtime-file';
+
+const HEALTH_TIMEOUT_MS = 2_000;
+const LIST_TIMEOUT_MS = 5_000;
+/** A flow may call a real model for a long time; past this the run is reported as timed out. */
+export const RUN_ACTION_TIMEOUT_MS = 120_000;
+
+/** True when the runtime answers its health check (genkit's `GET /api/__health`). */
+export async function reflectionHealthy(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/api/__health`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    await response.body?.cancel();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Tells a runtime where to send its traces (genkit's `POST /api/notify`, what the genkit CLI sends
+ * each runtime it finds). genkit JS honours it only when its GENKIT_TELEMETRY_SERVER is unset.
+ */
+export async function notifyReflection(options: { url: string; telemetryServerUrl: string }): Promise<void> {
+  const response = await fetch(`${options.url}/api/notify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ telemetryServerUrl: options.telemetryServerUrl, reflectionApiSpecVersion: REFLECTION_API_SPEC_VERSION }),
+    signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+  });
+  await response.body?.cancel();
+}
+
+/** The raw `GET /api/actions` answer. */
+export async function fetchReflectionActions(url: string): Promise<unknown> {
+  const response = await fetch(`${url}/api/actions`, { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`GET /api/actions answered ${response.status}`);
+  return response.json();
+}
+
+/**
+ * `POST /api/runAction {key, input}`: the parsed answer and the trace id header genkit sets as
+ * soon as the action's root span starts.
+ * @throws LoopscopeError UNAVAILABLE when the runtime cannot be reached, DEADLINE_EXCEEDED past the time limit.
+ */
+export async function runReflectionAction(options: { url: string; key: string; input: unknown; timeoutMs?: number }): Promise<{ body: unknown; headerTraceId?: string }> {
+  let response: Response;
+  try {
+    response = await fetch(`${options.url}/api/runAction`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: options.key, input: options.input }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? RUN_ACTION_TIMEOUT_MS),
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError') throw new LoopscopeError('DEADLINE_EXCEEDED', `The app did not finish ${options.key} within ${(options.timeoutMs ?? RUN_ACTION_TIMEOUT_MS) / 1000} s.`, { cause: error });
+    throw new LoopscopeError('UNAVAILABLE', `The app's reflection server did not answer (${(error as Error).message}); is the app still running?`, { cause: error });
+  }
+  const text = await response.text();
+  const headerTraceId = response.headers.get('x-genkit-trace-id') ?? undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // genkit answers 404 with plain text for an unknown action.
+    body = { error: { code: response.status === 404 ? 5 : 13, message: text.slice(0, 500) } };
+  }
+  return { body, headerTraceId };
+}

@@ -1,0 +1,180 @@
+/**
+ * The genkit runtimes Loopscope is attached to, discovered as genkit's CLI discovers them
+ * (tools-common `RuntimeManager`): every JSON file in `<project root>/.genkit/runtimes/` of the
+ * watched folders is a runtime that answered `GET /api/__health` when last checked. A file
+ * whose runtime stopped answering is dropped (its file deleted only when its pid is gone, as a
+ * killed runtime leaves it behind); a restarted app writes a new file with a new id. Each newly
+ * found runtime is told Loopscope's telemetry URL (`POST /api/notify`), so an app started
+ * without GENKIT_TELEMETRY_SERVER sends its spans here too.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { AttachedRuntime, AttachedRuntimeKind } from '../../contract/runtimes';
+import { loopbackReflectionUrl, PROJECT_MARKERS, RuntimeFileSchema, runtimeKindOf, type RuntimeFile } from '../../dialects/genkit-reflection/runtime-file';
+import { readReflectionActions } from '../../dialects/genkit-reflection/reflection-actions';
+import { fetchReflectionActions, notifyReflection, reflectionHealthy } from './reflection-client';
+
+export interface KnownRuntime {
+  id: string;
+  name: string;
+  runtime: AttachedRuntimeKind;
+  pid: number;
+  genkitVersion?: string;
+  url: string;
+  projectDir: string;
+  file: string;
+}
+
+/** The project root genkit's CLI would pick from `dir`: the nearest folder holding a project marker (else `dir`). */
+export function projectRootOf(dir: string): string {
+  let current = path.resolve(dir);
+  for (;;) {
+    if (PROJECT_MARKERS.some((marker) => existsSync(path.join(current, marker)))) return current;
+    const parent = path.dirname(current);
+    if (parent === current) return path.resolve(dir);
+    current = parent;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const ACTIONS_FRESH_MS = 1_000;
+
+export class RuntimeRegistry {
+  private readonly known = new Map<string, KnownRuntime>();
+  private readonly refused = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> | undefined;
+  private readonly actions = new Map<string, { at: number; value: Promise<Pick<AttachedRuntime, 'actions' | 'problem'>> }>();
+  private readonly listeners = new Set<() => void>();
+
+  /**
+   * @param options.projectDirs project roots whose `.genkit/runtimes/` to watch
+   * @param options.telemetryServerUrl told to every runtime found (genkit's notify)
+   * @param options.pollMs how often the folders and the runtimes' health are checked
+   */
+  constructor(private readonly options: { projectDirs: string[]; telemetryServerUrl: string; pollMs?: number }) {}
+
+  get watching(): string[] {
+    return [...this.options.projectDirs];
+  }
+
+  start(): void {
+    if (this.timer) return;
+    void this.scan();
+    this.timer = setInterval(() => void this.scan(), this.options.pollMs ?? 500);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Called after each scan that changed the set of runtimes. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** One pass over the folders and the known runtimes (concurrent calls share it). */
+  scan(): Promise<void> {
+    this.scanning ??= this.scanOnce().finally(() => {
+      this.scanning = undefined;
+    });
+    return this.scanning;
+  }
+
+  private async scanOnce(): Promise<void> {
+    const seen = new Set<string>();
+    let changed = false;
+    for (const projectDir of this.options.projectDirs) {
+      const dir = path.join(projectDir, '.genkit', 'runtimes');
+      let names: string[];
+      try {
+        names = (await readdir(dir)).filter((name) => name.endsWith('.json'));
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const file = path.join(dir, name);
+        seen.add(file);
+        const runtime = await this.read({ file, projectDir });
+        const before = this.known.get(file);
+        if (runtime && (await reflectionHealthy(runtime.url))) {
+          if (!before || before.id !== runtime.id) {
+            this.known.set(file, runtime);
+            changed = true;
+            await notifyReflection({ url: runtime.url, telemetryServerUrl: this.options.telemetryServerUrl }).catch(() => undefined);
+          }
+        } else if (before || runtime) {
+          if (this.known.delete(file)) changed = true;
+          // A runtime killed without its cleanup leaves its file; genkit's CLI deletes such files too.
+          if (runtime && !processAlive(runtime.pid)) await unlink(file).catch(() => undefined);
+        }
+      }
+    }
+    for (const file of [...this.known.keys()]) {
+      if (!seen.has(file)) {
+        this.known.delete(file);
+        changed = true;
+      }
+    }
+    if (changed) for (const listener of this.listeners) listener();
+  }
+
+  private async read(options: { file: string; projectDir: string }): Promise<KnownRuntime | undefined> {
+    let data: RuntimeFile;
+    try {
+      const parsed = RuntimeFileSchema.safeParse(JSON.parse(await readFile(options.file, 'utf8')));
+      if (!parsed.success) return this.refuse(options.file, 'it is not a genkit runtime file');
+      data = parsed.data;
+    } catch {
+      // Being written right now, or removed: the next scan sees it whole or not at all.
+      return undefined;
+    }
+    const url = loopbackReflectionUrl(data.reflectionServerUrl);
+    if (!url.ok) return this.refuse(options.file, `its reflection URL is refused: ${url.problem}`);
+    const runtime = runtimeKindOf(data.genkitVersion);
+    if (!runtime) return this.refuse(options.file, `genkitVersion "${data.genkitVersion}" is no runtime Loopscope knows`);
+    return { id: data.id, name: data.name ?? data.id, runtime, pid: data.pid, ...(data.genkitVersion ? { genkitVersion: data.genkitVersion } : {}), url: url.url, projectDir: options.projectDir, file: options.file };
+  }
+
+  private refuse(file: string, why: string): undefined {
+    if (this.refused.get(file) !== why) console.error(`loopscope: not attaching to ${file}: ${why}.`);
+    this.refused.set(file, why);
+    return undefined;
+  }
+
+  /** The runtimes attached now, newest file last. */
+  runtimes(): KnownRuntime[] {
+    return [...this.known.values()];
+  }
+
+  get(id: string): KnownRuntime | undefined {
+    return this.runtimes().find((runtime) => runtime.id === id);
+  }
+
+  /** A runtime with its actions (asked from its reflection server, at most once a second). */
+  async describe(runtime: KnownRuntime): Promise<AttachedRuntime> {
+    let cached = this.actions.get(runtime.id);
+    if (!cached || Date.now() - cached.at > ACTIONS_FRESH_MS) {
+      const value = fetchReflectionActions(runtime.url).then(
+        (body) => ({ actions: readReflectionActions(body) }),
+        (error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${(error as Error).message}` }),
+      );
+      cached = { at: Date.now(), value };
+      this.actions.set(runtime.id, cached);
+    }
+    const { actions, problem } = await cached.value;
+    return { id: runtime.id, name: runtime.name, runtime: runtime.runtime, pid: runtime.pid, ...(runtime.genkitVersion ? { genkitVersion: runtime.genkitVersion } : {}), projectDir: runtime.projectDir, actions, ...(problem ? { problem } : {}) };
+  }
+}
