@@ -259,6 +259,7 @@ export function HomePage() {
       <section aria-labelledby="traces-heading">
         <div className="section-head">
           <h2 id="traces-heading">Captured traces</h2>
+          <Link href="/apps" data-testid="apps-link">Your apps (attached genkit runtimes)</Link>
         </div>
         <p className="hint">
           From runs here, from any app exporting OTLP/HTTP to <code>/v1/traces</code>, and imported files (OTLP JSON, JSONL,

@@ -1,0 +1,5 @@
+import { AppsPage } from '@/components/apps-page';
+
+export default function Page() {
+  return <AppsPage />;
+}

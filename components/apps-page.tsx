@@ -1,0 +1,151 @@
+'use client';
+/**
+ * The attached apps: each genkit runtime Loopscope found, its flows, tools, models and prompts;
+ * a schema-generated form runs one (POST /api/runs {runtimeId, action, input}) and links to the
+ * trace it recorded. The app `loopscope start -- <cmd>` runs shows its state and last output.
+ */
+import Link from 'next/link';
+import { useEffect, useMemo, useState } from 'react';
+import type { RunActionResponse, RunActionResult, RuntimeAction, RuntimesResponse } from '@/lib/contract/runtimes';
+import { draftValue, emptyDraft, formFieldOf, type FormDraft, type FormProblem } from '@/lib/dialects/genkit-reflection/input-form';
+import { apiJson } from './api-client';
+import { SchemaFields } from './schema-form';
+
+const RUNNABLE = new Set(['flow', 'tool', 'model', 'prompt', 'util']);
+
+function ActionRunner({ runtimeId, action }: { runtimeId: string; action: RuntimeAction }) {
+  const field = useMemo(() => formFieldOf(action.inputSchema), [action.inputSchema]);
+  const [draft, setDraft] = useState<FormDraft>(() => emptyDraft(field));
+  const [problems, setProblems] = useState<FormProblem[]>([]);
+  const [result, setResult] = useState<RunActionResult | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const [running, setRunning] = useState(false);
+  const run = async () => {
+    const checked = draftValue({ field, draft });
+    setProblems(checked.problems);
+    if (checked.problems.length > 0) return;
+    setRunning(true);
+    setFailure(undefined);
+    try {
+      const answer = await apiJson<RunActionResponse>('/api/runs', { method: 'POST', body: { runtimeId, action: action.key, input: checked.value } });
+      setResult(answer.result);
+    } catch (error) {
+      setFailure((error as Error).message);
+    } finally {
+      setRunning(false);
+    }
+  };
+  return (
+    <form
+      className="action-runner"
+      data-testid={`run-form-${action.key}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void run();
+      }}
+    >
+      <SchemaFields field={field} draft={draft} path="" onChange={setDraft} />
+      {problems.length > 0 ? (
+        <ul role="alert" className="problems">
+          {problems.map((problem) => (
+            <li key={problem.path}>{problem.message}</li>
+          ))}
+        </ul>
+      ) : null}
+      <button type="submit" disabled={running}>
+        {running ? 'Running…' : `Run ${action.name}`}
+      </button>
+      {failure ? <p role="alert">{failure}</p> : null}
+      {result ? (
+        <div className="action-result" data-testid="action-result" data-outcome={result.outcome}>
+          <p>
+            <strong>{result.outcome === 'interrupted' ? 'Interrupted: waiting for an answer' : result.outcome === 'ok' ? 'Finished' : `Failed: ${result.error?.code}`}</strong> in {result.durationMs} ms
+            {result.traceId ? (
+              <>
+                {' · '}
+                <Link href={`/traces/${result.traceId}`}>{result.outcome === 'interrupted' ? 'Open the trace to answer it' : 'Open the trace'}</Link>
+              </>
+            ) : null}
+          </p>
+          {result.error ? <p>{result.error.message}</p> : null}
+          {result.note ? <p className="hint">{result.note}</p> : null}
+          {result.output !== undefined ? <pre>{JSON.stringify(result.output, null, 2)}</pre> : null}
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+export function AppsPage() {
+  const [data, setData] = useState<RuntimesResponse | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const [selected, setSelected] = useState<{ runtimeId: string; key: string } | undefined>();
+  useEffect(() => {
+    let stopped = false;
+    const load = () =>
+      apiJson<RuntimesResponse>('/api/runtimes').then(
+        (answer) => !stopped && (setData(answer), setProblem(undefined)),
+        (error: Error) => !stopped && setProblem(error.message),
+      );
+    void load();
+    const timer = setInterval(load, 2_000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, []);
+  return (
+    <main className="apps-page">
+      <h1>Your apps</h1>
+      <p>
+        <Link href="/">← Traces and scenarios</Link>
+      </p>
+      {problem ? <p role="alert">{problem}</p> : null}
+      {data?.app ? (
+        <section aria-labelledby="app-heading">
+          <h2 id="app-heading">
+            App: <code>{data.app.command.join(' ')}</code>
+          </h2>
+          <p data-testid="app-state">
+            {data.app.state}
+            {data.app.pid ? ` (pid ${data.app.pid})` : ''} · restarts: {data.app.restarts} · in <code>{data.app.cwd}</code>
+          </p>
+          <details>
+            <summary>Output ({data.app.logs.length} lines)</summary>
+            <pre className="app-logs">{data.app.logs.map((line) => `${line.stream === 'stderr' ? '! ' : ''}${line.text}`).join('\n')}</pre>
+          </details>
+        </section>
+      ) : null}
+      {data && data.runtimes.length === 0 ? (
+        <p className="empty">
+          No genkit app is attached. Start yours with <code>npx loopscope start -- &lt;command that starts it&gt;</code>
+          {data.watching.length > 0 ? <> (watching {data.watching.join(', ')})</> : null}.
+        </p>
+      ) : null}
+      {data?.runtimes.map((runtime) => (
+        <section key={runtime.id} aria-label={`runtime ${runtime.name}`} data-testid="attached-runtime" data-runtime-id={runtime.id}>
+          <h2>
+            {runtime.name} <span className="hint">({runtime.runtime}, id {runtime.id})</span>
+          </h2>
+          {runtime.problem ? <p role="alert">{runtime.problem}</p> : null}
+          <ul className="action-list">
+            {runtime.actions
+              .filter((action) => RUNNABLE.has(action.type))
+              .map((action) => {
+                const open = selected?.runtimeId === runtime.id && selected.key === action.key;
+                return (
+                  <li key={action.key}>
+                    <button type="button" className="secondary" aria-expanded={open} onClick={() => setSelected(open ? undefined : { runtimeId: runtime.id, key: action.key })}>
+                      {action.type}: {action.name}
+                    </button>
+                    {action.description ? <span className="hint"> {action.description}</span> : null}
+                    {open ? <ActionRunner runtimeId={runtime.id} action={action} /> : null}
+                  </li>
+                );
+              })}
+          </ul>
+        </section>
+      ))}
+    </main>
+  );
+}
