@@ -4,6 +4,7 @@
  * app process `loopscope start -- <cmd>` supervises, and running one of their actions.
  */
 import { z } from 'zod';
+import { RunModeSchema } from './run-mode';
 import { JsonValueSchema } from './json-value';
 
 /** Which genkit runtime an attached app is (from its runtime file's `genkitVersion`). */
@@ -71,6 +72,11 @@ export const RunActionRequestSchema = z.object({
   /** An action key as listed (`/flow/planTrip`), or a flow / tool name, resolved against the list. */
   action: z.string().min(1, 'name an action').max(500),
   input: JsonValueSchema.optional(),
+  /**
+   * A stepped run (genkit JS apps with `plugins: [loopscope()]`, action `/util/generate` only):
+   * answered at once, 202 `{run}`, and paused as the mode says, like a scenario's run.
+   */
+  mode: RunModeSchema.optional(),
 });
 export type RunActionRequest = z.infer<typeof RunActionRequestSchema>;
 

@@ -75,12 +75,22 @@ export async function checkDecision({ ai, pause, decision }: { ai: GenkitBeta; p
 }
 
 /**
- * genkit middleware that pauses before every model call and tool execution the run's mode
- * asks for, and carries out the decision. Built on genkit's own `generateMiddleware`: the
- * loop itself is genkit's, never re-implemented.
+ * What the step hooks ask of a stepper: the runner's RunStepper (its pauses held in the
+ * runner), or an attached app's remote one (lib/runtime/app-plugin: its pauses held by the
+ * Loopscope server, asked over HTTP).
  */
-export function stepMiddleware(ai: GenkitBeta, stepper: RunStepper) {
-  return generateMiddleware({ name: 'loopscope/step' }, () => ({
+export type StepperPort = Pick<RunStepper, 'nextModelTurn' | 'wantsModelPause' | 'wantsToolPause' | 'pause'>;
+
+/** The middleware's name: in the runner, and as an attached app registers it (`use: [{name}]` through reflection). */
+export const STEP_MIDDLEWARE = 'loopscope/step';
+
+/**
+ * The hooks that pause before every model call and tool execution the run's mode asks for,
+ * and carry out the decision: genkit's own middleware hooks, so the loop itself is genkit's,
+ * never re-implemented.
+ */
+export function stepHooks(ai: GenkitBeta, stepper: StepperPort): GenerateMiddlewareHooks {
+  return {
     // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     model: async (request, context, next) => {
       const turn = stepper.nextModelTurn();
@@ -113,7 +123,14 @@ export function stepMiddleware(ai: GenkitBeta, stepper: RunStepper) {
           return next(request, context);
       }
     },
-  }));
+  };
+}
+
+type GenerateMiddlewareHooks = ReturnType<Parameters<typeof generateMiddleware>[1]>;
+
+/** genkit middleware for one run of the runner, on its RunStepper. */
+export function stepMiddleware(ai: GenkitBeta, stepper: RunStepper) {
+  return generateMiddleware({ name: STEP_MIDDLEWARE }, () => stepHooks(ai, stepper));
 }
 
 /** Defines the model that plays hand-written answers (parts passed in its config). */

@@ -19,6 +19,8 @@ import { ProviderConfig } from './provider-config';
 import { errorMessage } from '../errors';
 import { heldAppContext } from './app-context-holder';
 import { createAttachment, type Attachment } from './attach/attach-service';
+import { AttachedSteps } from './attach/attached-steps';
+import { sendStepCommand } from './step-command';
 
 /** The server's long-lived parts, one set per process. */
 export interface AppContext {
@@ -41,6 +43,8 @@ export interface AppContext {
   providers: ProviderConfig;
   /** Attached genkit apps: the runtimes found in the watched `.genkit/runtimes/`, and the app `loopscope start -- <cmd>` runs. */
   attachment: Attachment;
+  /** The pauses of stepped generates running in attached apps (their step middleware asks here). */
+  attachedSteps: AttachedSteps;
 }
 
 /** The forwarder LOOPSCOPE_FORWARD_OTLP asks for; a bad value was refused at start (scripts/start.js), here it only disables forwarding. */
@@ -91,12 +95,17 @@ function createAppContext(): AppContext {
     onRunRunner: (runId, info) => runs.setRunner(runId, info),
     runnerEnvironment: () => providers.runnerEnvironment(),
   });
+  const attachedSteps = new AttachedSteps({
+    onPause: (runId, pause) => runs.addPause(runId, pause),
+    onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
+    onTrace: (runId, traceId) => runs.addTrace(runId, traceId),
+  });
   // A paused run whose page was closed is stopped after a grace period, not held until the pause limit.
   const watchers = new RunWatchers({
     graceMs: config.abandonedPauseMs,
     onAbandoned: (runId) => {
       const run = runs.get(runId);
-      if (run?.status === 'running' && run.pauses.length > 0) void (goRunner.holdsRun(runId) ? goRunner.command({ type: 'stop', runId }) : supervisor.command({ type: 'stop', runId }));
+      if (run?.status === 'running' && run.pauses.length > 0) void sendStepCommand({ goRunner, attachedSteps, supervisor }, { type: 'stop', runId });
     },
   });
   const savedGraphs = new SavedGraphCache({ store, savedDir: config.savedDir, cacheDir: path.join(config.dataDir, 'graph-cache') });
@@ -119,7 +128,7 @@ function createAppContext(): AppContext {
   });
   const forwarder = createForwarder(config.port);
   const attachment = createAttachment({ environment: process.env, port: config.port });
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, attachment, ...(forwarder ? { forwarder } : {}) };
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, attachment, attachedSteps, ...(forwarder ? { forwarder } : {}) };
   return context;
 }
 

@@ -303,3 +303,20 @@ describe("guardRequest: the page's session cookie", () => {
     expect(guardRequest(fromPage({ origin: 'http://evil.example' }), config)).toMatchObject({ ok: false, status: 403 });
   });
 });
+
+describe('guardRequest: the step door of attached apps (/attach/step)', () => {
+  const door = (patch: Partial<GuardRequest> = {}) => request({ method: 'POST', pathname: '/attach/step/hook', ...patch });
+
+  it('lets a request without Origin through to the route, which checks the run’s step token', () => {
+    expect(guardRequest(door(), config)).toEqual({ ok: true });
+  });
+
+  it('refuses every request with an Origin, even Loopscope’s own page: no page can reach the door', () => {
+    expect(guardRequest(door({ origin: `http://127.0.0.1:${PORT}` }), config)).toMatchObject({ ok: false, status: 403, message: expect.stringContaining('not for a web page') });
+    expect(guardRequest(door({ origin: 'http://evil.example' }), config)).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it('still checks the Host (DNS rebinding)', () => {
+    expect(guardRequest(door({ host: `evil.example:${PORT}` }), config)).toMatchObject({ ok: false, status: 403 });
+  });
+});

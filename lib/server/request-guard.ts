@@ -63,6 +63,11 @@ export function guardRequest(request: GuardRequest, config: GuardConfig): GuardV
     }
   }
 
+  // The step middleware of an attached app (app/attach/step): its route checks the run's own
+  // step token. A browser always sends Origin on a POST, so no page can knock here.
+  if (request.pathname.startsWith('/attach/')) {
+    return request.origin === null ? { ok: true } : { ok: false, status: 403, message: 'The step door is for an attached app, not for a web page.' };
+  }
   const isApi = request.pathname === '/api' || request.pathname.startsWith('/api/');
   // OTLP/HTTP, and genkit's telemetry-server API under /genkit (GENKIT_TELEMETRY_SERVER of an attached app).
   const isReceiver = request.pathname === '/v1/traces' || request.pathname === '/genkit/api/traces' || request.pathname === '/genkit/api/otlp';

@@ -1,3 +1,4 @@
+import { sendStepCommand } from './step-command';
 import type { ProviderChoice, RealModelChoice } from '../contract/provider';
 import { isGenkitScenario, scenarioRuntime } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
@@ -98,7 +99,7 @@ function steppedGo(runId: string, mode: RunMode): { runId: string; mode?: RunMod
 
 /** Sends a step command to the runner that runs the run: the genkit Go runner or a node runner. */
 function stepCommand(context: AppContext, command: StepCommand) {
-  return context.goRunner.holdsRun(command.runId) ? context.goRunner.command(command) : context.supervisor.command(command);
+  return sendStepCommand(context, command);
 }
 
 // Importers of the run service keep finding the ingest step here.

@@ -1,6 +1,6 @@
 /**
  * A developer's own genkit JS app, as Loopscope attaches to it: plain `genkit/beta`, no
- * exporter and no Loopscope code. Started under `loopscope start -- node --import tsx app.ts`
+ * exporter; one optional line of Loopscope (its step plugin, for Step and breakpoints). Started under `loopscope start -- node --import tsx app.ts`
  * (or `genkit start -- …`) it runs in dev mode, so genkit starts its reflection server, writes
  * `.genkit/runtimes/<id>.json` in this folder (the nearest package.json) and sends its spans to
  * GENKIT_TELEMETRY_SERVER.
@@ -19,11 +19,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { genkit, z } from 'genkit/beta';
+import { loopscope } from '../../../lib/runtime/app-plugin/index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const markers = process.env.EXAMPLE_MARKERS_DIR ?? path.join(here, '.markers');
 
-const ai = genkit({ name: 'trip-planner' });
+// The one line that lets Loopscope step this app's generates (Step, breakpoints). In your own
+// app: `import { loopscope } from 'loopscope/genkit'` once Loopscope is a dev dependency.
+const ai = genkit({ name: 'trip-planner', plugins: [loopscope()] });
 
 const TravelerSchema = z.object({ name: z.string(), age: z.number().int().min(0) });
 

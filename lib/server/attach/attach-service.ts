@@ -71,7 +71,8 @@ export async function listRuntimes(attachment: Attachment): Promise<RuntimesResp
   return { runtimes, ...(attachment.app ? { app: attachment.app.status() } : {}), watching: attachment.registry.watching };
 }
 
-function attachedRuntime(attachment: Attachment, runtimeId: string): KnownRuntime {
+/** An attached runtime by id. @throws LoopscopeError NOT_FOUND naming the attached ones (or how to attach one). */
+export function attachedRuntime(attachment: Attachment, runtimeId: string): KnownRuntime {
   const runtime = attachment.registry.get(runtimeId);
   if (runtime) return runtime;
   const ids = attachment.registry.runtimes().map((known) => known.id);

@@ -23,9 +23,30 @@ import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
 import { RunRegistry } from '../run-registry';
 import { freePort } from '../testing/free-port';
 import { runEnded } from '../testing/runner-context';
+import { errorMessage, LoopscopeError } from '../../errors';
+import { ANSWERED_BY_HAND_ATTRIBUTE } from '../../runtime/step-protocol';
+import { decidePause, setBreakpoints, stopRun } from '../run-service';
 import { createAttachment, listRuntimes, runInRuntime, type Attachment } from './attach-service';
+import { startAttachedGenerate } from './attached-generate';
+import { AttachedSteps } from './attached-steps';
+import { answerStepDoor } from './step-door';
 
 const appDir = path.join(process.cwd(), 'examples/apps/genkit-js');
+
+/** The step door as the server answers it: JSON in, JSON or the error's status out. */
+async function answerStepDoorOver(request: http.IncomingMessage, op: string): Promise<{ status: number; body: unknown }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  try {
+    const body = await answerStepDoor({ steps: context.attachedSteps, op, authorization: request.headers.authorization ?? null, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+    return { status: 200, body };
+  } catch (error) {
+    const status = error instanceof LoopscopeError ? ({ NOT_FOUND: 404, UNAUTHENTICATED: 401, INVALID_ARGUMENT: 400 } as Record<string, number>)[error.code] ?? 500 : 500;
+    return { status, body: { error: { message: errorMessage(error) } } };
+  }
+}
+
+let context: AppContext;
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -43,7 +64,6 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
   let store: TraceStore;
   let server: http.Server;
   let attachment: Attachment;
-  let context: AppContext;
   /** Every TraceData request the door answered, with its status. */
   const doorRequests: { path: string; status: number }[] = [];
   const token = 'attach-test-token';
@@ -65,6 +85,12 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
     };
     const door = createOtlpFastPath({ context: () => receiver, guard: { port, token } });
     server = http.createServer((request, response) => {
+      // The step middleware's door (app/attach/step/[op] in the server), for the stepped generates below.
+      const stepOp = /^\/attach\/step\/(\w+)$/.exec(request.url ?? '')?.[1];
+      if (stepOp) {
+        void answerStepDoorOver(request, stepOp).then(({ status, body }) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
+        return;
+      }
       const answer = door(request);
       if (!answer) {
         doorRequests.push({ path: request.url ?? '', status: 404 });
@@ -89,7 +115,15 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
       port,
     });
     holder.attachment = attachment;
-    context = { store, runs: new RunRegistry(() => undefined), attachment } as unknown as AppContext;
+    const runs = new RunRegistry(() => undefined);
+    const attachedSteps = new AttachedSteps({
+      onPause: (runId, pause) => runs.addPause(runId, pause),
+      onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
+      onTrace: (runId, traceId) => runs.addTrace(runId, traceId),
+    });
+    // No built-in runner holds these runs: step commands go to the attached app's steps.
+    const noRunner = { holdsRun: () => false, command: async () => ({ ok: false, message: 'not a runner run' }) };
+    context = { store, runs, attachment, attachedSteps, goRunner: noRunner, supervisor: noRunner, config: { port } } as unknown as AppContext;
   });
 
   afterAll(async () => {
@@ -175,6 +209,64 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
     const both: Span[] = [...((await store.get(flowTraceId)) ?? []), ...resumeSpans];
     const graph = buildRunGraph(both);
     expect(graph.summary).toMatchObject({ traces: 2, interrupts: 1, restarts: 1, pendingReused: 1, errors: 0, finishReason: 'stop' });
+  });
+
+  const tripGenerate = { model: 'demo/trip-model', messages: [{ role: 'user', content: [{ text: 'Plan a trip to Kyoto for 4 nights.' }] }], tools: ['getWeather', 'bookTrip'] };
+  const pausesOf = (runId: string, count: number) => until(`${count} pause(s) of run ${runId}`, () => ((context.runs.get(runId)?.pauses.length ?? 0) >= count ? context.runs.get(runId)!.pauses : undefined));
+
+  it('steps a generate in the app (plugins: [loopscope()]): its model call and each tool pause, a decision the tool schema refuses stays paused, a hand answer and an interrupt', async () => {
+    const started = Date.now();
+    const run = await startAttachedGenerate({ context, runtimeId: firstRuntimeId, input: tripGenerate, mode: { kind: 'step' } });
+    expect(run.status).toBe('running');
+    const [modelPause] = await pausesOf(run.runId, 1);
+    console.log(`attach step: first pause ${Date.now() - started} ms after the start`);
+    expect(modelPause).toMatchObject({ kind: 'model', modelTurn: 1 });
+    // The step named its trace: the run follows it live.
+    expect(context.runs.get(run.runId)!.traceIds).toHaveLength(1);
+    await decidePause({ context, runId: run.runId, pauseId: modelPause.pauseId, decision: { action: 'continue' } });
+    // genkit runs the two requested tools side by side: both pause.
+    const toolPauses = await pausesOf(run.runId, 2);
+    expect(toolPauses.map((pause) => pause.tool?.name).sort()).toEqual(['bookTrip', 'getWeather']);
+    const weather = toolPauses.find((pause) => pause.tool?.name === 'getWeather')!;
+    expect(weather.tool?.input).toEqual({ city: 'Kyoto' });
+    // The app checks the decision against its own tool's output schema: refused, the pause stays.
+    await expect(decidePause({ context, runId: run.runId, pauseId: weather.pauseId, decision: { action: 'answer', output: { city: 'Kyoto' } } })).rejects.toThrow(/tempC/);
+    expect(context.runs.get(run.runId)!.pauses.map((pause) => pause.pauseId)).toContain(weather.pauseId);
+    await decidePause({ context, runId: run.runId, pauseId: weather.pauseId, decision: { action: 'answer', output: { city: 'Kyoto', tempC: 9, sky: 'rain' } } });
+    const book = toolPauses.find((pause) => pause.tool?.name === 'bookTrip')!;
+    await decidePause({ context, runId: run.runId, pauseId: book.pauseId, decision: { action: 'continue' } });
+    const ended = await runEnded({ context, runId: run.runId });
+    console.log(`attach step: run ended ${ended.status} ${Date.now() - started} ms after the start`);
+    expect(ended.status).toBe('interrupted');
+    expect(ended.pauses).toEqual([]);
+    const spans = (await store.get(ended.traceIds[0])) ?? [];
+    console.log(`attach step: ${spans.length} spans: ${spans.map((span) => span.name).join(', ')}`);
+    const handAnswered = spans.filter((span) => span.attributes[ANSWERED_BY_HAND_ATTRIBUTE] === 'true');
+    expect(handAnswered.map((span) => span.name)).toEqual(['getWeather']);
+    expect(spans.filter((span) => span.name === 'demo/trip-model')).toHaveLength(1);
+    const graph = buildRunGraph(spans);
+    expect(graph.summary).toMatchObject({ modelCalls: 1, interrupts: 1, errors: 0, finishReason: 'interrupted' });
+    // The token ends with the run: the door refuses it.
+    await expect(answerStepDoor({ steps: context.attachedSteps, op: 'hook', authorization: 'Bearer x', body: { runId: run.runId, pause: { kind: 'model', modelTurn: 1, actions: [] } } })).rejects.toThrow(/No stepped run/);
+  });
+
+  it('breakpoints on a tool pause only there; Stop ends the run in the app with the user’s reason', async () => {
+    const run = await startAttachedGenerate({ context, runtimeId: firstRuntimeId, input: tripGenerate, mode: { kind: 'breakpoints', breakpoints: { tools: ['bookTrip'], modelTurns: [] } } });
+    const [pause] = await pausesOf(run.runId, 1);
+    expect(pause).toMatchObject({ kind: 'tool', tool: { name: 'bookTrip' } });
+    // A wrong token is refused by name.
+    await expect(answerStepDoor({ steps: context.attachedSteps, op: 'wait', authorization: 'Bearer wrong-token-of-this-run', body: { runId: run.runId, pauseId: pause.pauseId } })).rejects.toThrow(/step token of run .* is wrong/);
+    await setBreakpoints({ context, runId: run.runId, breakpoints: { tools: ['bookTrip', 'getWeather'], modelTurns: [] } });
+    expect(context.runs.get(run.runId)!.mode.breakpoints?.tools).toEqual(['bookTrip', 'getWeather']);
+    await stopRun(context, run.runId);
+    const ended = await runEnded({ context, runId: run.runId });
+    expect(ended.status).toBe('failed');
+    expect(ended.failure?.message).toContain('stopped by the user');
+  });
+
+  it('refuses to step a flow, or an app without the plugin, by name', async () => {
+    await expect(startAttachedGenerate({ context, runtimeId: 'nope', input: tripGenerate, mode: { kind: 'step' } })).rejects.toThrow(/No attached runtime has the id "nope"/);
+    await expect(startAttachedGenerate({ context, runtimeId: firstRuntimeId, input: 'hello', mode: { kind: 'step' } })).rejects.toThrow(/input must be an object/);
   });
 
   it('restarts the app when it is killed: it re-registers with a new runtime id', async () => {

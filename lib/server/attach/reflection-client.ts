@@ -43,6 +43,19 @@ export async function fetchReflectionActions(url: string): Promise<unknown> {
   return response.json();
 }
 
+/** genkit's `GET /api/values?type=…` (registered values: `middleware`, `defaultModel`), by name. */
+export async function fetchReflectionValues(options: { url: string; type: 'middleware' | 'defaultModel' }): Promise<Record<string, unknown>> {
+  let response: Response;
+  try {
+    response = await fetch(`${options.url}/api/values?type=${options.type}`, { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
+  } catch (error) {
+    throw new LoopscopeError('UNAVAILABLE', `The app's reflection server did not answer (${(error as Error).message}); is the app still running?`, { cause: error });
+  }
+  if (!response.ok) throw new LoopscopeError('UNAVAILABLE', `The app answered GET /api/values with ${response.status}.`);
+  const values = (await response.json()) as unknown;
+  return typeof values === 'object' && values !== null ? (values as Record<string, unknown>) : {};
+}
+
 /**
  * `POST /api/runAction {key, input}`: the parsed answer and the trace id header genkit sets as
  * soon as the action's root span starts.

@@ -1,0 +1,73 @@
+/**
+ * Stepping an attached app's generate (issue 16, item 4): the wire between Loopscope's step
+ * middleware inside the app (lib/runtime/app-plugin, added by `plugins: [loopscope()]`) and the
+ * Loopscope server, which holds the run's mode and its pauses as it does for its own runners.
+ *
+ * Loopscope starts the generate through the app's reflection API with
+ * `use: [{ name: 'loopscope/step', config: AttachStepConfig }]`; at every model call and tool
+ * execution the middleware asks the server (`POST /attach/step/hook`), which answers at once
+ * when the run's mode wants no pause, or opens a pause the page shows. The middleware then
+ * waits for the decision (`POST /attach/step/wait`, held up to `WAIT_HOLD_MS`, asked again while
+ * the pause is open), checks it against the app's own tool schemas, and says what it found
+ * (`POST /attach/step/ack`): a refused decision leaves the pause open and the page is told why.
+ *
+ * The requests carry the run's own step token (`Authorization: Bearer <token>`), valid only
+ * for that run while it runs; they are not browser requests (no Origin), as for the OTLP door.
+ */
+import { z } from 'zod';
+import { PauseActionSchema, PauseDecisionSchema } from './pause';
+
+/** How long the server holds a `wait` before answering `{ waiting: true }` (the middleware asks again). */
+export const WAIT_HOLD_MS = 20_000;
+
+/** The middleware's config in the generate's `use` (set by Loopscope, through reflection). */
+export const AttachStepConfigSchema = z.object({
+  runId: z.string().min(1),
+  /** Loopscope's own origin, e.g. `http://127.0.0.1:4747`. */
+  url: z.string().url(),
+  /** The run's step token. */
+  token: z.string().min(16),
+});
+export type AttachStepConfig = z.infer<typeof AttachStepConfigSchema>;
+
+const JsonInput = z.unknown();
+
+/** `POST /attach/step/hook`: the generate reached a model call or a tool execution. */
+export const AttachHookRequestSchema = z.object({
+  runId: z.string().min(1),
+  /** The trace the step belongs to (the app's active span): the run's live graph follows it. */
+  traceId: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+  pause: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('model'), modelTurn: z.number().int().positive(), actions: z.array(PauseActionSchema) }),
+    z.object({ kind: z.literal('tool'), tool: z.object({ name: z.string().min(1), ref: z.string().optional(), input: JsonInput }), actions: z.array(PauseActionSchema) }),
+  ]),
+});
+export type AttachHookRequest = z.infer<typeof AttachHookRequestSchema>;
+
+/** The answer to a hook: go on at once, or a pause was opened; or the run was stopped. */
+export const AttachHookResponseSchema = z.union([
+  z.object({ decision: PauseDecisionSchema }),
+  z.object({ pauseId: z.string() }),
+  z.object({ stopped: z.string() }),
+]);
+export type AttachHookResponse = z.infer<typeof AttachHookResponseSchema>;
+
+/** `POST /attach/step/wait`. */
+export const AttachWaitRequestSchema = z.object({ runId: z.string().min(1), pauseId: z.string().min(1) });
+
+export const AttachWaitResponseSchema = z.union([
+  z.object({ decision: PauseDecisionSchema }),
+  z.object({ waiting: z.literal(true) }),
+  z.object({ stopped: z.string() }),
+]);
+export type AttachWaitResponse = z.infer<typeof AttachWaitResponseSchema>;
+
+/** `POST /attach/step/ack`: the app checked the decision; `problems` empty: applied. */
+export const AttachAckRequestSchema = z.object({
+  runId: z.string().min(1),
+  pauseId: z.string().min(1),
+  problems: z.array(z.string().max(2_000)).max(100),
+  /** Applied although it breaks rules (a forced decision): the problems are warnings. */
+  applied: z.boolean(),
+});
+export type AttachAckRequest = z.infer<typeof AttachAckRequestSchema>;
