@@ -92,6 +92,8 @@ describe('genkit Go app, attached through the reflection API', () => {
     const [span] = await spansOf({ traceId: reply.traceIdHeader!, count: 1 });
     expect(span.attributes).toMatchObject({ 'genkit:name': 'bookHotel', 'genkit:state': 'error', 'genkit:isRoot': true });
     expect(span.attributes['genkit:metadata:interrupt']).toBeUndefined();
+    // Go writes OTel-Go's codes.Error (1) as the TraceData status code; in OTLP (and JS's TraceData) 1 is OK and 2 is ERROR.
+    expect(span.status).toEqual({ code: 1, message: reply.error!.message });
   });
 
   it('resumes an interrupted flow’s generate through /util/generate: a restart runs the app’s tool (marker), a respond needs the multipart envelope', async () => {
