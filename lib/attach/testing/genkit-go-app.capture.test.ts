@@ -132,6 +132,35 @@ describe('genkit Go app, attached through the reflection API', () => {
     expect((await runAction({ url: app.url, key: '/flow/planTrip', input: { city: 3 } })).error).toMatchObject({ code: 3, message: expect.stringContaining('city: Invalid type. Expected: string, given: integer') });
   });
 
+  it('without GENKIT_TELEMETRY_SERVER it sends nothing until POST /api/notify names a telemetry server (attach to a running app)', async () => {
+    const quiet = await startTestApp({ command: path.join(process.cwd(), '.loopscope', 'genkit-go-app'), cwd: appDir, env: { GENKIT_REFLECTION_PORT: String(await freePort()) } });
+    try {
+      const before = recorder.requests.length;
+      await runAction({ url: quiet.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
+      expect(recorder.requests.length).toBe(before);
+      const notify = await fetch(`${quiet.url}/api/notify`, { method: 'POST', body: JSON.stringify({ telemetryServerUrl: recorder.url, reflectionApiSpecVersion: 1 }) });
+      expect([notify.status, await notify.text()]).toEqual([200, 'OK']);
+      const reply = await runAction({ url: quiet.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
+      expect(await spansOf({ traceId: reply.traceId!, count: 10 })).toHaveLength(10);
+    } finally {
+      await quiet.stop();
+    }
+  });
+
+  it('with GENKIT_ENABLE_REALTIME_TELEMETRY=true (as `genkit start` sets it) each span is posted twice: at its start with endTime 0, at its end', async () => {
+    const realtime = await startTestApp({ command: path.join(process.cwd(), '.loopscope', 'genkit-go-app'), cwd: appDir, telemetryServerUrl: recorder.url, env: { GENKIT_REFLECTION_PORT: String(await freePort()), GENKIT_ENABLE_REALTIME_TELEMETRY: 'true' } });
+    try {
+      const reply = await runAction({ url: realtime.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
+      const postsOf = () => recorder.requests.filter((request) => request.path === '/api/traces' && (request.body as { traceId?: string }).traceId === reply.traceId);
+      await recorder.waitFor({ predicate: () => postsOf().length >= 20, what: '20 posts' });
+      const spanPosts = postsOf().flatMap((post) => Object.values((post.body as { spans: Record<string, { endTime?: number }> }).spans));
+      expect(spanPosts).toHaveLength(20);
+      expect(spanPosts.filter((span) => span.endTime === 0)).toHaveLength(10);
+    } finally {
+      await realtime.stop();
+    }
+  });
+
   it('exits 0 on SIGTERM within a second', async () => {
     const exit = await app.stop({ signal: 'SIGTERM' });
     expect(exit).toMatchObject({ code: 0, signal: null });

@@ -117,6 +117,25 @@ describe('genkit Python app, attached through the reflection API', () => {
     expect(await runAction({ url: app.url, key: '/flow/planTrip', input: { city: 3 } })).toMatchObject({ status: 200, error: { code: 3, message: expect.stringContaining('Input should be a valid string') } });
   });
 
+  it('without GENKIT_TELEMETRY_SERVER it sends nothing, and POST /api/notify does not change that; SIGINT ends it (by its own SIGINT, after removing the runtime file)', async () => {
+    const quiet = await startTestApp({ ...command() });
+    try {
+      const notify = await fetch(`${quiet.url}/api/notify`, { method: 'POST', body: JSON.stringify({ telemetryServerUrl: recorder.url, reflectionApiSpecVersion: 1 }) });
+      expect([notify.status, await notify.text()]).toEqual([200, '{}']);
+      const before = recorder.requests.length;
+      const reply = await runAction({ url: quiet.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
+      expect(reply.result).toMatchObject({ finishReason: 'stop' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(recorder.requests.length).toBe(before);
+      expect(quiet.output()).toContain('GENKIT_TELEMETRY_SERVER is not set');
+    } finally {
+      const exit = await quiet.stop({ signal: 'SIGINT', keepRuntimeFile: true, timeoutMs: 10_000 });
+      // genkit's handler removes the runtime file, then Python's KeyboardInterrupt ends the process by SIGINT.
+      expect(exit).toMatchObject({ code: null, signal: 'SIGINT' });
+      await expect(readFile(quiet.runtimeFile.path)).rejects.toThrow(/ENOENT/);
+    }
+  });
+
   it('exits 0 on SIGTERM and removes its runtime file', async () => {
     const exit = await app.stop({ signal: 'SIGTERM', keepRuntimeFile: true, timeoutMs: 10_000 });
     expect(exit).toMatchObject({ code: 0, signal: null });
