@@ -27,7 +27,12 @@ async function markerLines(): Promise<{ runtime: string; tool: string; input: un
 /** The spans of one trace once `count` of them arrived, each ended. */
 async function spansOf(options: { traceId: string; count: number }) {
   const ofTrace = () => recorder.spans().filter((span) => span.traceId === options.traceId && span.endTimeUnixNano !== undefined && span.endTimeUnixNano !== '0');
-  await recorder.waitFor({ predicate: () => ofTrace().length >= options.count, what: `${options.count} ended spans of trace ${options.traceId}` });
+  try {
+    await recorder.waitFor({ predicate: () => ofTrace().length >= options.count, what: `${options.count} ended spans of trace ${options.traceId}` });
+  } catch (error) {
+    // The app logs why an export failed ("Failed to save trace …"): keep it with the failure.
+    throw new Error(`${(error as Error).message}; the app printed:\n${app.output().slice(-3000)}`, { cause: error });
+  }
   return ofTrace();
 }
 
@@ -35,6 +40,9 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'loopscope-python-app-'));
   recorder = await startTelemetryRecorder();
   python = await ensureGenkitPythonApp({ projectDir: process.cwd() });
+  // command() waits for "Dev UI ready" too: genkit Python writes its runtime file before app.py has
+  // defined its flows, and a run sent in that window listed fewer actions and exported no span
+  // (seen in 5 of ~15 starts; docs/attach-runtimes.md).
   app = await startTestApp({ ...command(), telemetryServerUrl: recorder.url, markerPath: markerPath() });
 }, 600_000);
 afterAll(async () => {

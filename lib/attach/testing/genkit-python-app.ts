@@ -18,8 +18,9 @@ export async function ensureGenkitPythonApp(options: { projectDir: string }): Pr
   return stdout.trim().split('\n').pop()!;
 }
 
-/** The command that runs the app (cwd: the app's folder, where genkit Python writes `.genkit/runtimes/`). */
-export function genkitPythonAppCommand(options: { projectDir: string; python: string }): { command: string; args: string[]; cwd: string } {
+/** The command that runs the app (cwd: the app's folder, where genkit Python writes `.genkit/runtimes/`), and the line that says it is ready. */
+export function genkitPythonAppCommand(options: { projectDir: string; python: string }): { command: string; args: string[]; cwd: string; readyOutput: RegExp } {
   const cwd = path.join(options.projectDir, GENKIT_PYTHON_APP_DIR);
-  return { command: options.python, args: ['app.py'], cwd };
+  // Its runtime file can appear before app.py has defined its flows; `ai.run_main` logs this once it has.
+  return { command: options.python, args: ['app.py'], cwd, readyOutput: /Dev UI ready/ };
 }

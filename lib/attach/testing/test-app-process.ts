@@ -19,6 +19,13 @@ export interface StartTestAppOptions {
   env?: Record<string, string>;
   /** How long to wait for the runtime file (default 30 s: a cold Python start imports a lot). */
   startTimeoutMs?: number;
+  /**
+   * Also wait until the app's output matches this. genkit writes the runtime file as soon as its
+   * reflection server listens — in genkit() / genkit.Init, before the app's module has defined
+   * its flows and tools — so an action list read at that moment can be incomplete (seen with
+   * genkit Python 0.12). Python's `run_main` prints "Dev UI ready" once the module has run.
+   */
+  readyOutput?: RegExp;
 }
 
 export interface TestAppExit {
@@ -34,7 +41,7 @@ export interface TestApp {
   runtimeFile: FoundRuntimeFile;
   /** The reflection server's base URL, from the runtime file. */
   url: string;
-  /** Ms from spawn to the runtime file's appearance. */
+  /** Ms from spawn to the runtime file's appearance (and `readyOutput`, when given). */
   startMs: number;
   /** What the app printed so far (stdout and stderr interleaved). */
   output(): string;
@@ -53,6 +60,14 @@ function appEnvironment(options: StartTestAppOptions): NodeJS.ProcessEnv {
   if (options.telemetryServerUrl) env.GENKIT_TELEMETRY_SERVER = options.telemetryServerUrl;
   if (options.markerPath) env.LOOPSCOPE_APP_MARKER = options.markerPath;
   return { ...env, ...options.env } as NodeJS.ProcessEnv;
+}
+
+async function waitForOutput(options: { matches: () => boolean; deadline: number; exited: () => boolean }): Promise<void> {
+  while (!options.matches()) {
+    if (options.exited()) throw new Error('the app exited before printing that it is ready');
+    if (Date.now() > options.deadline) throw new Error('the app did not print that it is ready in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export async function startTestApp(options: StartTestAppOptions): Promise<TestApp> {
@@ -82,6 +97,7 @@ export async function startTestApp(options: StartTestAppOptions): Promise<TestAp
       timeoutMs: options.startTimeoutMs ?? 30_000,
       aborted: () => failure ?? (exited ? `the app exited (code ${exited.code}, signal ${exited.signal}) before writing it:\n${output.slice(-2000)}` : undefined),
     });
+    if (options.readyOutput) await waitForOutput({ matches: () => options.readyOutput!.test(output), deadline: started + (options.startTimeoutMs ?? 30_000), exited: () => exited !== undefined });
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
