@@ -42,7 +42,7 @@ beforeAll(async () => {
   python = await ensureGenkitPythonApp({ projectDir: process.cwd() });
   // command() waits for "Dev UI ready" too: genkit Python writes its runtime file before app.py has
   // defined its flows, and a run sent in that window listed fewer actions and exported no span
-  // (seen in 5 of ~15 starts; docs/attach-runtimes.md).
+  // (7 of 16 recordings before this wait, 0 of 6 after; docs/attach-runtimes.md).
   app = await startTestApp({ ...command(), telemetryServerUrl: recorder.url, markerPath: markerPath() });
 }, 600_000);
 afterAll(async () => {
