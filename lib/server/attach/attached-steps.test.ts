@@ -40,7 +40,7 @@ describe('AttachedSteps', () => {
     const run = steps.authorize('r1', steps.open('r1', { kind: 'run' }));
     const openSpan = { spanId: 'b'.repeat(16), name: 'generate', attributes: { 'genkit:type': 'util' }, startTimeUnixNano: '1700000000000000000' };
     steps.hook(run, { runId: 'r1', traceId: 'a'.repeat(32), openSpan, pause: { kind: 'model', modelTurn: 1, actions: ['continue'] } });
-    steps.hook(run, { runId: 'r1', traceId: 'a'.repeat(32), openSpan, ...toolHook('r1') });
+    steps.hook(run, { ...toolHook('r1'), traceId: 'a'.repeat(32), openSpan });
     steps.hook(run, { runId: 'r1', openSpan: { ...openSpan, spanId: 'c'.repeat(16) }, pause: { kind: 'model', modelTurn: 2, actions: ['continue'] } });
     expect(events.filter((event) => event.startsWith('span'))).toEqual([`span generate ${'b'.repeat(16)} of r1`]);
   });
