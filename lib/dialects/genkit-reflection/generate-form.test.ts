@@ -5,6 +5,7 @@ const actions = [
   { key: '/flow/planTrip', name: 'planTrip', type: 'flow' },
   { key: '/tool/getWeather', name: 'getWeather', type: 'tool' },
   { key: '/tool/bookTrip', name: 'bookTrip', type: 'tool' },
+  { key: '/model/loopscope/hand-written', name: 'loopscope/hand-written', type: 'model' },
   { key: '/model/demo/trip-model', name: 'demo/trip-model', type: 'model' },
   { key: '/util/generate', name: 'generate', type: 'util' },
 ];
@@ -12,7 +13,7 @@ const actions = [
 const filled = (change: Partial<GenerateDraft>): GenerateDraft => ({ ...emptyGenerateDraft(generateChoices(actions).models), prompt: 'Plan a trip to Kyoto for 4 nights', tools: ['getWeather', 'bookTrip'], ...change });
 
 describe('the Apps page Generate form', () => {
-  it('offers the app’s models and tools, the first model picked', () => {
+  it('offers the app’s models and tools (not the step plugin’s hand-written model), the first model picked', () => {
     const { models, tools } = generateChoices(actions);
     expect(models.map((model) => model.name)).toEqual(['demo/trip-model']);
     expect(tools.map((tool) => tool.name)).toEqual(['getWeather', 'bookTrip']);

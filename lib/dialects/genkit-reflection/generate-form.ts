@@ -29,9 +29,13 @@ export interface GenerateFormProblem {
   message: string;
 }
 
+/** Loopscope's own actions in the app (the step plugin's `loopscope/hand-written` model plays answers given at a pause): not the app's to pick. */
+const isLoopscopeOwn = (action: RuntimeAction) => action.name.startsWith('loopscope/');
+
 /** The models and tools a generate in this app can use, as the form lists them. */
 export function generateChoices(actions: readonly RuntimeAction[]): { models: RuntimeAction[]; tools: RuntimeAction[] } {
-  return { models: actions.filter((action) => action.type === 'model'), tools: actions.filter((action) => action.type === 'tool') };
+  const own = actions.filter((action) => !isLoopscopeOwn(action));
+  return { models: own.filter((action) => action.type === 'model'), tools: own.filter((action) => action.type === 'tool') };
 }
 
 /** True when the app can run a generate at all (genkit JS lists `/util/generate`). */
