@@ -2,13 +2,17 @@
 /**
  * The attached apps: each genkit runtime Loopscope found, its flows, tools, models and prompts;
  * a schema-generated form runs one (POST /api/runs {runtimeId, action, input}) and links to the
- * trace it recorded. The app `loopscope start -- <cmd>` runs shows its state and last output.
+ * trace it recorded; a genkit JS app also gets a Generate form (its model, its tools, a prompt,
+ * Run / Step / Breakpoints). The app `loopscope start -- <cmd>` runs shows its state and last output.
  */
 import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import type { RunActionResponse, RunActionResult, RuntimeAction, RuntimesResponse } from '@/lib/contract/runtimes';
 import { draftValue, emptyDraft, formFieldOf, type FormDraft, type FormProblem } from '@/lib/dialects/genkit-reflection/input-form';
+import { canGenerate } from '@/lib/dialects/genkit-reflection/generate-form';
+import { ActionResultView } from './action-result-view';
 import { apiJson } from './api-client';
+import { GenerateForm } from './generate-form';
 import { SchemaFields } from './schema-form';
 
 const RUNNABLE = new Set(['flow', 'tool', 'model', 'prompt', 'util']);
@@ -56,22 +60,7 @@ function ActionRunner({ runtimeId, action }: { runtimeId: string; action: Runtim
         {running ? 'Running…' : `Run ${action.name}`}
       </button>
       {failure ? <p role="alert">{failure}</p> : null}
-      {result ? (
-        <div className="action-result" data-testid="action-result" data-outcome={result.outcome}>
-          <p>
-            <strong>{result.outcome === 'interrupted' ? 'Interrupted: waiting for an answer' : result.outcome === 'ok' ? 'Finished' : `Failed: ${result.error?.code}`}</strong> in {result.durationMs} ms
-            {result.traceId ? (
-              <>
-                {' · '}
-                <Link href={`/traces/${result.traceId}`}>{result.outcome === 'interrupted' ? 'Open the trace to answer it' : 'Open the trace'}</Link>
-              </>
-            ) : null}
-          </p>
-          {result.error ? <p>{result.error.message}</p> : null}
-          {result.note ? <p className="hint">{result.note}</p> : null}
-          {result.output !== undefined ? <pre>{JSON.stringify(result.output, null, 2)}</pre> : null}
-        </div>
-      ) : null}
+      {result ? <ActionResultView result={result} /> : null}
     </form>
   );
 }
@@ -128,6 +117,8 @@ export function AppsPage() {
             {runtime.name} <span className="hint">({runtime.runtime}, id {runtime.id})</span>
           </h2>
           {runtime.problem ? <p role="alert">{runtime.problem}</p> : null}
+          {runtime.runtime === 'genkit-js' && canGenerate(runtime.actions) ? <GenerateForm runtime={runtime} /> : null}
+          <h3>Actions</h3>
           <ul className="action-list">
             {runtime.actions
               .filter((action) => RUNNABLE.has(action.type))

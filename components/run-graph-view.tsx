@@ -96,10 +96,12 @@ function GraphCanvas(props: GraphViewProps) {
     return () => cancelAnimationFrame(frame);
   }, [opening, flow, pane.size.width]);
 
-  // The current pause is focused: a new ghost node is centred (the user's own moves aside).
+  // The current pause is focused: a new ghost node is centred (the user's own moves aside) —
+  // unless the whole graph fits the pane and the view still follows the run: then the opening
+  // viewport shows it all, and centring the ghost would push the run's first nodes off the left.
   const newestGhost = view.nodes.filter((node) => node.kind === 'ghost').at(-1)?.id;
   useEffect(() => {
-    if (!newestGhost) return;
+    if (!newestGhost || (opening.fits && !userMoved.current)) return;
     const frame = requestAnimationFrame(() => {
       const position = positions.get(newestGhost);
       if (position) void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 200 });

@@ -61,8 +61,19 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   const hasRun = run !== undefined;
   // Refetched at the first pause too: a Go run's tools are listed once its runner has started.
   const paused = (run?.pauses.length ?? 0) > 0;
+  // A generate in an attached app pauses at the app's tools (their schemas came with the run), not tools/'s.
+  // As a string: every run update is a new object, and the tools never change within a run.
+  const appToolsKey = run?.app ? JSON.stringify(run.app.tools) : undefined;
   useEffect(() => {
     if (!hasRun) return;
+    if (appToolsKey) {
+      const appTools = JSON.parse(appToolsKey) as ListedTool[];
+      setHasScriptedAnswer(false);
+      setTools(appTools);
+      setScenarioTools(appTools.map((tool) => tool.name));
+      setIsAiSdk(false);
+      return;
+    }
     apiJson<ScenarioListResponse>('/api/scenarios')
       .then(({ scenarios, tools: registered, aiSdkTools, goTools }) => {
         const scenario = scenarios.find((candidate) => candidate.name === scenarioName);
@@ -73,7 +84,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
         setIsAiSdk(scenario?.runtime === 'ai-sdk');
       })
       .catch(() => setHasScriptedAnswer(false));
-  }, [hasRun, scenarioName, resumes, paused]);
+  }, [hasRun, scenarioName, resumes, paused, appToolsKey]);
 
   // On every (re)connect the stream first replays the run and its span starts, then says
   // ready: stored spans are fetched then, so nothing published before we listened is lost.
@@ -117,7 +128,13 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   // Who wrote the final text: a scenario's scripted model (its text may quote tool outputs), a
   // hand-written answer given at a step, or — in a replay — the recording.
   const lastModel = graph?.graph.generates.at(-1)?.turns.flatMap((turn) => (turn.model ? [turn.model] : [])).at(-1);
-  const answerBy = run?.replay ? 'Recorded model' : lastModel?.handWritten ? 'Hand-written answer' : 'Scripted model';
+  const answerBy = run?.replay
+    ? 'Recorded model'
+    : lastModel?.handWritten
+      ? 'Hand-written answer'
+      : run?.app
+        ? `${run.app.runtimeName}'s model${run.app.model ? ` ${run.app.model}` : ''}`
+        : 'Scripted model';
   // Answered from the workbench: the run itself stays paused, its answers run as new runs, drawn here too.
   const answered = run?.status === 'interrupted' && (run.answeredBy?.length ?? 0) > 0;
   return (

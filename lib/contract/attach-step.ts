@@ -37,6 +37,20 @@ export const AttachHookRequestSchema = z.object({
   runId: z.string().min(1),
   /** The trace the step belongs to (the app's active span): the run's live graph follows it. */
   traceId: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+  /**
+   * The app's active span as it started (the generate the step is in). genkit in dev mode
+   * exports a span only when it ends, so without this a paused run's graph has nothing to draw
+   * the pause on; the page shows it running until the ended span arrives.
+   */
+  openSpan: z
+    .object({
+      spanId: z.string().regex(/^[0-9a-f]{16}$/),
+      parentSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+      name: z.string().max(500),
+      attributes: z.record(z.string().max(200), z.string().max(100_000)),
+      startTimeUnixNano: z.string().regex(/^\d{1,20}$/),
+    })
+    .optional(),
   pause: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('model'), modelTurn: z.number().int().positive(), actions: z.array(PauseActionSchema) }),
     z.object({ kind: z.literal('tool'), tool: z.object({ name: z.string().min(1), ref: z.string().optional(), input: JsonInput }), actions: z.array(PauseActionSchema) }),

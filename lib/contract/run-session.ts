@@ -6,6 +6,7 @@ import { ReplayInfoSchema } from './replay';
 import { ResumeIssueSchema } from './resume-answers';
 import { RunModeSchema } from './run-mode';
 import { RunRunnerInfoSchema } from './runner-status';
+import { ListedToolSchema } from './tool-info';
 import { TraceSourceSchema } from './trace-source';
 
 /** How a generate call failed. */
@@ -59,6 +60,20 @@ export const RunSessionSchema = z.object({
   runner: RunRunnerInfoSchema.optional(),
   /** The real model a scenario run plays on (absent: the scenario's scripted model); its resumes use it too. */
   provider: ProviderChoiceSchema.optional(),
+  /**
+   * A generate run in an attached app (`POST /api/runs {runtimeId, action: '/util/generate', mode}`):
+   * its runtime, its model, and the app's tools the generate offered, with their schemas and
+   * examples from the app's action list — the step panel edits pauses with these, not with the
+   * built-in runner's tools (the app's getWeather is not tools/'s).
+   */
+  app: z
+    .object({
+      runtimeId: z.string(),
+      runtimeName: z.string(),
+      model: z.string().optional(),
+      tools: z.array(ListedToolSchema),
+    })
+    .optional(),
 });
 export type RunSession = z.infer<typeof RunSessionSchema>;
 

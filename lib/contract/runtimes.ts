@@ -36,6 +36,12 @@ export const AttachedRuntimeSchema = z.object({
   actions: z.array(RuntimeActionSchema),
   /** Why the actions could not be listed (the runtime answered its health check but not `/api/actions`). */
   problem: z.string().optional(),
+  /**
+   * genkit JS: whether the app registered Loopscope's step middleware (`plugins: [loopscope()]`,
+   * seen in its reflection API's `GET /api/values?type=middleware`), so its generates can be
+   * stepped. Absent when it could not be asked (another runtime, or no answer).
+   */
+  stepPlugin: z.boolean().optional(),
 });
 export type AttachedRuntime = z.infer<typeof AttachedRuntimeSchema>;
 

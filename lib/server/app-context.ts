@@ -99,6 +99,11 @@ function createAppContext(): AppContext {
     onPause: (runId, pause) => runs.addPause(runId, pause),
     onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
     onTrace: (runId, traceId) => runs.addTrace(runId, traceId),
+    // As a runner's span starts: the live graph draws the app's open generate, and the pause on it.
+    onSpanStart: (span) => {
+      runs.recordSpanStart(span);
+      bus.publish({ type: 'span-start', span });
+    },
   });
   // A paused run whose page was closed is stopped after a grace period, not held until the pause limit.
   const watchers = new RunWatchers({

@@ -64,8 +64,8 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
     throw new LoopscopeError('FAILED_PRECONDITION', `Confirm these warnings first: ${describeIssues(validation.warnings)}`);
   }
   const model = resumeContext.model as string;
-  const run = context.runs.create({ label: `resume of ${model}`, resumeOf: request.source });
-  if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
+  // The app target makes its own run (named after the app): one answer is one run, or the
+  // answered run's page would list a second answer that never ends.
   if (target.runner === 'app') {
     const input = target.generateInput(validation);
     const run = context.runs.create({ label: `resume of ${resumeContext.model} in ${target.runtimeName}`, resumeOf: request.source });
@@ -76,6 +76,8 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
     );
     return { run, warnings: validation.warnings };
   }
+  const run = context.runs.create({ label: `resume of ${model}`, resumeOf: request.source });
+  if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
   const command = target.command(validation);
   const answered = target.runner === 'go' ? context.goRunner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume, answers: command.answers }) : context.supervisor.generate({ runId: run.runId, ...command });
   void answered.then((result) => context.runs.complete(run.runId, result));

@@ -21,7 +21,7 @@ export type { ReplayInfo, RunSession };
  */
 export type NewRun =
   | { scenario: string; mode?: RunMode; provider?: RealModelChoice }
-  | { label: string; mode?: RunMode; replay?: ReplayInfo; resumeOf?: TraceSource };
+  | { label: string; mode?: RunMode; replay?: ReplayInfo; resumeOf?: TraceSource; app?: RunSession['app'] };
 
 interface RunState {
   session: RunSession;
@@ -57,6 +57,7 @@ export class RunRegistry {
       ...('replay' in run && run.replay ? { replay: run.replay } : {}),
       ...('resumeOf' in run && run.resumeOf ? { resumeOf: run.resumeOf } : {}),
       ...('provider' in run && run.provider ? { provider: run.provider } : {}),
+      ...('app' in run && run.app ? { app: run.app } : {}),
     };
     this.runs.set(session.runId, { session, spanStarts: [] });
     // Forget the oldest runs; their traces stay in the store.

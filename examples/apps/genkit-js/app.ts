@@ -26,7 +26,8 @@ const markers = process.env.EXAMPLE_MARKERS_DIR ?? path.join(here, '.markers');
 
 // The one line that lets Loopscope step this app's generates (Step, breakpoints). In your own
 // app: `import { loopscope } from 'loopscope/genkit'` once Loopscope is a dev dependency.
-const ai = genkit({ name: 'trip-planner', plugins: [loopscope()] });
+// (EXAMPLE_WITHOUT_LOOPSCOPE=1 leaves it out: the e2e tests see how an app without it is refused.)
+const ai = genkit({ name: 'trip-planner', plugins: process.env.EXAMPLE_WITHOUT_LOOPSCOPE === '1' ? [] : [loopscope()] });
 
 const TravelerSchema = z.object({ name: z.string(), age: z.number().int().min(0) });
 

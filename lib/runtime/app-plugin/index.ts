@@ -39,6 +39,34 @@ function activeTraceId(): string | undefined {
   return traceId && !/^0+$/.test(traceId) ? traceId : undefined;
 }
 
+/** What an SDK span exposes (genkit 1.42 carries sdk-trace-base 1.x: `parentSpanId`; 2.x: `parentSpanContext`). */
+interface StartedSpan {
+  name?: unknown;
+  attributes?: Record<string, unknown>;
+  startTime?: unknown;
+  parentSpanId?: unknown;
+  parentSpanContext?: { spanId?: unknown };
+}
+
+/** The active span's start (the generate a step is in), as the server's open spans read it; undefined when there is none. */
+function activeSpanStart(): AttachHookRequest['openSpan'] {
+  const active = trace.getActiveSpan();
+  const spanId = active?.spanContext().spanId;
+  if (!active || !spanId || /^0+$/.test(spanId)) return undefined;
+  const span = active as unknown as StartedSpan;
+  const [seconds, nanos] = Array.isArray(span.startTime) ? (span.startTime as number[]) : [0, 0];
+  const parent = typeof span.parentSpanId === 'string' ? span.parentSpanId : span.parentSpanContext?.spanId;
+  const attributes: Record<string, string> = {};
+  for (const [key, value] of Object.entries(span.attributes ?? {})) attributes[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  return {
+    spanId,
+    ...(typeof parent === 'string' && parent ? { parentSpanId: parent } : {}),
+    name: typeof span.name === 'string' ? span.name : 'span',
+    attributes,
+    startTimeUnixNano: (BigInt(seconds ?? 0) * 1_000_000_000n + BigInt(nanos ?? 0)).toString(),
+  };
+}
+
 /** A stepper whose pauses the Loopscope server holds: every hook asks it (it knows the run's mode, also as it changes). */
 class RemoteStepper implements StepperPort {
   private modelCalls = 0;
@@ -64,7 +92,7 @@ class RemoteStepper implements StepperPort {
 
   async pause(info: Omit<PauseInfo, 'pauseId' | 'pausedAt'>): Promise<PauseDecision> {
     const hook = hookPause(info);
-    const opened = await this.post({ op: 'hook', body: { runId: this.config.runId, traceId: activeTraceId(), pause: hook }, schema: AttachHookResponseSchema });
+    const opened = await this.post({ op: 'hook', body: { runId: this.config.runId, traceId: activeTraceId(), openSpan: activeSpanStart(), pause: hook }, schema: AttachHookResponseSchema });
     if ('decision' in opened) return opened.decision;
     if ('stopped' in opened) throw new StepError(opened.stopped, 'CANCELLED');
     const pause: PauseInfo = { ...info, pauseId: opened.pauseId, pausedAt: Date.now() };

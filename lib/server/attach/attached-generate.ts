@@ -7,6 +7,9 @@
  */
 import type { RunMode } from '../../contract/run-mode';
 import type { RunSession } from '../../contract/run-session';
+import type { RuntimeAction } from '../../contract/runtimes';
+import type { ListedTool } from '../../contract/tool-info';
+import { exampleFromSchema } from '../../resume/example-from-schema';
 import { LoopscopeError, errorMessage } from '../../errors';
 import { readRunActionAnswer } from '../../dialects/genkit-reflection/run-action-answer';
 import { STEP_MIDDLEWARE } from '../../runtime/genkit-step-middleware';
@@ -35,6 +38,29 @@ function textOf(output: unknown): string | undefined {
 }
 
 /**
+ * The app's tools a generate offers (`tools`: names or action keys), as the step panel lists
+ * them: schemas from the app's action list, examples built from them.
+ */
+function offeredTools(options: { actions: RuntimeAction[]; tools: unknown; projectDir: string }): ListedTool[] {
+  const names = Array.isArray(options.tools) ? options.tools.filter((tool): tool is string => typeof tool === 'string') : [];
+  return names.flatMap((name) => {
+    const action = options.actions.find((candidate) => candidate.type === 'tool' && (candidate.key === name || candidate.name === name));
+    if (!action) return [];
+    return [
+      {
+        name: action.name,
+        description: action.description ?? '',
+        inputSchema: action.inputSchema,
+        outputSchema: action.outputSchema,
+        file: options.projectDir,
+        inputExample: exampleFromSchema(action.inputSchema),
+        outputExample: exampleFromSchema(action.outputSchema),
+      },
+    ];
+  });
+}
+
+/**
  * Starts the generate and answers at once with its run (progress on the event stream, as for a
  * scenario's run).
  * @throws LoopscopeError NOT_FOUND (unknown runtime), FAILED_PRECONDITION (the app has no Loopscope plugin), INVALID_ARGUMENT (input not an object).
@@ -52,7 +78,9 @@ export async function startAttachedGenerate(options: { context: AppContext; runt
     );
   }
   const model = typeof input.model === 'string' ? input.model : 'its default model';
-  const run = context.runs.create({ label: `${runtime.name}: generate with ${model}`, mode });
+  const { actions } = await context.attachment.registry.describe(runtime);
+  const app = { runtimeId: runtime.id, runtimeName: runtime.name, ...(typeof input.model === 'string' ? { model: input.model } : {}), tools: offeredTools({ actions, tools: input.tools, projectDir: runtime.projectDir }) };
+  const run = context.runs.create({ label: `${runtime.name}: generate with ${model}`, mode, app });
   const token = context.attachedSteps.open(run.runId, mode);
   const use = [...(Array.isArray(input.use) ? input.use : []), { name: STEP_MIDDLEWARE, config: { runId: run.runId, url: `http://127.0.0.1:${context.config.port}`, token } }];
   void runReflectionAction({ url: runtime.url, key: '/util/generate', input: { ...input, use }, timeoutMs: STEPPED_GENERATE_TIMEOUT_MS })

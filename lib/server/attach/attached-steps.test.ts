@@ -15,6 +15,7 @@ function hub(holdMs = 50) {
       events.push('ended');
     },
     onTrace: (runId, traceId) => events.push(`trace ${traceId}`),
+    onSpanStart: (span) => events.push(`span ${span.name} ${span.spanId} of ${span.runId}`),
     holdMs,
   });
   return { steps, events, pauses };
@@ -32,6 +33,16 @@ describe('AttachedSteps', () => {
     expect(steps.hook(run, toolHook('r1', 'bookTrip'))).toMatchObject({ pauseId: expect.any(String) });
     expect(steps.hook(run, { runId: 'r1', pause: { kind: 'model', modelTurn: 2, actions: ['continue'] } })).toMatchObject({ pauseId: expect.any(String) });
     expect(events).toEqual([`trace ${'a'.repeat(32)}`, 'pause tool', 'pause model']);
+  });
+
+  it('tells the app’s open span once per span (the live graph draws the pause on it), only with its trace', () => {
+    const { steps, events } = hub();
+    const run = steps.authorize('r1', steps.open('r1', { kind: 'run' }));
+    const openSpan = { spanId: 'b'.repeat(16), name: 'generate', attributes: { 'genkit:type': 'util' }, startTimeUnixNano: '1700000000000000000' };
+    steps.hook(run, { runId: 'r1', traceId: 'a'.repeat(32), openSpan, pause: { kind: 'model', modelTurn: 1, actions: ['continue'] } });
+    steps.hook(run, { ...toolHook('r1'), traceId: 'a'.repeat(32), openSpan });
+    steps.hook(run, { runId: 'r1', openSpan: { ...openSpan, spanId: 'c'.repeat(16) }, pause: { kind: 'model', modelTurn: 2, actions: ['continue'] } });
+    expect(events.filter((event) => event.startsWith('span'))).toEqual([`span generate ${'b'.repeat(16)} of r1`]);
   });
 
   it('checks the run’s token and knows only running runs', () => {

@@ -8,6 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { WAIT_HOLD_MS, type AttachAckRequest, type AttachHookRequest, type AttachHookResponse, type AttachWaitResponse } from '../../contract/attach-step';
 import type { PauseDecision, PauseInfo } from '../../contract/pause';
+import type { SpanStartEvent } from '../../contract/span-start';
 import type { RunMode } from '../../contract/run-mode';
 import { LoopscopeError } from '../../errors';
 import { shouldPauseModel, shouldPauseTool } from '../../runtime/step-protocol';
@@ -33,6 +34,8 @@ interface SteppedRun {
   token: string;
   mode: RunMode;
   pauses: Map<string, OpenPause>;
+  /** The app's open spans already told (each once). */
+  spansTold: Set<string>;
   /** Set by Stop (or the run's end): every hook and wait answers it. */
   stopped?: string;
 }
@@ -42,6 +45,8 @@ export interface AttachedStepsOptions {
   onPauseEnded: (runId: string, pauseId: string) => void;
   /** A step named the trace it belongs to: the run's live graph follows it. */
   onTrace: (runId: string, traceId: string) => void;
+  /** A step named the app's open span it runs in (told once per span): drawn running until it ends. */
+  onSpanStart?: (span: SpanStartEvent) => void;
   /** How long a `wait` is held (default WAIT_HOLD_MS). */
   holdMs?: number;
 }
@@ -54,7 +59,7 @@ export class AttachedSteps {
   /** Starts holding a run's steps; returns its step token (the middleware's credential, valid while the run runs). */
   open(runId: string, mode: RunMode): string {
     const token = randomBytes(24).toString('base64url');
-    this.runs.set(runId, { runId, token, mode, pauses: new Map() });
+    this.runs.set(runId, { runId, token, mode, pauses: new Map(), spansTold: new Set() });
     return token;
   }
 
@@ -84,6 +89,10 @@ export class AttachedSteps {
   /** A model call or tool execution was reached: go on at once when the run's mode wants no pause there, else open one. */
   hook(run: SteppedRun, request: AttachHookRequest): AttachHookResponse {
     if (request.traceId) this.options.onTrace(run.runId, request.traceId);
+    if (request.traceId && request.openSpan && !run.spansTold.has(request.openSpan.spanId)) {
+      run.spansTold.add(request.openSpan.spanId);
+      this.options.onSpanStart?.({ runId: run.runId, traceId: request.traceId, ...request.openSpan });
+    }
     if (run.stopped) return { stopped: run.stopped };
     const { pause } = request;
     const wanted = pause.kind === 'model' ? shouldPauseModel(run.mode, pause.modelTurn) : shouldPauseTool(run.mode, pause.tool.name);

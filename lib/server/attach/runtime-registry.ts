@@ -13,7 +13,8 @@ import path from 'node:path';
 import type { AttachedRuntime, AttachedRuntimeKind } from '../../contract/runtimes';
 import { loopbackReflectionUrl, PROJECT_MARKERS, RuntimeFileSchema, runtimeKindOf, type RuntimeFile } from '../../dialects/genkit-reflection/runtime-file';
 import { readReflectionActions } from '../../dialects/genkit-reflection/reflection-actions';
-import { fetchReflectionActions, notifyReflection, reflectionHealthy } from './reflection-client';
+import { STEP_MIDDLEWARE } from '../../runtime/genkit-step-middleware';
+import { fetchReflectionActions, fetchReflectionValues, notifyReflection, reflectionHealthy } from './reflection-client';
 
 export interface KnownRuntime {
   id: string;
@@ -53,7 +54,7 @@ export class RuntimeRegistry {
   private readonly refused = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | undefined;
-  private readonly actions = new Map<string, { at: number; value: Promise<Pick<AttachedRuntime, 'actions' | 'problem'>> }>();
+  private readonly actions = new Map<string, { at: number; value: Promise<Pick<AttachedRuntime, 'actions' | 'problem' | 'stepPlugin'>> }>();
   private readonly listeners = new Set<() => void>();
 
   /**
@@ -163,18 +164,37 @@ export class RuntimeRegistry {
     return this.runtimes().find((runtime) => runtime.id === id);
   }
 
-  /** A runtime with its actions (asked from its reflection server, at most once a second). */
+  /** A runtime with its actions and, for genkit JS, whether it has Loopscope's step plugin (asked from its reflection server, at most once a second). */
   async describe(runtime: KnownRuntime): Promise<AttachedRuntime> {
     let cached = this.actions.get(runtime.id);
     if (!cached || Date.now() - cached.at > ACTIONS_FRESH_MS) {
-      const value = fetchReflectionActions(runtime.url).then(
+      const listed = fetchReflectionActions(runtime.url).then(
         (body) => ({ actions: readReflectionActions(body) }),
         (error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${(error as Error).message}` }),
       );
+      // Only genkit JS has the middleware registry the plugin writes to; an unanswered ask leaves it unknown.
+      const plugin =
+        runtime.runtime === 'genkit-js'
+          ? fetchReflectionValues({ url: runtime.url, type: 'middleware' }).then(
+              (values) => ({ stepPlugin: Object.hasOwn(values, STEP_MIDDLEWARE) }),
+              () => ({}),
+            )
+          : Promise.resolve({});
+      const value = Promise.all([listed, plugin]).then(([actions, stepPlugin]) => ({ ...actions, ...stepPlugin }));
       cached = { at: Date.now(), value };
       this.actions.set(runtime.id, cached);
     }
-    const { actions, problem } = await cached.value;
-    return { id: runtime.id, name: runtime.name, runtime: runtime.runtime, pid: runtime.pid, ...(runtime.genkitVersion ? { genkitVersion: runtime.genkitVersion } : {}), projectDir: runtime.projectDir, actions, ...(problem ? { problem } : {}) };
+    const { actions, problem, stepPlugin } = await cached.value;
+    return {
+      id: runtime.id,
+      name: runtime.name,
+      runtime: runtime.runtime,
+      pid: runtime.pid,
+      ...(runtime.genkitVersion ? { genkitVersion: runtime.genkitVersion } : {}),
+      projectDir: runtime.projectDir,
+      actions,
+      ...(problem ? { problem } : {}),
+      ...(stepPlugin !== undefined ? { stepPlugin } : {}),
+    };
   }
 }
