@@ -8,6 +8,7 @@
  * and stored like any export; logs are accepted and dropped (Loopscope shows no logs).
  */
 import { LoopscopeError } from '../../errors';
+import { genkitTraceDataWriterOf } from '../../dialects/genkit-reflection/trace-data-writer';
 import { decodeGenkitTraceData } from '../../trace/genkit-trace-data';
 import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../trace/loopscope-attributes';
 import { parseJsonLimited } from '../../trace/parse-json-limited';
@@ -31,7 +32,8 @@ export async function receiveGenkitTraceData(context: OtlpReceiverContext & { at
   if (!pass.ok) return json(503, { error: `Loopscope is busy storing spans; retry after ${pass.retryAfterSeconds} s.` });
   try {
     const value = parseJsonLimited(new TextDecoder().decode(body), { what: 'The TraceData body' });
-    const spans = decodeGenkitTraceData(value);
+    // Go and Python apps send TraceData too: their spans are told by shape (Go's status codes differ).
+    const spans = decodeGenkitTraceData(value, { writerOf: genkitTraceDataWriterOf });
     for (const span of spans) span.resource[CAPTURED_THROUGH_ATTRIBUTE] = CAPTURED_THROUGH_GENKIT_TELEMETRY;
     await ingestSpans(context, spans);
     context.attachment?.arrivals.note(spans);
