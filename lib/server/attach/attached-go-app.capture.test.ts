@@ -78,11 +78,12 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     expect(summary).toMatchObject({ modelCalls: 3, toolCalls: 3, interrupts: 0, errors: 0, finishReason: 'stop' });
   });
 
-  it('runs a tool by name; its failed interrupt span (OTel-Go code 1) is stored as an error span', async () => {
+  it('runs a tool by name; the interrupting tool alone is an interrupt, its span (OTel-Go code 1) stored with OTLP’s error code', async () => {
     const weather = await runInRuntime({ attachment: harness.attachment, request: { runtimeId: firstRuntimeId, action: 'getWeather', input: { city: 'Oslo' } } });
     expect(weather.outcome).toBe('ok');
     const hotel = await runInRuntime({ attachment: harness.attachment, request: { runtimeId: firstRuntimeId, action: 'bookHotel', input: { city: 'Porto', nights: 2 } } });
-    console.log(`attach go: ad-hoc bookHotel ${JSON.stringify(hotel)}`);
+    // An interrupt, not an error (genkit #4637's Go form: code 13 with the data in the message).
+    expect(hotel).toMatchObject({ outcome: 'interrupted', error: { message: 'The tool interrupted with { "priceUsd": 240, "reason": "confirm-price" }.' } });
     const [span] = (await harness.store.get(hotel.traceId!)) ?? [];
     expect(span.attributes['genkit:state']).toBe('error');
     expect(span.status.code).toBe(2);

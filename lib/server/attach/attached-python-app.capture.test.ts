@@ -81,11 +81,14 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
     expect(summary).toMatchObject({ modelCalls: 3, toolCalls: 3, interrupts: 0, errors: 0, finishReason: 'stop' });
   });
 
-  it('runs a tool by name', async () => {
+  it('runs a tool by name; the interrupting tool alone is an interrupt, its data on the span', async () => {
     const weather = await runInRuntime({ attachment: harness.attachment, request: { runtimeId: firstRuntimeId, action: 'getWeather', input: { city: 'Oslo' } } });
     expect(weather.outcome).toBe('ok');
     const hotel = await runInRuntime({ attachment: harness.attachment, request: { runtimeId: firstRuntimeId, action: 'bookHotel', input: { city: 'Porto', nights: 2 } } });
-    console.log(`attach python: ad-hoc bookHotel ${JSON.stringify(hotel)}`);
+    // An interrupt, not an error: Python's code 13 has no data; the span has it.
+    expect(hotel).toMatchObject({ outcome: 'interrupted', error: { code: 'INTERRUPTED' } });
+    const [span] = await storedSpans({ traceId: hotel.traceId!, count: 1 });
+    expect(JSON.parse(String(span.attributes['genkit:metadata:interrupt']))).toEqual({ reason: 'confirm-price', priceUsd: 240 });
   });
 
   it('answers the interrupt of bookTrip in the app: a restart runs the app’s bookHotel (marker), a respond takes the bare output', async () => {
