@@ -7,6 +7,12 @@
  * metadata}`: a bare output fails with code 3 `tool "bookHotel" output validation failed: …
  * Additional property city is not allowed`; wrapped as `{output: …}` it is taken, and the model
  * then sees `{output: …}` as the tool's output. A restart needs nothing of the kind.
+ *
+ * The Go dialect's check (resume-rules.ts) already holds a response against the output schema
+ * the tool was recorded with — the envelope, when the model span recorded it — so a bare answer
+ * is refused before anything runs and the person writes `{output: …}` (measured in
+ * attached-go-app.capture.test.ts). This wraps what that check let through bare: a response to a
+ * tool whose recorded definition says `multipart` but carries no envelope schema.
  */
 import type { ResumePayload } from '../../contract/resume-answers';
 import type { RecordedToolDefinition } from '../resume-model';
