@@ -4,10 +4,10 @@ import { OTLP_MAX_BODY_BYTES } from './body-limits';
 import { otlpAnswerForError, receiveOtlpExport, type OtlpAnswer, type OtlpReceiverContext } from './receive-otlp-export';
 import { guardRequest, type GuardConfig } from './request-guard';
 import type { TraceArrivals } from './attach/trace-arrivals';
-import { GENKIT_LOGS_PATH, GENKIT_TRACES_PATH, receiveGenkitLogs, receiveGenkitTraceData } from './attach/genkit-telemetry';
+import { GENKIT_LOGS_PATH, GENKIT_ROOT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_TRACES_PATH, isGenkitLogsPath, isGenkitTracesPath, receiveGenkitLogs, receiveGenkitTraceData } from './attach/genkit-telemetry';
 
 /** The receivers this door answers: OTLP/HTTP, and genkit's telemetry-server API (attached apps). */
-const RECEIVER_PATHS = new Set(['/v1/traces', GENKIT_TRACES_PATH, GENKIT_LOGS_PATH]);
+const RECEIVER_PATHS = new Set(['/v1/traces', GENKIT_TRACES_PATH, GENKIT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_ROOT_LOGS_PATH]);
 
 /**
  * Reads a request body whole, refusing it past `maxBytes` (a body that declares no length can
@@ -91,9 +91,9 @@ export function createOtlpFastPath(options: { context: () => (OtlpReceiverContex
     if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } }));
     return readBody(request, OTLP_MAX_BODY_BYTES).then(
       (body) =>
-        pathname === GENKIT_TRACES_PATH
+        isGenkitTracesPath(pathname)
           ? receiveGenkitTraceData(context, body)
-          : pathname === GENKIT_LOGS_PATH
+          : isGenkitLogsPath(pathname)
             ? receiveGenkitLogs()
             : receiveOtlpExport(context, { body, contentType: header(request, 'content-type'), contentEncoding: header(request, 'content-encoding') }),
       (error: unknown) => {

@@ -190,6 +190,13 @@ describe('guardRequest: the OTLP receiver', () => {
   it('still checks the Host for exporters', () => {
     expect(guardRequest(receiver({ host: `evil.example:${PORT}` }), config)).toMatchObject({ ok: false, status: 403 });
   });
+
+  it('genkit Python posts TraceData to /api/traces (urljoin drops the /genkit prefix): a POST there is a receiver, a GET is still the token-guarded list', () => {
+    expect(guardRequest(receiver({ pathname: '/api/traces' }), config)).toEqual({ ok: true });
+    expect(guardRequest(receiver({ pathname: '/api/otlp' }), config)).toEqual({ ok: true });
+    expect(guardRequest(receiver({ pathname: '/api/traces', origin: `http://localhost:${PORT}` }), config)).toMatchObject({ ok: false, status: 401 });
+    expect(guardRequest(request({ method: 'GET', pathname: '/api/traces' }), config)).toMatchObject({ ok: false, status: 401 });
+  });
 });
 
 describe('guardRequest: extraHost', () => {

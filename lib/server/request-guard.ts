@@ -70,7 +70,9 @@ export function guardRequest(request: GuardRequest, config: GuardConfig): GuardV
   }
   const isApi = request.pathname === '/api' || request.pathname.startsWith('/api/');
   // OTLP/HTTP, and genkit's telemetry-server API under /genkit (GENKIT_TELEMETRY_SERVER of an attached app).
-  const isReceiver = request.pathname === '/v1/traces' || request.pathname === '/genkit/api/traces' || request.pathname === '/genkit/api/otlp';
+  // genkit Python posts to /api/traces and /api/otlp whatever the URL's path (urljoin): a POST there is that door (Loopscope's /api/traces is GET only).
+  const isReceiver =
+    request.pathname === '/v1/traces' || request.pathname === '/genkit/api/traces' || request.pathname === '/genkit/api/otlp' || (request.method === 'POST' && (request.pathname === '/api/traces' || request.pathname === '/api/otlp'));
   if (!isApi && !isReceiver) return { ok: true };
 
   const headerToken = bearerToken(request.authorization);

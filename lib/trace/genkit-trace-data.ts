@@ -54,6 +54,8 @@ export const GenkitSpanDataSchema = z.object({
     )
     .optional(),
   instrumentationLibrary: z.object({ name: z.string(), version: z.string().optional() }).optional(),
+  // Kept only so a dialect can tell which runtime wrote the span (TraceDataWriterOf).
+  sameProcessAsParentSpan: z.unknown().optional(),
   spanKind: SpanKindNameSchema,
   status: z.object({ code: z.union([z.literal(0), z.literal(1), z.literal(2)]), message: z.string().optional() }).optional(),
   timeEvents: z
@@ -77,6 +79,22 @@ export const GenkitTraceDataSchema = z.object({
 export type GenkitTraceData = z.input<typeof GenkitTraceDataSchema>;
 type GenkitSpanData = z.output<typeof GenkitSpanDataSchema>;
 
+/**
+ * What is known of the program that wrote one TraceData span. TraceData carries no resource,
+ * and genkit JS, Go and Python write it alike but not identically (genkit Go puts OTel-Go's
+ * status codes in it: 1 = Error). Which runtime wrote a span is dialect knowledge, a layer above
+ * this one, so the caller passes it in (lib/dialects/genkit-reflection/trace-data-writer.ts).
+ */
+export interface TraceDataWriter {
+  /** Put on the span's resource as `telemetry.sdk.language`, as the writer's OTLP export would have. */
+  language?: string;
+  /** The writer's status code as OTLP's. */
+  otlpStatusCode?: (code: SpanStatusCode) => SpanStatusCode;
+}
+
+/** The writer of one TraceData span, told from the fields it wrote (undefined: unknown, read as written). */
+export type TraceDataWriterOf = (span: { links?: unknown; sameProcessAsParentSpan?: unknown }) => TraceDataWriter | undefined;
+
 /** A plain JS attribute value → `AttributeValue` (objects become null-prototype maps; undefined is dropped). */
 function toAttributeValue(value: unknown): AttributeValue | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
@@ -95,7 +113,8 @@ function toAttributes(record: Record<string, unknown> | undefined): Attributes {
   return attributes;
 }
 
-function toSpan(data: GenkitSpanData): Span {
+function toSpan(data: GenkitSpanData, writer: TraceDataWriter | undefined): Span {
+  const code = (data.status?.code ?? 0) as SpanStatusCode;
   const scope: Span['scope'] = { name: data.instrumentationLibrary?.name ?? '' };
   if (data.instrumentationLibrary?.version !== undefined) scope.version = data.instrumentationLibrary.version;
   const span: Span = {
@@ -114,11 +133,12 @@ function toSpan(data: GenkitSpanData): Span {
       // A link without a context points nowhere; there is nothing to keep.
       link.context ? [{ traceId: link.context.traceId, spanId: link.context.spanId, attributes: toAttributes(link.attributes) }] : [],
     ),
-    status: { code: (data.status?.code ?? 0) as SpanStatusCode },
+    status: { code: writer?.otlpStatusCode ? writer.otlpStatusCode(code) : code },
     // TraceData carries no resource: the Dev UI's trace store drops it.
     resource: createAttributes(),
     scope,
   };
+  if (writer?.language) span.resource['telemetry.sdk.language'] = writer.language;
   if (data.status?.message !== undefined) span.status.message = data.status.message;
   if (data.parentSpanId !== undefined) span.parentSpanId = data.parentSpanId;
   if (data.endTime !== undefined && data.endTime > 0) span.endTimeUnixNano = millisToNanos(data.endTime);
@@ -134,12 +154,13 @@ export function isGenkitTraceData(body: unknown): boolean {
 
 /**
  * Validates a Genkit `TraceData` document and normalizes its spans (in file order).
+ * @param options.writerOf tells each span's writer (its language, its status codes); without it spans are read as genkit JS writes them
  * @throws LoopscopeError INVALID_ARGUMENT naming the first problem and its path.
  */
-export function decodeGenkitTraceData(body: unknown): Span[] {
+export function decodeGenkitTraceData(body: unknown, options: { writerOf?: TraceDataWriterOf } = {}): Span[] {
   const parsed = GenkitTraceDataSchema.safeParse(body);
   if (!parsed.success) {
     throw new LoopscopeError('INVALID_ARGUMENT', describeFirstIssue(parsed.error, 'Genkit TraceData'), { cause: parsed.error });
   }
-  return Object.values(parsed.data.spans).map(toSpan);
+  return Object.values(parsed.data.spans).map((data) => toSpan(data, options.writerOf?.(data)));
 }

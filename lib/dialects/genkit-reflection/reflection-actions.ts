@@ -2,7 +2,15 @@
  * The reflection API's `GET /api/actions` (genkit JS, Go and Python alike): an object keyed by
  * action key (`/flow/planTrip`, `/tool/bookTrip`, `/model/demo/trip-model`, `/util/generate`,
  * `/prompt/…`) with `{key, name, description?, metadata?, inputSchema?, outputSchema?}`. The
- * type is the key's first segment: genkit JS 1.42 sets `metadata.type` on tools only.
+ * type is the key's first segment: genkit JS 1.42 sets `metadata.type` on tools only, genkit
+ * Python 0.12 sends no `type` at all, genkit Go 1.12 sends `tool.v2` for its tools.
+ *
+ * Tools: genkit Go and Python list each tool once, as `/tool.v2/<name>` (measured,
+ * docs/attach-runtimes.md), whose `outputSchema` is the multipart envelope `{content, metadata,
+ * output}`; the tool's own output schema is `metadata.originalOutputSchema`. genkit JS registers
+ * a plain tool twice (`/tool/<name>`, and a `/tool.v2/<name>` wrapper). So `tool.v2` is listed as
+ * type `tool`, with the tool's own output schema, and only when no `/tool/<name>` is listed.
+ * Schemas are kept as sent (Python's pydantic `$defs` / `$ref` are resolved by the form, input-form.ts).
  */
 import { z } from 'zod';
 import { JsonValueSchema } from '../../contract/json-value';
@@ -14,6 +22,8 @@ const ReflectionActionSchema = z.object({
   description: z.string().optional(),
   inputSchema: JsonValueSchema.optional(),
   outputSchema: JsonValueSchema.optional(),
+  // Read only for a tool.v2's `originalOutputSchema`; any other shape is no reason to drop the action.
+  metadata: z.unknown().optional(),
 });
 
 /** The action types a person runs or reads first, in the order the UI lists them. */
@@ -21,7 +31,16 @@ export const ACTION_TYPE_ORDER = ['flow', 'tool', 'model', 'prompt', 'executable
 
 /** The action type of a key: `/flow/x` → `flow`. */
 export function actionTypeOf(key: string): string {
-  return key.split('/')[1] ?? '';
+  const type = key.split('/')[1] ?? '';
+  // genkit Go and Python list their tools only as `/tool.v2/…`; they run, and are named, as tools.
+  return type === 'tool.v2' ? 'tool' : type;
+}
+
+/** A tool.v2's own output schema (`metadata.originalOutputSchema`, genkit Go and Python), if it is JSON. */
+function originalOutputSchemaOf(metadata: unknown): unknown {
+  if (typeof metadata !== 'object' || metadata === null || !('originalOutputSchema' in metadata)) return undefined;
+  const parsed = JsonValueSchema.safeParse(metadata.originalOutputSchema);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /**
@@ -34,8 +53,11 @@ export function readReflectionActions(body: unknown): RuntimeAction[] {
   for (const [key, value] of Object.entries(body)) {
     const parsed = ReflectionActionSchema.safeParse(value);
     if (!parsed.success || !key.startsWith('/')) continue;
-    const { name, description, inputSchema, outputSchema } = parsed.data;
+    // genkit JS's `/tool.v2/` wrapper of a tool it also lists as `/tool/`.
+    if (key.startsWith('/tool.v2/') && Object.hasOwn(body, `/tool/${key.slice('/tool.v2/'.length)}`)) continue;
+    const { name, description, inputSchema, metadata } = parsed.data;
     const type = actionTypeOf(key);
+    const outputSchema = (key.startsWith('/tool.v2/') ? originalOutputSchemaOf(metadata) : undefined) ?? parsed.data.outputSchema;
     actions.push({
       key,
       name: name ?? key.split('/').slice(2).join('/'),

@@ -9,6 +9,8 @@
  * (genkit #4637; INTERRUPT-MODEL.md bug 5, measured here on 1.42.0 for `/tool/…` and
  * `/tool.v2/…`). The stack's first line is the only evidence, so that is what is read; the
  * metadata, when the tool passed one, is on the tool span of the trace (`genkit:metadata:interrupt`).
+ * genkit Go 1.12 and Python 0.12 report it as code 13 too, each with its own message (measured,
+ * docs/attach-runtimes.md): Go with the data as JSON after a blank line, Python without it.
  */
 import type { RunActionResult } from '../../contract/runtimes';
 
@@ -59,6 +61,15 @@ export function readRunActionAnswer(options: { body: unknown; headerTraceId?: st
         error: { code: 'INTERRUPTED', message: message || 'The tool interrupted.' },
         note: 'The tool called interrupt(). Run on its own, genkit reports that as an INTERNAL error with an empty message and no interrupt data (genkit #4637); run it inside a generate to answer it.',
       };
+    }
+    // genkit Go 1.12: `tool execution interrupted: \n\n<the interrupt data as JSON>` (code 13).
+    const goInterrupt = /^tool execution interrupted: \s*([\s\S]*)$/.exec(message);
+    if (goInterrupt && code === 'INTERNAL') {
+      return { outcome: 'interrupted', traceId, error: { code: 'INTERRUPTED', message: goInterrupt[1] ? `The tool interrupted with ${goInterrupt[1].replace(/\s+/g, ' ')}.` : 'The tool interrupted.' }, note: 'The tool called tool.Interrupt. Run on its own, genkit Go reports that as an INTERNAL error with the data in its message; run it inside a generate to answer it.' };
+    }
+    // genkit Python 0.12: `Error while running action <name>: Interrupt()` (code 13); the data is only on the span.
+    if (code === 'INTERNAL' && /^Error while running action [^:]+: Interrupt\(\)$/.test(message)) {
+      return { outcome: 'interrupted', traceId, error: { code: 'INTERRUPTED', message: 'The tool interrupted.' }, note: 'The tool raised Interrupt. Run on its own, genkit Python reports that as an INTERNAL error without the data (it is on the tool span, genkit:metadata:interrupt); run it inside a generate to answer it.' };
     }
     // An error before the action's span started (e.g. its input failed the schema) goes through
     // genkit's express error handler: always code 13, the real status only in the message.

@@ -8,12 +8,17 @@
  *
  * A trace is the app's when it arrived through the genkit telemetry door, or when an attached
  * runtime defines its model. An app's trace whose runtime is not attached is refused with a
- * sentence saying how to attach it; genkit Go and Python apps are refused too (their reflection
- * API has no generate action with `resume` that Loopscope drives yet).
+ * sentence saying how to attach it. genkit Go 1.12 and Python 0.12 have `/util/generate` with
+ * `resume` too (measured, docs/attach-runtimes.md): a Go trace is checked by the genkit Go
+ * dialect's rules and its responses to multipart tools are wrapped as Go takes them
+ * (genkit-go/app-resume-input.ts); a Python trace is read and answered as genkit JS's (same wire,
+ * bare outputs).
  */
 import type { ResumeFromTrace, ResumeIssue } from '../../contract/resume-answers';
 import type { RunActionResult } from '../../contract/runtimes';
 import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../../dialects/resume-model';
+import { GENKIT_GO_DIALECT_ID } from '../../dialects/genkit-go/dialect-id';
+import { goAppResumePayload } from '../../dialects/genkit-go/app-resume-input';
 import { GENKIT_DIALECT_ID } from '../../dialects/genkit-js/dialect-id';
 import { resumeGenerateInput } from '../../dialects/genkit-reflection/generate-input';
 import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../trace/loopscope-attributes';
@@ -47,8 +52,11 @@ export async function appResumeTarget(options: { attachment: Attachment; spans: 
   const found = context.model ? await runtimeDefining({ attachment, model: context.model, tools }) : undefined;
   if (!fromApp && !found) return undefined;
   const blockers: ResumeIssue[] = [];
-  if (context.dialect !== GENKIT_DIALECT_ID) {
-    blockers.push({ code: 'FAILED_PRECONDITION', message: "Answering an app's interrupt in the app works for genkit JS apps only: Loopscope runs it as genkit JS's /util/generate action with resume." });
+  if (context.dialect !== GENKIT_DIALECT_ID && context.dialect !== GENKIT_GO_DIALECT_ID) {
+    blockers.push({ code: 'FAILED_PRECONDITION', message: "Answering an app's interrupt in the app works for genkit apps only (JS, Go, Python): Loopscope runs it as genkit's /util/generate action with resume." });
+  } else if (found && (context.dialect === GENKIT_GO_DIALECT_ID) !== (found.runtime.runtime === 'genkit-go')) {
+    // The wire differs (Go's multipart responses): a Go trace must be answered by a Go app and the other way round.
+    blockers.push({ code: 'FAILED_PRECONDITION', message: `This trace was recorded by a genkit ${context.dialect === GENKIT_GO_DIALECT_ID ? 'Go' : 'JS or Python'} app, and the attached app defining its model ${context.model} is ${found.runtime.runtime}: attach the app that recorded it.` });
   } else if (!context.model) {
     blockers.push({ code: 'FAILED_PRECONDITION', message: 'The paused call did not record which model it called.' });
   } else if (!found) {
@@ -67,7 +75,8 @@ export async function appResumeTarget(options: { attachment: Attachment; spans: 
     localTools: new Map<string, LocalToolFacts>(),
     signsApprovals: false,
     blockers,
-    generateInput: (validation) => resumeGenerateInput({ model: context.model ?? '', tools: offered, payload: validation.payload }),
+    generateInput: (validation) =>
+      resumeGenerateInput({ model: context.model ?? '', tools: offered, payload: found?.runtime.runtime === 'genkit-go' ? goAppResumePayload({ payload: validation.payload, tools: context.tools }) : validation.payload }),
   };
 }
 

@@ -122,7 +122,9 @@ export async function runtimeDefining(options: { attachment: Attachment; model: 
     const { actions } = await attachment.registry.describe(runtime);
     const keys = new Set(actions.map((action) => action.key));
     if (!keys.has(`/model/${model}`)) continue;
-    const missingTools = tools.filter((tool) => !keys.has(`/tool/${tool}`));
+    // By name: genkit Go and Python list their tools as `/tool.v2/<name>` (reflection-actions.ts).
+    const toolNames = new Set(actions.filter((action) => action.type === 'tool').map((action) => action.name));
+    const missingTools = tools.filter((tool) => !toolNames.has(tool));
     if (!best || missingTools.length < best.missingTools.length) best = { runtime, missingTools };
   }
   return best;

@@ -8,6 +8,7 @@
  * and stored like any export; logs are accepted and dropped (Loopscope shows no logs).
  */
 import { LoopscopeError } from '../../errors';
+import { genkitTraceDataWriterOf } from '../../dialects/genkit-reflection/trace-data-writer';
 import { decodeGenkitTraceData } from '../../trace/genkit-trace-data';
 import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../trace/loopscope-attributes';
 import { parseJsonLimited } from '../../trace/parse-json-limited';
@@ -18,6 +19,21 @@ import type { TraceArrivals } from './trace-arrivals';
 
 export const GENKIT_TRACES_PATH = `${GENKIT_TELEMETRY_PREFIX}/api/traces`;
 export const GENKIT_LOGS_PATH = `${GENKIT_TELEMETRY_PREFIX}/api/otlp`;
+
+/**
+ * Where genkit Python 0.12 posts instead: it joins GENKIT_TELEMETRY_SERVER and `/api/traces`
+ * with `urllib.parse.urljoin`, whose absolute path drops the URL's own (`…/genkit` →
+ * `http://127.0.0.1:<port>/api/traces`; measured: "Failed to save trace …: HTTP Error 404").
+ * genkit JS and Go append the path. Loopscope's own `/api/traces` is GET only, so its POST is
+ * the genkit door too (request-guard.ts lets it in as a receiver, POST only).
+ */
+export const GENKIT_ROOT_TRACES_PATH = '/api/traces';
+export const GENKIT_ROOT_LOGS_PATH = '/api/otlp';
+
+/** True for the paths genkit's TraceData posts arrive at (with and without the `/genkit` prefix). */
+export const isGenkitTracesPath = (pathname: string) => pathname === GENKIT_TRACES_PATH || pathname === GENKIT_ROOT_TRACES_PATH;
+/** True for the paths genkit's log posts arrive at. */
+export const isGenkitLogsPath = (pathname: string) => pathname === GENKIT_LOGS_PATH || pathname === GENKIT_ROOT_LOGS_PATH;
 
 const encoder = new TextEncoder();
 const json = (status: number, payload: unknown): OtlpAnswer => {
@@ -31,7 +47,8 @@ export async function receiveGenkitTraceData(context: OtlpReceiverContext & { at
   if (!pass.ok) return json(503, { error: `Loopscope is busy storing spans; retry after ${pass.retryAfterSeconds} s.` });
   try {
     const value = parseJsonLimited(new TextDecoder().decode(body), { what: 'The TraceData body' });
-    const spans = decodeGenkitTraceData(value);
+    // Go and Python apps send TraceData too: their spans are told by shape (Go's status codes differ).
+    const spans = decodeGenkitTraceData(value, { writerOf: genkitTraceDataWriterOf });
     for (const span of spans) span.resource[CAPTURED_THROUGH_ATTRIBUTE] = CAPTURED_THROUGH_GENKIT_TELEMETRY;
     await ingestSpans(context, spans);
     context.attachment?.arrivals.note(spans);

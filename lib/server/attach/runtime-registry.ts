@@ -6,6 +6,12 @@
  * killed runtime leaves it behind); a restarted app writes a new file with a new id. Each newly
  * found runtime is told Loopscope's telemetry URL (`POST /api/notify`), so an app started
  * without GENKIT_TELEMETRY_SERVER sends its spans here too.
+ *
+ * A runtime is attached only once two action lists in a row (one scan apart) name the same
+ * actions: genkit writes its runtime file as soon as its reflection server listens, before the
+ * app has defined its flows and tools. Measured on genkit Python 0.12: a list read straight after
+ * the file appeared named 4 of 8 actions, and a flow run in that window exported no span
+ * (docs/attach-runtimes.md). genkit JS and Go define theirs within milliseconds; they wait one scan.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, unlink } from 'node:fs/promises';
@@ -56,6 +62,8 @@ export class RuntimeRegistry {
   private scanning: Promise<void> | undefined;
   private readonly actions = new Map<string, { at: number; value: Promise<Pick<AttachedRuntime, 'actions' | 'problem' | 'stepPlugin'>> }>();
   private readonly listeners = new Set<() => void>();
+  /** Healthy runtimes not attached yet: the action keys of their last list, by file. */
+  private readonly settling = new Map<string, { id: string; keys: string }>();
 
   /**
    * @param options.projectDirs project roots whose `.genkit/runtimes/` to watch
@@ -111,18 +119,19 @@ export class RuntimeRegistry {
         const runtime = await this.read({ file, projectDir });
         const before = this.known.get(file);
         if (runtime && (await reflectionHealthy(runtime.url))) {
-          if (!before || before.id !== runtime.id) {
+          if ((!before || before.id !== runtime.id) && (await this.settled({ file, runtime }))) {
             this.known.set(file, runtime);
             changed = true;
-            await notifyReflection({ url: runtime.url, telemetryServerUrl: this.options.telemetryServerUrl }).catch(() => undefined);
           }
         } else if (before || runtime) {
+          this.settling.delete(file);
           if (this.known.delete(file)) changed = true;
           // A runtime killed without its cleanup leaves its file; genkit's CLI deletes such files too.
           if (runtime && !processAlive(runtime.pid)) await unlink(file).catch(() => undefined);
         }
       }
     }
+    for (const file of [...this.settling.keys()]) if (!seen.has(file)) this.settling.delete(file);
     for (const file of [...this.known.keys()]) {
       if (!seen.has(file)) {
         this.known.delete(file);
@@ -130,6 +139,30 @@ export class RuntimeRegistry {
       }
     }
     if (changed) for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * True once the runtime listed the same actions as at the previous scan. Its first sighting
+   * tells it Loopscope's telemetry URL (so an early run's spans are not lost either).
+   */
+  private async settled(options: { file: string; runtime: KnownRuntime }): Promise<boolean> {
+    const { file, runtime } = options;
+    const previous = this.settling.get(file);
+    if (previous?.id !== runtime.id) await notifyReflection({ url: runtime.url, telemetryServerUrl: this.options.telemetryServerUrl }).catch(() => undefined);
+    let keys: string;
+    try {
+      keys = Object.keys((await fetchReflectionActions(runtime.url)) as object).sort().join('\n');
+    } catch {
+      // Not answering its list yet: try again at the next scan.
+      this.settling.delete(file);
+      return false;
+    }
+    if (previous?.id === runtime.id && previous.keys === keys) {
+      this.settling.delete(file);
+      return true;
+    }
+    this.settling.set(file, { id: runtime.id, keys });
+    return false;
   }
 
   private async read(options: { file: string; projectDir: string }): Promise<KnownRuntime | undefined> {

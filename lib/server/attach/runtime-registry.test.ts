@@ -1,0 +1,84 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RuntimeRegistry } from './runtime-registry';
+
+/**
+ * The registry attaches a runtime only once its action list is stable: genkit Python 0.12 writes
+ * its runtime file before app.py has defined its flows (measured: an early /api/actions listed 4
+ * of 8). A stand-in reflection server plays that app: its list grows after its first answers.
+ */
+const EARLY = ['/tool.v2/getWeather', '/tool.v2/convertTemperature', '/tool.v2/writeMarker', '/util/generate'];
+const ALL = [...EARLY, '/flow/planTrip', '/flow/bookTrip', '/model/app/scripted', '/tool.v2/bookHotel'];
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+/** A reflection server whose first `earlyLists` action lists name only EARLY, and a project whose runtime file points at it. */
+async function fakeRuntime(options: { earlyLists: number }) {
+  let lists = 0;
+  const notified: unknown[] = [];
+  const server = http.createServer((request, response) => {
+    if (request.url?.startsWith('/api/__health')) return void response.writeHead(200).end('{"status":"OK"}');
+    if (request.url === '/api/notify') {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        notified.push(JSON.parse(body));
+        response.writeHead(200).end('{}');
+      });
+      return;
+    }
+    if (request.url === '/api/actions') {
+      lists += 1;
+      const keys = lists <= options.earlyLists ? EARLY : ALL;
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Object.fromEntries(keys.map((key) => [key, { key, name: key.split('/').pop() }]))));
+    }
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const port = (server.address() as { port: number }).port;
+  const projectDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-registry-'));
+  cleanup.push(() => rm(projectDir, { recursive: true, force: true }));
+  await mkdir(path.join(projectDir, '.genkit', 'runtimes'), { recursive: true });
+  const runtimeFile = { id: `${process.pid}-${port}`, pid: process.pid, reflectionServerUrl: `http://127.0.0.1:${port}`, timestamp: '2026-12-01T22:47:14.971673', genkitVersion: 'py/0.12.0', reflectionApiSpecVersion: 1 };
+  await writeFile(path.join(projectDir, '.genkit', 'runtimes', `${process.pid}-${port}-1796165234971.json`), JSON.stringify(runtimeFile));
+  const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit' });
+  return { registry, notified, lists: () => lists };
+}
+
+describe('RuntimeRegistry: a runtime is attached once its action list is stable', () => {
+  it('does not trust an early, shorter list: attached only when two lists in a row agree, with all 8 actions', async () => {
+    const { registry, notified, lists } = await fakeRuntime({ earlyLists: 1 });
+    await registry.scan();
+    expect(registry.runtimes()).toEqual([]);
+    // Told where to send spans at first sight, before it is attached.
+    expect(notified).toEqual([{ telemetryServerUrl: 'http://127.0.0.1:1/genkit', reflectionApiSpecVersion: 1 }]);
+    await registry.scan();
+    expect(registry.runtimes()).toEqual([]);
+    await registry.scan();
+    const [runtime] = registry.runtimes();
+    expect(runtime).toMatchObject({ runtime: 'genkit-python', pid: process.pid });
+    expect(lists()).toBe(3);
+    const described = await registry.describe(runtime);
+    expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
+    expect(notified).toHaveLength(1);
+  });
+
+  it('a runtime whose list is complete from the start is attached at the second scan', async () => {
+    const { registry } = await fakeRuntime({ earlyLists: 0 });
+    await registry.scan();
+    expect(registry.runtimes()).toEqual([]);
+    await registry.scan();
+    expect(registry.runtimes()).toHaveLength(1);
+    // Once attached it is not listed again by the scan.
+    await registry.scan();
+    expect(registry.runtimes()).toHaveLength(1);
+  });
+});
