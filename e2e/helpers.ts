@@ -218,7 +218,7 @@ process.on('exit', () => {
   for (const pid of liveSecondServers.values()) signalGroup(pid, 'SIGKILL');
 });
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();
@@ -230,7 +230,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {
@@ -239,7 +239,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** True while any process of the group led by `pid` is alive. */
-function groupAlive(pid: number): boolean {
+export function groupAlive(pid: number): boolean {
   try {
     process.kill(-pid, 0);
     return true;
