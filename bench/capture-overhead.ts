@@ -36,7 +36,7 @@ const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
 const SCENARIO = 'bench-loop';
 const MODEL_TURNS = 21;
 
-async function bareGenkit(): Promise<number[]> {
+async function bareGenkit(): Promise<{ perTurn: number[]; cpuPerRun: number }> {
   disableGenkitOTelInitialization();
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -55,17 +55,19 @@ async function bareGenkit(): Promise<number[]> {
   await generate(); // warm-up
   exporter.reset();
   const perTurn: number[] = [];
+  const cpuBefore = process.cpuUsage();
   for (let index = 0; index < ITERATIONS; index++) {
     const start = performance.now();
     const response = await generate();
     perTurn.push((performance.now() - start) / MODEL_TURNS);
     if (response.finishReason !== 'stop') throw new Error(`bare genkit run ended with ${response.finishReason}`);
   }
+  const cpu = process.cpuUsage(cpuBefore);
   const expected = ITERATIONS * (2 * MODEL_TURNS + 20);
   if (exporter.getFinishedSpans().length !== expected) {
     throw new Error(`bare genkit recorded ${exporter.getFinishedSpans().length} spans, expected ${expected}`);
   }
-  return perTurn;
+  return { perTurn, cpuPerRun: (cpu.user + cpu.system) / 1000 / ITERATIONS };
 }
 
 /** B: the same loop run through Loopscope: POST /api/runs, done when the event stream says so. */
@@ -77,8 +79,8 @@ async function loopscopeRuns(iterations: number): Promise<number[]> {
     const start = performance.now();
     const response = await fetch(`http://127.0.0.1:${PORT}/api/runs`, { method: 'POST', headers, body: JSON.stringify({ scenario: SCENARIO }) });
     const { run } = (await response.json()) as { run: { runId: string } };
-    while (!watcher.finished.has(run.runId)) await new Promise((resolve) => setImmediate(resolve));
-    if (watcher.finished.get(run.runId) !== 'finished') throw new Error(`Loopscope run ended ${watcher.finished.get(run.runId)}`);
+    const status = await watcher.whenFinished(run.runId);
+    if (status !== 'finished') throw new Error(`Loopscope run ended ${status}`);
     return performance.now() - start;
   };
   await runOnce(); // warm-up
@@ -119,11 +121,11 @@ async function browserLatency(iterations: number) {
 }
 
 /**
- * CPU time (user + system, ms) used so far by a process and all its descendants (the
- * server, Next and its runners), from /proc: a cost figure that the machine's other load
+ * CPU time (user + system, ms) used so far by a process (the server and Next) and, apart, by
+ * all its descendants (the runners), from /proc: a cost figure that the machine's other load
  * disturbs far less than wall time. Undefined where there is no /proc.
  */
-function treeCpuMs(rootPid: number): number | undefined {
+function treeCpuMs(rootPid: number): { server: number; runners: number } | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;
   const stats = new Map<number, { parent: number; cpu: number }>();
   for (const entry of readdirSync('/proc')) {
@@ -140,8 +142,11 @@ function treeCpuMs(rootPid: number): number | undefined {
     for (let current = pid, hops = 0; current > 1 && hops < 20; current = stats.get(current)?.parent ?? 0, hops++) if (current === rootPid) return true;
     return false;
   };
-  let total = 0;
-  for (const [pid, stat] of stats) if (inTree(pid)) total += stat.cpu;
+  const total = { server: 0, runners: 0 };
+  for (const [pid, stat] of stats) {
+    if (pid === rootPid) total.server += stat.cpu;
+    else if (inTree(pid)) total.runners += stat.cpu;
+  }
   return total;
 }
 
@@ -158,24 +163,29 @@ async function main() {
     if (!process.env.BENCH_NO_SETTLE) await runnersSettled({ port: PORT, token: TOKEN });
     let captured: number[];
     let latency: { latencies: number[]; spanCount: number };
-    let cpuPerRun: number | undefined;
+    let cpuPerRun: { server: number; runners: number } | undefined;
     try {
       const cpuBefore = treeCpuMs(server.pid as number);
       captured = await loopscopeRuns(ITERATIONS);
       const cpuAfter = treeCpuMs(server.pid as number);
       // The warm-up run is measured too (ITERATIONS + 1 runs).
-      if (cpuBefore !== undefined && cpuAfter !== undefined) cpuPerRun = (cpuAfter - cpuBefore) / (ITERATIONS + 1);
+      if (cpuBefore !== undefined && cpuAfter !== undefined) {
+        cpuPerRun = { server: (cpuAfter.server - cpuBefore.server) / (ITERATIONS + 1), runners: (cpuAfter.runners - cpuBefore.runners) / (ITERATIONS + 1) };
+      }
       latency = await browserLatency(LATENCY_RUNS);
     } finally {
       server.kill('SIGTERM');
     }
-    const bareMedian = median(bare);
+    const bareMedian = median(bare.perTurn);
     const loopscopeMedian = median(captured);
     const expectedSpans = (LATENCY_RUNS + 1) * (2 * MODEL_TURNS + 20);
-    console.log(`  bare genkit + in-memory spans : ${bareMedian.toFixed(3)} ms per model turn (median)`);
+    console.log(`  bare genkit + in-memory spans : ${bareMedian.toFixed(3)} ms per model turn (median), CPU ${bare.cpuPerRun.toFixed(1)} ms per run`);
     console.log(`  Loopscope runner+capture+store: ${loopscopeMedian.toFixed(3)} ms per model turn (median)`);
     console.log(`  ratio                         : ${(loopscopeMedian / bareMedian).toFixed(2)}× (target ≤ 3×)`);
-    if (cpuPerRun !== undefined) console.log(`  CPU of server + runners       : ${cpuPerRun.toFixed(1)} ms per run (${(cpuPerRun / MODEL_TURNS).toFixed(2)} ms per model turn)`);
+    if (cpuPerRun !== undefined) {
+      const total = cpuPerRun.server + cpuPerRun.runners;
+      console.log(`  CPU of server + runners       : ${total.toFixed(1)} ms per run (server ${cpuPerRun.server.toFixed(1)}, runners ${cpuPerRun.runners.toFixed(1)}; ${(total / MODEL_TURNS).toFixed(2)} ms per model turn)`);
+    }
     console.log(`span end (runner) → browser EventSource: median ${median(latency.latencies).toFixed(1)} ms, p95 ${percentile(latency.latencies, 95).toFixed(1)} ms over ${latency.spanCount} spans of ${LATENCY_RUNS + 1} runs (target median ≤ 100 ms)`);
     if (latency.spanCount !== expectedSpans) console.log(`  WARNING: ${latency.spanCount} spans reached the browser, expected ${expectedSpans}`);
   } finally {
