@@ -1,4 +1,5 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { shareRepeatedValues } from '../contract/shared-values';
 import type { EndedSpanRecord, RunnerEvent, SpanStartEvent } from './runner-protocol';
 
 /** Which run and request a span belongs to (from the moment it started). */
@@ -73,7 +74,9 @@ export class RunnerSpanOutbox {
     const { starts, ends } = this;
     this.starts = [];
     this.ends = [];
-    this.send({ type: 'span-events', starts, ends: ends.map(({ span, owner }) => endedSpanRecord(span, owner)) });
+    // A long value several spans hold (each turn's generate output, the same final response) is sent once.
+    const shared = shareRepeatedValues(ends.map(({ span, owner }) => endedSpanRecord(span, owner)));
+    this.send({ type: 'span-events', starts, ends: shared.ends, ...(shared.values ? { values: shared.values } : {}) });
   }
 
   private schedule(): void {

@@ -5,6 +5,7 @@ import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, 
 import type { Scenario } from '../runtime/scenario';
 import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
 import type { Span } from '../trace/span';
+import { restoreSharedValues } from '../contract/shared-values';
 import { RunnerSpanLedger, spansFromEndedRecords } from './runner-span-ledger';
 
 export interface GenerateResult {
@@ -301,7 +302,7 @@ export class RunnerProcess {
         }
         if (event.ends.length > 0) {
           this.ledger.recordEnds(event.ends);
-          this.events.onSpanEnds(spansFromEndedRecords(event.ends));
+          this.events.onSpanEnds(spansFromEndedRecords(restoreSharedValues(event.ends, event.values)));
         }
         break;
       case 'run-trace':
