@@ -10,6 +10,7 @@
  * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals),
  * LOOPSCOPE_OPENAI_BASE_URL / LOOPSCOPE_OPENAI_API_KEY and GEMINI_API_KEY (real providers: provider-model.ts).
  */
+import { ftruncateSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { scriptedModelName } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
@@ -31,7 +32,22 @@ const toolsDir = path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'to
 const scenariosDir = path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios'));
 const toolTimeoutMs = Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000);
 
-const outbox = new RunnerSpanOutbox(send);
+/** The spool file the server reads if this runner dies (lib/server/runner-spool.ts); without it every urgent batch goes over IPC at once. */
+function openSpool(file: string | undefined): import('./runner-span-outbox').SpanSpool | undefined {
+  if (!file) return undefined;
+  try {
+    // Appends (O_APPEND): after a clear the next line starts the file again.
+    const fd = openSync(file, 'a', 0o600);
+    return { write: (line) => void writeSync(fd, `${line}\n`), clear: () => ftruncateSync(fd, 0) };
+  } catch (error) {
+    console.error(`runner: no span spool (${error instanceof Error ? error.message : String(error)}); urgent span batches go over IPC at once`);
+    return undefined;
+  }
+}
+
+const outbox = new RunnerSpanOutbox(send, openSpool(process.env.LOOPSCOPE_RUNNER_SPOOL));
+/** Generate and replay requests in flight: when none is, the server has every span reported, and the spool is emptied. */
+let requestsInFlight = 0;
 /** True while the runner warms genkit up before it is ready: those spans belong to no run and are not sent. */
 let warmingUp = false;
 // A tool that calls process.exit: what is still queued goes out on the way down.
@@ -77,6 +93,10 @@ async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: st
 function finishRequest(requestId: string, failure: { message: string } | undefined): void {
   telemetry.closeOpenSpans(requestId, failure?.message ?? 'The run ended before this span did.');
   outbox.flush();
+  // IPC keeps order: the server gets all of it before the result, and reads the spool only if
+  // the runner dies. With another request in flight (a paused run shares the runner) it stays.
+  requestsInFlight -= 1;
+  if (requestsInFlight === 0) outbox.clearSpool();
 }
 
 // Commands are heard from the first moment, so pings are answered while tools load (a tool
@@ -171,6 +191,7 @@ const pauseTimeoutMs = Number(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_
 
 /** Replays a recording on a fresh genkit instance (stubs or this runner's tools/), spans captured as a run. */
 async function handleReplay(command: import('./runner-protocol').ReplayCommand) {
+  requestsInFlight += 1;
   await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   let result: { report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } };
@@ -254,6 +275,7 @@ process.on('message', async (raw) => {
   }
   if (command.type === 'replay') return handleReplay(command);
   if (command.type !== 'generate') return handleStepCommand(command);
+  requestsInFlight += 1;
   const { ai, scenarios, runGenerate, stepping, aiSdk } = await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   const aiSdkScenario = aiSdk.scenarios.get(command.scenario);
