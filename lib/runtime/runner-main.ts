@@ -7,7 +7,8 @@
  * Its spans go to the server over the same IPC channel (runner-telemetry.ts), which stores them.
  *
  * Environment: LOOPSCOPE_TOOLS_DIR, LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS,
- * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals),
+ * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals), LOOPSCOPE_RUNNER_SPOOL
+ * (the spool file the server reads if the runner dies: runner-span-outbox.ts),
  * LOOPSCOPE_OPENAI_BASE_URL / LOOPSCOPE_OPENAI_API_KEY and GEMINI_API_KEY (real providers: provider-model.ts).
  */
 import { ftruncateSync, openSync, writeSync } from 'node:fs';
