@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { EndedSpanRecord } from '../contract/ended-span';
 import type { SpanStartEvent } from '../runtime/runner-protocol';
-import { newSpoolPath, RunnerSpool } from './runner-spool';
+import { newSpoolPath, removeSpoolDirectory, RunnerSpool } from './runner-spool';
 
 const TRACE = 'b'.repeat(32);
 const start = (spanId: string): SpanStartEvent => ({ runId: 'r', requestId: 'r:1', traceId: TRACE, spanId, name: `span-${spanId[0]}`, attributes: {}, startTimeUnixNano: '1000' });
@@ -22,6 +22,8 @@ const end = (spanId: string): EndedSpanRecord => ({
   resource: {},
   scope: { name: 'genkit-tracer' },
 });
+
+afterAll(() => removeSpoolDirectory());
 
 describe('RunnerSpool', () => {
   it('gives back, once, the spooled starts and ends that never arrived over IPC, skipping a line cut short, and removes the file', () => {

@@ -14,7 +14,12 @@ let spoolCounter = 0;
  * in a folder of this server's own (mode 0700: spans hold tools' inputs and outputs).
  */
 export function newSpoolPath(): string {
-  directory ??= mkdtempSync(path.join(os.tmpdir(), 'loopscope-spool-'));
+  if (!directory) {
+    const created = mkdtempSync(path.join(os.tmpdir(), 'loopscope-spool-'));
+    directory = created;
+    // The server going away takes its runners with it (they exit on IPC disconnect): nobody reads their spools after it.
+    process.once('exit', () => rmSync(created, { recursive: true, force: true }));
+  }
   return path.join(directory, `runner-${++spoolCounter}.jsonl`);
 }
 
