@@ -72,8 +72,8 @@ async function loopscopeRuns(): Promise<{ perCall: number[]; spans: number }> {
     const start = performance.now();
     const response = await fetch(`http://127.0.0.1:${PORT}/api/runs`, { method: 'POST', headers, body: JSON.stringify({ scenario: SCENARIO }) });
     const { run } = (await response.json()) as { run: { runId: string } };
-    while (!watcher.finished.has(run.runId)) await new Promise((resolve) => setImmediate(resolve));
-    if (watcher.finished.get(run.runId) !== 'finished') throw new Error(`bench: the Loopscope run ended ${watcher.finished.get(run.runId)}`);
+    const status = await watcher.whenFinished(run.runId);
+    if (status !== 'finished') throw new Error(`bench: the Loopscope run ended ${status}`);
     runIds.push(run.runId);
     return performance.now() - start;
   };

@@ -18,9 +18,24 @@ export async function startBenchServer({ port, token, dataDir, toolsDir }: { por
   return child;
 }
 
-/** Waits for the 'run' events of the event stream (the home page's filter: runs, no spans). */
-export function watchRuns({ port, token }: { port: number; token: string }): { finished: Map<string, string>; ready: Promise<void>; close: () => void } {
+/**
+ * Waits for the 'run' events of the event stream (the home page's filter: runs, no spans).
+ * `whenFinished` resolves on the event itself: a poll loop (`setImmediate` until the map has
+ * the run) keeps a core busy for the whole run, on this 2-core machine the runner's or the
+ * server's, and made every captured run look slower than it is.
+ */
+export function watchRuns({ port, token }: { port: number; token: string }): {
+  finished: Map<string, string>;
+  whenFinished: (runId: string) => Promise<string>;
+  ready: Promise<void>;
+  close: () => void;
+} {
   const finished = new Map<string, string>();
+  const waiters = new Map<string, (status: string) => void>();
+  const whenFinished = (runId: string) => {
+    const status = finished.get(runId);
+    return status !== undefined ? Promise.resolve(status) : new Promise<string>((resolve) => waiters.set(runId, resolve));
+  };
   const controller = new AbortController();
   let markReady = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -38,14 +53,18 @@ export function watchRuns({ port, token }: { port: number; token: string }): { f
         const data = /^data: (.*)$/m.exec(block)?.[1];
         if (block.startsWith('event: run\n') && data) {
           const { run } = JSON.parse(data) as { run: { runId: string; status: string } };
-          if (run.status !== 'running') finished.set(run.runId, run.status);
+          if (run.status !== 'running') {
+            finished.set(run.runId, run.status);
+            waiters.get(run.runId)?.(run.status);
+            waiters.delete(run.runId);
+          }
         }
       }
     }
   })().catch((error: unknown) => {
     if ((error as Error).name !== 'AbortError') console.error('bench: event stream failed:', error);
   });
-  return { finished, ready, close: () => controller.abort() };
+  return { finished, whenFinished, ready, close: () => controller.abort() };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { EndedSpanRecord, RunnerEvent } from '../runtime/runner-protocol';
 import { RunnerSpanOutbox } from '../runtime/runner-span-outbox';
 import { decodeOtlpJson } from '../trace/otlp-json';
 import { spanFromEndedRecord } from './ended-span';
+import { restoreSharedValues } from './shared-values';
 
 /** Real SDK spans, ended; what the runner's outbox sends for them; what the OTLP exporter would. */
 function endedSpans() {
@@ -37,7 +38,7 @@ describe('spanFromEndedRecord', () => {
     const outbox = new RunnerSpanOutbox((event) => sent.push(JSON.parse(JSON.stringify(event)) as RunnerEvent));
     for (const span of spans) outbox.queueEnd(span, { runId: 'run-1', requestId: 'run-1:1' });
     outbox.flush();
-    const records = sent.flatMap((event) => (event.type === 'span-events' ? event.ends : [])) as EndedSpanRecord[];
+    const records = sent.flatMap((event) => (event.type === 'span-events' ? restoreSharedValues(event.ends, event.values) : []));
     expect(records).toHaveLength(2);
     expect(records.map((record) => record.requestId)).toEqual(['run-1:1', 'run-1:1']);
 

@@ -7,9 +7,11 @@
  * Its spans go to the server over the same IPC channel (runner-telemetry.ts), which stores them.
  *
  * Environment: LOOPSCOPE_TOOLS_DIR, LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS,
- * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals),
+ * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals), LOOPSCOPE_RUNNER_SPOOL
+ * (the spool file the server reads if the runner dies: runner-span-outbox.ts),
  * LOOPSCOPE_OPENAI_BASE_URL / LOOPSCOPE_OPENAI_API_KEY and GEMINI_API_KEY (real providers: provider-model.ts).
  */
+import { ftruncateSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { scriptedModelName } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
@@ -31,7 +33,24 @@ const toolsDir = path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'to
 const scenariosDir = path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios'));
 const toolTimeoutMs = Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000);
 
-const outbox = new RunnerSpanOutbox(send);
+/** The spool file the server reads if this runner dies (lib/server/runner-spool.ts); without it every urgent batch goes over IPC at once. */
+function openSpool(file: string | undefined): import('./runner-span-outbox').SpanSpool | undefined {
+  if (!file) return undefined;
+  try {
+    // Appends (O_APPEND): after a clear the next line starts the file again.
+    const fd = openSync(file, 'a', 0o600);
+    return { write: (line) => void writeSync(fd, `${line}\n`), clear: () => ftruncateSync(fd, 0) };
+  } catch (error) {
+    console.error(`runner: no span spool (${error instanceof Error ? error.message : String(error)}); urgent span batches go over IPC at once`);
+    return undefined;
+  }
+}
+
+const outbox = new RunnerSpanOutbox(send, openSpool(process.env.LOOPSCOPE_RUNNER_SPOOL));
+/** Generate and replay requests in flight: when none is, the server has every span reported, and the spool is emptied. */
+let requestsInFlight = 0;
+/** True while the runner warms genkit up before it is ready: those spans belong to no run and are not sent. */
+let warmingUp = false;
 // A tool that calls process.exit: what is still queued goes out on the way down.
 process.on('exit', () => outbox.flush());
 
@@ -42,8 +61,29 @@ const telemetry = startRunnerTelemetry({
     if (isNewTrace && run) send({ type: 'run-trace', runId: run.runId, requestId: run.requestId, traceId: span.traceId });
     outbox.queueStart(span, urgent);
   },
-  onSpanEnd: (span, owner) => outbox.queueEnd(span, owner),
+  onSpanEnd: (span, owner) => {
+    if (!warmingUp) outbox.queueEnd(span, owner);
+  },
 });
+
+/**
+ * One generate on the hand-written model before the runner says it is ready. genkit compiles
+ * a JSON-schema validator (ajv) the first time it validates a generate request and a model
+ * request, and V8 compiles the loop's code: ≈340 ms of CPU that the first run on every fresh
+ * runner paid (bench/capture-overhead.ts), now spent while the pool keeps the runner warm.
+ * It runs no tools/ code and its spans are not sent (they belong to no run).
+ */
+async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: string): Promise<void> {
+  warmingUp = true;
+  try {
+    await ai.generate({ model: handWrittenModel, prompt: 'warm-up', config: { parts: [{ text: 'ready' }] } });
+  } catch (error) {
+    // Not being warm only makes the first run slower.
+    console.error(`runner: the warm-up generate failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    warmingUp = false;
+  }
+}
 
 /**
  * Ends the request's spans that genkit left open (a tool past its time limit never settles,
@@ -54,6 +94,10 @@ const telemetry = startRunnerTelemetry({
 function finishRequest(requestId: string, failure: { message: string } | undefined): void {
   telemetry.closeOpenSpans(requestId, failure?.message ?? 'The run ended before this span did.');
   outbox.flush();
+  // IPC keeps order: the server gets all of it before the result, and reads the spool only if
+  // the runner dies. With another request in flight (a paused run shares the runner) it stays.
+  requestsInFlight -= 1;
+  if (requestsInFlight === 0) outbox.clearSpool();
 }
 
 // Commands are heard from the first moment, so pings are answered while tools load (a tool
@@ -84,6 +128,7 @@ async function loadRuntime() {
     .map((key) => key.slice('/model/'.length));
   // The AI SDK scenarios' scripted models: a resume of an AI SDK trace calls one of these.
   for (const name of aiSdk.scenarios.keys()) models.push(scriptedModelName(name));
+  await warmUp(ai, stepping.HAND_WRITTEN_MODEL);
   send({
     type: 'ready',
     pid: process.pid,
@@ -147,6 +192,7 @@ const pauseTimeoutMs = Number(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_
 
 /** Replays a recording on a fresh genkit instance (stubs or this runner's tools/), spans captured as a run. */
 async function handleReplay(command: import('./runner-protocol').ReplayCommand) {
+  requestsInFlight += 1;
   await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   let result: { report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } };
@@ -230,6 +276,7 @@ process.on('message', async (raw) => {
   }
   if (command.type === 'replay') return handleReplay(command);
   if (command.type !== 'generate') return handleStepCommand(command);
+  requestsInFlight += 1;
   const { ai, scenarios, runGenerate, stepping, aiSdk } = await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   const aiSdkScenario = aiSdk.scenarios.get(command.scenario);

@@ -131,7 +131,8 @@ export type RunnerEvent =
    * death: what the server stores), in one message per flush; a span can start and end
    * between two flushes, so the starts are read first.
    */
-  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[] }
+  /** `values`: long attribute values several of `ends` hold, sent once (lib/contract/shared-values.ts). */
+  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[]; values?: string[] }
   | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
   | {
       type: 'generate-result';

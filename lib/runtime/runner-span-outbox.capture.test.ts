@@ -11,9 +11,10 @@ import { decodeOtlpJson } from '../trace/otlp-json';
 import type { Span } from '../trace/span';
 import { AnswerLinkProcessor, traceGenerate } from './answer-link';
 import { runContext } from './run-context';
-import type { EndedSpanRecord, RunnerEvent } from './runner-protocol';
+import type { RunnerEvent } from './runner-protocol';
 import { RunnerSpanOutbox } from './runner-span-outbox';
 import { SpanLifecycleReporter } from './span-lifecycle-reporter';
+import { restoreSharedValues } from '../contract/shared-values';
 
 /**
  * The runner stores its spans from their IPC records, not from an OTLP export: for real genkit
@@ -64,7 +65,7 @@ async function bothWays(name: string, options: { answers?: { traceId: string; sp
     ),
   );
   outbox.flush();
-  const records = sent.flatMap((event) => (event.type === 'span-events' ? event.ends : [])) as EndedSpanRecord[];
+  const records = sent.flatMap((event) => (event.type === 'span-events' ? restoreSharedValues(event.ends, event.values) : []));
   const fromRecords = records.map(spanFromEndedRecord);
   const exported = decodeOtlpJson(JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans() as never))));
   return { response, records, fromRecords, exported, root: root! };

@@ -1,4 +1,5 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { shareRepeatedValues } from '../contract/shared-values';
 import type { EndedSpanRecord, RunnerEvent, SpanStartEvent } from './runner-protocol';
 
 /** Which run and request a span belongs to (from the moment it started). */
@@ -33,34 +34,56 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): Ende
 }
 
 /**
- * Tells the server about span starts and span ends over IPC, as they happen. The ends are
- * the runner's only copy of its spans that leaves the process: the server stores them
+ * Where the runner writes what must survive it before code from tools/ runs: a file the
+ * server reads when the runner died (lib/server/runner-spool.ts). A write is in the kernel
+ * when `write` returns, so a runner that then busy-loops, is SIGKILLed or aborts on its heap
+ * limit loses nothing of it, and no other process is woken up.
+ */
+export interface SpanSpool {
+  /** Appends one line (the JSON of `{starts, ends}`), synchronously. @throws when it cannot be written. */
+  write(line: string): void;
+  /** Empties the file: the server has every span the runner reported (no request in flight). */
+  clear(): void;
+}
+
+/**
+ * Tells the server about span starts and span ends over IPC. The ends are the runner's only
+ * copy of its spans that leaves the process: the server stores them
  * (lib/server/span-write-behind.ts). A runner that dies keeps what it did: what it ended
  * is on the server already, and the server closes the spans that started and never ended.
  *
  * Events of one tick travel in one message (a turn starts and ends several spans at once).
- * The batch goes out at once, without waiting for the tick, when an action span (a tool or
- * a model: code from tools/) starts: a tool that then calls process.exit or loops forever
- * never gives the event loop back, and its start and the end of the model call before it
- * must already be on their way. What is still queued when the process exits is sent from
- * the `exit` handler: Node writes IPC messages at once while the pipe takes them (checked
- * here: a 200 KB message sent on exit arrives, a 2 MB one does not).
+ * When an action span (a tool or a model: code from tools/) starts, what is queued must be
+ * out of the process before that code runs: a tool that then calls process.exit or loops
+ * forever never gives the event loop back. With a spool, that batch is appended to the spool
+ * file at once and still sent with the tick's message; without one (or when the spool cannot
+ * be written) it is sent at once. The spool saves a 21-turn run 41 of its 44 IPC messages,
+ * each of which woke the server while the loop ran (bench/capture-overhead.ts). What is
+ * still queued when the process exits is sent from the `exit` handler: Node writes IPC
+ * messages at once while the pipe takes them (checked here: a 200 KB message sent on exit
+ * arrives, a 2 MB one does not).
  */
 export class RunnerSpanOutbox {
   private starts: SpanStartEvent[] = [];
-  private ends: { span: ReadableSpan; owner: SpanOwner | undefined }[] = [];
+  private ends: EndedSpanRecord[] = [];
+  /** How many of `starts` and `ends` are in the spool already. */
+  private spooled = { starts: 0, ends: 0 };
   private scheduled = false;
 
-  constructor(private readonly send: (event: RunnerEvent) => void) {}
+  constructor(
+    private readonly send: (event: RunnerEvent) => void,
+    private readonly spool?: SpanSpool,
+  ) {}
 
   queueStart(event: SpanStartEvent, urgent: boolean): void {
     this.starts.push(event);
-    if (urgent) this.flush();
+    if (urgent) this.secure();
     else this.schedule();
   }
 
+  /** Ended spans are read at once (an ended span no longer changes): a spool line or a message may carry it. */
   queueEnd(span: ReadableSpan, owner: SpanOwner | undefined): void {
-    this.ends.push({ span, owner });
+    this.ends.push(endedSpanRecord(span, owner));
     this.schedule();
   }
 
@@ -73,7 +96,30 @@ export class RunnerSpanOutbox {
     const { starts, ends } = this;
     this.starts = [];
     this.ends = [];
-    this.send({ type: 'span-events', starts, ends: ends.map(({ span, owner }) => endedSpanRecord(span, owner)) });
+    this.spooled = { starts: 0, ends: 0 };
+    // A long value several spans hold (each turn's generate output, the same final response) is sent once.
+    const shared = shareRepeatedValues(ends);
+    this.send({ type: 'span-events', starts, ends: shared.ends, ...(shared.values ? { values: shared.values } : {}) });
+  }
+
+  /** The server has every span reported so far (no request in flight): the spool starts empty again. */
+  clearSpool(): void {
+    this.spool?.clear();
+  }
+
+  /** What is queued leaves the process now: into the spool (and the tick's message), else over IPC at once. */
+  private secure(): void {
+    if (this.spool) {
+      try {
+        this.spool.write(JSON.stringify({ starts: this.starts.slice(this.spooled.starts), ends: this.ends.slice(this.spooled.ends) }));
+        this.spooled = { starts: this.starts.length, ends: this.ends.length };
+        this.schedule();
+        return;
+      } catch {
+        // A spool that cannot be written (disk full): the batch goes over IPC at once, as without one.
+      }
+    }
+    this.flush();
   }
 
   private schedule(): void {

@@ -1,44 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import { LoopscopeError } from '../errors';
 import { OTLP_MAX_BODY_BYTES } from './body-limits';
 import { otlpAnswerForError, receiveOtlpExport, type OtlpAnswer, type OtlpReceiverContext } from './receive-otlp-export';
+import { readNodeBody } from './read-node-body';
 import { guardRequest, type GuardConfig } from './request-guard';
 import type { TraceArrivals } from './attach/trace-arrivals';
 import { GENKIT_LOGS_PATH, GENKIT_ROOT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_TRACES_PATH, isGenkitLogsPath, isGenkitTracesPath, receiveGenkitLogs, receiveGenkitTraceData } from './attach/genkit-telemetry';
 
 /** The receivers this door answers: OTLP/HTTP, and genkit's telemetry-server API (attached apps). */
 const RECEIVER_PATHS = new Set(['/v1/traces', GENKIT_TRACES_PATH, GENKIT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_ROOT_LOGS_PATH]);
-
-/**
- * Reads a request body whole, refusing it past `maxBytes` (a body that declares no length can
- * still be too long). A refused body's answer closes the connection: the rest is never read.
- */
-function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    };
-    request.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      total += chunk.byteLength;
-      if (total > maxBytes) fail(new LoopscopeError('PAYLOAD_TOO_LARGE', `The body passed the limit of ${maxBytes} bytes.`));
-      else chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
-    });
-    request.on('error', fail);
-    // A client that goes away mid-body: nothing to store, and nobody to answer.
-    request.on('close', () => fail(new LoopscopeError('INVALID_ARGUMENT', 'The client closed the connection before the body ended.')));
-  });
-}
 
 function jsonAnswer(status: number, payload: unknown): OtlpAnswer {
   const body = Buffer.from(JSON.stringify(payload));
@@ -89,7 +58,7 @@ export function createOtlpFastPath(options: { context: () => (OtlpReceiverContex
     );
     // The proxy's refusal, word for word (proxy.ts).
     if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } }));
-    return readBody(request, OTLP_MAX_BODY_BYTES).then(
+    return readNodeBody(request, OTLP_MAX_BODY_BYTES).then(
       (body) =>
         isGenkitTracesPath(pathname)
           ? receiveGenkitTraceData(context, body)

@@ -5,7 +5,9 @@ import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, 
 import type { Scenario } from '../runtime/scenario';
 import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
 import type { Span } from '../trace/span';
+import { restoreSharedValues } from '../contract/shared-values';
 import { RunnerSpanLedger, spansFromEndedRecords } from './runner-span-ledger';
+import { newSpoolPath, RunnerSpool } from './runner-spool';
 
 export interface GenerateResult {
   traceIds: string[];
@@ -97,6 +99,8 @@ let requestCounter = 0;
  */
 export class RunnerProcess {
   readonly ledger = new RunnerSpanLedger();
+  /** What the runner writes before tools/ code runs, read if it dies (runner-spool.ts). */
+  private readonly spool = new RunnerSpool(newSpoolPath());
   readonly startedAt = Date.now();
   state: 'starting' | 'ready' | 'exited' = 'starting';
   /** When it became ready (loaded genkit and tools/), if it did. */
@@ -139,6 +143,7 @@ export class RunnerProcess {
         env: runnerEnvironment({
           LOOPSCOPE_TOOLS_DIR: settings.toolsDir,
           LOOPSCOPE_TOOL_TIMEOUT_MS: String(settings.toolTimeoutMs),
+          LOOPSCOPE_RUNNER_SPOOL: this.spool.file,
           ...(settings.pauseTimeoutMs ? { LOOPSCOPE_PAUSE_TIMEOUT_MS: String(settings.pauseTimeoutMs) } : {}),
           ...(settings.approvalSecret ? { LOOPSCOPE_APPROVAL_SECRET: settings.approvalSecret } : {}),
           ...settings.extraEnvironment,
@@ -203,6 +208,18 @@ export class RunnerProcess {
       });
     });
     return { requestId, done };
+  }
+
+  /**
+   * The process died: the span starts and ends it wrote to its spool and never sent over IPC
+   * (a tool busy-looped or took it down before the event loop turned) go into the ledger, and
+   * the ended spans are returned, to be stored. Call it before `ledger.remains`.
+   */
+  takeSpooled(): Span[] {
+    const missed = this.spool.takeMissed();
+    this.ledger.recordStarts(missed.starts);
+    this.ledger.recordEnds(missed.endRecords);
+    return missed.ends;
   }
 
   /** Hands over (and forgets) every request in flight: the process died under them. */
@@ -296,12 +313,14 @@ export class RunnerProcess {
         break;
       case 'span-events':
         if (event.starts.length > 0) {
+          this.spool.receivedStarts(event.starts);
           this.ledger.recordStarts(event.starts);
           this.events.onSpanStarts(event.starts);
         }
         if (event.ends.length > 0) {
+          this.spool.receivedEnds(event.ends);
           this.ledger.recordEnds(event.ends);
-          this.events.onSpanEnds(spansFromEndedRecords(event.ends));
+          this.events.onSpanEnds(spansFromEndedRecords(restoreSharedValues(event.ends, event.values)));
         }
         break;
       case 'run-trace':
@@ -330,6 +349,8 @@ export class RunnerProcess {
         const pending = this.pending.get(event.requestId);
         if (!pending) break;
         this.pending.delete(event.requestId);
+        // The runner emptied its spool when its last request ended (runner-main.ts), before this result.
+        if (this.pending.size === 0) this.spool.cleared();
         if (!this.holdsRun(pending.runId)) this.pauses.delete(pending.runId);
         pending.resolve(
           event.type === 'generate-result'

@@ -8,6 +8,7 @@ import { millisToNanos, type Span } from '../trace/span';
 import { describeRunnerDeath } from './describe-runner-death';
 import { RunnerPool } from './runner-pool';
 import { RunnerProcess, type GenerateResult, type RunnerCatalog, type RunnerRequest, type StepCommand, type StepCommandResult } from './runner-process';
+import { removeSpoolDirectory } from './runner-spool';
 import { SpanWriteBehind } from './span-write-behind';
 
 export type { GenerateResult, StepCommandResult } from './runner-process';
@@ -166,6 +167,8 @@ export class RunnerSupervisor {
    */
   private async onProcessExit(process: RunnerProcess, exit: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
     const headline = withoutPeriod(process.exitReason ?? (exit.signal ? `The runner was killed (${exit.signal})` : `The runner exited with code ${exit.code}`));
+    // What it wrote to its spool before a tool ran and never sent (a busy loop, a crash) counts as reported.
+    const spooled = process.takeSpooled();
     const remains = process.ledger.remains({ endTimeUnixNano: millisToNanos(Date.now()), message: `${headline} before this span ended (closed by Loopscope).` });
     const pending = process.takePending();
     if (!process.retired && !this.stopped) {
@@ -173,6 +176,7 @@ export class RunnerSupervisor {
       this.lastRestartReason = headline;
     }
     this.pool.processExited(process);
+    this.writeBehind.add(spooled);
     this.writeBehind.add(remains.closed);
     await this.writeBehind.flush();
     for (const request of pending) {
@@ -308,6 +312,7 @@ export class RunnerSupervisor {
     await this.pool.stop();
     // What the runners ended last is stored before the server goes.
     await this.writeBehind.flush();
+    removeSpoolDirectory();
     this.refreshStatus();
   }
 }

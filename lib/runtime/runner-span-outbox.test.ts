@@ -1,0 +1,78 @@
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunnerEvent, SpanStartEvent } from './runner-protocol';
+import { RunnerSpanOutbox, type SpanSpool } from './runner-span-outbox';
+
+const TRACE = 'a'.repeat(32);
+const owner = { runId: 'run-1', requestId: 'run-1:1' };
+
+function start(spanId: string, name: string): SpanStartEvent {
+  return { ...owner, traceId: TRACE, spanId, name, attributes: { 'genkit:type': 'action' }, startTimeUnixNano: '1000' };
+}
+
+/** Just what the outbox reads of an ended SDK span. */
+function ended(spanId: string): ReadableSpan {
+  return {
+    spanContext: () => ({ traceId: TRACE, spanId, traceFlags: 1 }),
+    name: 'model',
+    kind: 0,
+    startTime: [1, 0],
+    endTime: [2, 0],
+    attributes: { 'genkit:output': '{}' },
+    events: [],
+    links: [],
+    status: { code: 1 },
+    resource: { attributes: { 'service.name': 'loopscope-runner' } },
+    instrumentationScope: { name: 'genkit-tracer' },
+  } as unknown as ReadableSpan;
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+let sent: RunnerEvent[] = [];
+afterEach(() => {
+  sent = [];
+});
+
+describe('RunnerSpanOutbox with a spool', () => {
+  it('writes what is queued to the spool before tools/ code runs, and sends it with the tick’s one message', async () => {
+    const lines: string[] = [];
+    const spool: SpanSpool = { write: (line) => void lines.push(line), clear: () => void lines.splice(0) };
+    const outbox = new RunnerSpanOutbox((event) => sent.push(event), spool);
+    outbox.queueStart(start('1'.repeat(16), 'generate'), false);
+    outbox.queueEnd(ended('2'.repeat(16)), owner);
+    outbox.queueStart(start('3'.repeat(16), 'tool'), true);
+    // In the spool at once, before the tool could run; nothing woke the server yet.
+    expect(lines.map((line) => JSON.parse(line) as { starts: SpanStartEvent[]; ends: { spanId: string }[] })).toEqual([
+      { starts: [expect.objectContaining({ spanId: '1'.repeat(16) }), expect.objectContaining({ spanId: '3'.repeat(16) })], ends: [expect.objectContaining({ spanId: '2'.repeat(16), requestId: 'run-1:1' })] },
+    ]);
+    expect(sent).toEqual([]);
+    // A second action start spools only what is new.
+    outbox.queueEnd(ended('4'.repeat(16)), owner);
+    outbox.queueStart(start('5'.repeat(16), 'model'), true);
+    expect(JSON.parse(lines[1])).toEqual({ starts: [expect.objectContaining({ spanId: '5'.repeat(16) })], ends: [expect.objectContaining({ spanId: '4'.repeat(16) })] });
+    await tick();
+    expect(sent).toHaveLength(1);
+    const [message] = sent as Extract<RunnerEvent, { type: 'span-events' }>[];
+    expect(message.starts.map((event) => event.spanId)).toEqual(['1', '3', '5'].map((digit) => digit.repeat(16)));
+    expect(message.ends.map((record) => record.spanId)).toEqual(['2', '4'].map((digit) => digit.repeat(16)));
+    outbox.clearSpool();
+    expect(lines).toEqual([]);
+  });
+
+  it('sends at once over IPC when the spool cannot be written, and without a spool', () => {
+    const broken: SpanSpool = {
+      write: () => {
+        throw new Error('ENOSPC');
+      },
+      clear: () => undefined,
+    };
+    for (const spool of [broken, undefined]) {
+      sent = [];
+      const outbox = new RunnerSpanOutbox((event) => sent.push(event), spool);
+      outbox.queueEnd(ended('2'.repeat(16)), owner);
+      outbox.queueStart(start('3'.repeat(16), 'tool'), true);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({ type: 'span-events', starts: [{ spanId: '3'.repeat(16) }], ends: [{ spanId: '2'.repeat(16) }] });
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EndedSpanRecord } from '../contract/ended-span';
+import type { SpanStartEvent } from '../runtime/runner-protocol';
+import { newSpoolPath, removeSpoolDirectory, RunnerSpool } from './runner-spool';
+
+const TRACE = 'b'.repeat(32);
+const start = (spanId: string): SpanStartEvent => ({ runId: 'r', requestId: 'r:1', traceId: TRACE, spanId, name: `span-${spanId[0]}`, attributes: {}, startTimeUnixNano: '1000' });
+const end = (spanId: string): EndedSpanRecord => ({
+  runId: 'r',
+  requestId: 'r:1',
+  traceId: TRACE,
+  spanId,
+  name: `span-${spanId[0]}`,
+  kind: 0,
+  startTime: [1, 0],
+  endTime: [2, 0],
+  attributes: { 'genkit:name': `span-${spanId[0]}` },
+  events: [],
+  links: [],
+  status: { code: 1 },
+  resource: {},
+  scope: { name: 'genkit-tracer' },
+});
+
+afterAll(() => removeSpoolDirectory());
+
+describe('RunnerSpool', () => {
+  it('gives back, once, the spooled starts and ends that never arrived over IPC, skipping a line cut short, and removes the file', () => {
+    const spool = new RunnerSpool(newSpoolPath());
+    const lines = [
+      JSON.stringify({ starts: [start('1'.repeat(16)), start('2'.repeat(16))], ends: [] }),
+      JSON.stringify({ starts: [start('3'.repeat(16))], ends: [end('2'.repeat(16))] }),
+      // The runner died in the middle of this write.
+      '{"starts":[{"traceId":"',
+    ];
+    writeFileSync(spool.file, `${lines.join('\n')}`);
+    // The first line's batch arrived over IPC; the second never did.
+    spool.receivedStarts([start('1'.repeat(16)), start('2'.repeat(16))]);
+    const missed = spool.takeMissed();
+    expect(missed.starts.map((event) => event.spanId)).toEqual(['3'.repeat(16)]);
+    expect(missed.endRecords.map((record) => record.spanId)).toEqual(['2'.repeat(16)]);
+    expect(missed.ends).toEqual([expect.objectContaining({ spanId: '2'.repeat(16), name: 'span-2', endTimeUnixNano: '2000000000' })]);
+    expect(existsSync(spool.file)).toBe(false);
+    expect(spool.takeMissed()).toEqual({ starts: [], endRecords: [], ends: [] });
+  });
+
+  it('forgets what it saw when the runner emptied its spool, and reads nothing from a spool never written', () => {
+    const spool = new RunnerSpool(newSpoolPath());
+    spool.receivedEnds([end('4'.repeat(16))]);
+    spool.cleared();
+    writeFileSync(spool.file, `${JSON.stringify({ starts: [], ends: [end('4'.repeat(16))] })}\n`);
+    expect(spool.takeMissed().ends.map((span) => span.spanId)).toEqual(['4'.repeat(16)]);
+    expect(new RunnerSpool(newSpoolPath()).takeMissed().ends).toEqual([]);
+  });
+});

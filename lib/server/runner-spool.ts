@@ -1,0 +1,108 @@
+import { mkdtempSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spanFromEndedRecord, type EndedSpanRecord } from '../contract/ended-span';
+import { errorMessage } from '../errors';
+import type { SpanStartEvent } from '../runtime/runner-protocol';
+import type { Span } from '../trace/span';
+
+let directory: string | undefined;
+let spoolCounter = 0;
+
+/**
+ * A fresh path for one runner's spool file (lib/runtime/runner-span-outbox.ts, `SpanSpool`),
+ * in a folder of this server's own (mode 0700: spans hold tools' inputs and outputs).
+ */
+export function newSpoolPath(): string {
+  if (!directory) {
+    const created = mkdtempSync(path.join(os.tmpdir(), 'loopscope-spool-'));
+    directory = created;
+    // The server going away takes its runners with it (they exit on IPC disconnect): nobody reads their spools after it.
+    process.once('exit', () => rmSync(created, { recursive: true, force: true }));
+  }
+  return path.join(directory, `runner-${++spoolCounter}.jsonl`);
+}
+
+const keyOf = (span: { traceId: string; spanId: string }) => `${span.traceId}:${span.spanId}`;
+
+/**
+ * What a runner reported over IPC, against what it wrote to its spool before code from tools/
+ * ran: when it dies, the spool's starts and ends that never arrived over IPC (a tool that
+ * busy-looped or took the process down before the event loop turned) are taken from the file.
+ */
+export class RunnerSpool {
+  private readonly startsSeen = new Set<string>();
+  private readonly endsSeen = new Set<string>();
+
+  constructor(readonly file: string) {}
+
+  receivedStarts(events: readonly SpanStartEvent[]): void {
+    for (const event of events) this.startsSeen.add(keyOf(event));
+  }
+
+  receivedEnds(records: readonly EndedSpanRecord[]): void {
+    for (const record of records) this.endsSeen.add(keyOf(record));
+  }
+
+  /** The runner has no request in flight: it emptied its spool, so what was seen is forgotten too. */
+  cleared(): void {
+    this.startsSeen.clear();
+    this.endsSeen.clear();
+  }
+
+  /**
+   * The runner died: the spool's starts and ends that never arrived over IPC, then the file is
+   * removed. A line cut short by the death is skipped (the lines before it are whole: each was
+   * one write).
+   */
+  takeMissed(): { starts: SpanStartEvent[]; endRecords: EndedSpanRecord[]; ends: Span[] } {
+    let text = '';
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return { starts: [], endRecords: [], ends: [] };
+    } finally {
+      rmSync(this.file, { force: true });
+    }
+    const starts: SpanStartEvent[] = [];
+    const endRecords: EndedSpanRecord[] = [];
+    const ends: Span[] = [];
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      let batch: { starts?: SpanStartEvent[]; ends?: EndedSpanRecord[] };
+      try {
+        batch = JSON.parse(line) as typeof batch;
+      } catch {
+        continue;
+      }
+      for (const start of batch.starts ?? []) {
+        if (this.startsSeen.has(keyOf(start))) continue;
+        this.startsSeen.add(keyOf(start));
+        starts.push(start);
+      }
+      for (const record of batch.ends ?? []) {
+        if (this.endsSeen.has(keyOf(record))) continue;
+        this.endsSeen.add(keyOf(record));
+        endRecords.push(record);
+        try {
+          ends.push(spanFromEndedRecord(record));
+        } catch (error) {
+          console.error(`loopscope: a span in a runner's spool (${record.traceId}:${record.spanId}) could not be read: ${errorMessage(error)}`);
+        }
+      }
+    }
+    return { starts, endRecords, ends };
+  }
+
+}
+
+/** Removes this server's spool folder once it is empty (each runner's file goes when it exits; another supervisor in the process may still use it). */
+export function removeSpoolDirectory(): void {
+  if (!directory) return;
+  try {
+    rmdirSync(directory);
+    directory = undefined;
+  } catch {
+    // Not empty (a runner still runs) or gone already: left for later.
+  }
+}
