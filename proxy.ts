@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { guardRequest } from './lib/server/request-guard';
+import { guardRequest, refusalBody } from './lib/server/request-guard';
 import { createNonce, securityHeaders } from './lib/server/security-headers';
 import { serverPort, serverToken } from './lib/server/server-config';
 import { sessionCookieName } from './lib/server/session-cookie';
@@ -35,10 +35,7 @@ export function proxy(request: NextRequest) {
     requestHeaders.set('content-security-policy', headers['Content-Security-Policy']);
     response = NextResponse.next({ request: { headers: requestHeaders } });
   } else {
-    response = NextResponse.json(
-      { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } },
-      { status: verdict.status },
-    );
+    response = NextResponse.json(refusalBody(verdict), { status: verdict.status });
   }
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { OTLP_MAX_BODY_BYTES } from './body-limits';
 import { otlpAnswerForError, receiveOtlpExport, type OtlpAnswer, type OtlpReceiverContext } from './receive-otlp-export';
 import { readNodeBody } from './read-node-body';
-import { guardRequest, type GuardConfig } from './request-guard';
+import { guardPost, headerOf, postPathname } from './fast-path-request';
+import { refusalBody, type GuardConfig } from './request-guard';
 import type { TraceArrivals } from './attach/trace-arrivals';
 import { GENKIT_LOGS_PATH, GENKIT_ROOT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_TRACES_PATH, isGenkitLogsPath, isGenkitTracesPath, receiveGenkitLogs, receiveGenkitTraceData } from './attach/genkit-telemetry';
 
@@ -13,11 +14,6 @@ function jsonAnswer(status: number, payload: unknown): OtlpAnswer {
   const body = Buffer.from(JSON.stringify(payload));
   return { status, headers: { 'content-type': 'application/json', 'content-length': String(body.byteLength) }, body };
 }
-
-const header = (request: IncomingMessage, name: string): string | null => {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : null;
-};
 
 /**
  * The OTLP receiver answered by Loopscope's HTTP server itself (scripts/start.js), in front of
@@ -34,37 +30,20 @@ const header = (request: IncomingMessage, name: string): string | null => {
  */
 export function createOtlpFastPath(options: { context: () => (OtlpReceiverContext & { attachment?: { arrivals: TraceArrivals } }) | undefined; guard: GuardConfig }): (request: IncomingMessage) => Promise<OtlpAnswer> | undefined {
   return (request) => {
-    if (request.method !== 'POST') return undefined;
-    const url = request.url ?? '';
-    const query = url.indexOf('?');
-    const pathname = query < 0 ? url : url.slice(0, query);
-    if (!RECEIVER_PATHS.has(pathname)) return undefined;
+    const pathname = postPathname(request);
+    if (pathname === undefined || !RECEIVER_PATHS.has(pathname)) return undefined;
     const context = options.context();
     if (!context) return undefined;
-    const verdict = guardRequest(
-      {
-        method: 'POST',
-        pathname,
-        host: header(request, 'host'),
-        origin: header(request, 'origin'),
-        authorization: header(request, 'authorization'),
-        // The receiver never reads these: a query token counts only on the event stream, the
-        // session cookie (and the Fetch Metadata that qualifies it) only on /api.
-        queryToken: null,
-        sessionCookie: null,
-        secFetchSite: null,
-      },
-      options.guard,
-    );
-    // The proxy's refusal, word for word (proxy.ts).
-    if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } }));
+    // The receiver never takes the session cookie: a page cannot export spans.
+    const verdict = guardPost({ request, pathname, guard: options.guard, session: false });
+    if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, refusalBody(verdict)));
     return readNodeBody(request, OTLP_MAX_BODY_BYTES).then(
       (body) =>
         isGenkitTracesPath(pathname)
           ? receiveGenkitTraceData(context, body)
           : isGenkitLogsPath(pathname)
             ? receiveGenkitLogs()
-            : receiveOtlpExport(context, { body, contentType: header(request, 'content-type'), contentEncoding: header(request, 'content-encoding') }),
+            : receiveOtlpExport(context, { body, contentType: headerOf(request, 'content-type'), contentEncoding: headerOf(request, 'content-encoding') }),
       (error: unknown) => {
         const answer = otlpAnswerForError(error);
         if (answer.status === 413) answer.headers.connection = 'close';

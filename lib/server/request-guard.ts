@@ -24,6 +24,11 @@ export interface GuardConfig {
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; message: string };
 
+/** The answer to a request the guard turned away, as a JSON body (proxy.ts and the HTTP server's own answers). */
+export function refusalBody(verdict: Extract<GuardVerdict, { ok: false }>): { error: { code: 'UNAUTHENTICATED' | 'PERMISSION_DENIED'; message: string } } {
+  return { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } };
+}
+
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 /** The Host values this server answers to: loopback names with our port (DNS-rebinding guard). */

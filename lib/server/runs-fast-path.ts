@@ -6,23 +6,10 @@ import type { AppContext } from './app-context';
 import { API_MAX_BODY_BYTES } from './body-limits';
 import { postRuns } from './post-runs';
 import { readNodeBody } from './read-node-body';
-import { guardRequest, type GuardConfig } from './request-guard';
-import { sessionCookieName } from './session-cookie';
+import { guardPost, headerOf, postPathname } from './fast-path-request';
+import { refusalBody, type GuardConfig } from './request-guard';
 import type { DirectAnswer } from './start-http-servers';
 
-const header = (request: IncomingMessage, name: string): string | null => {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : null;
-};
-
-/** One cookie's value from a `Cookie` header (as Next's `request.cookies.get` reads it), or null. */
-function cookieValue(cookieHeader: string | null, name: string): string | null {
-  for (const pair of (cookieHeader ?? '').split(';')) {
-    const equals = pair.indexOf('=');
-    if (equals > 0 && pair.slice(0, equals).trim() === name) return pair.slice(equals + 1).trim();
-  }
-  return null;
-}
 
 function jsonAnswer(status: number, payload: unknown): DirectAnswer {
   return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
@@ -56,32 +43,14 @@ function errorAnswer(error: unknown): DirectAnswer {
  */
 export function createRunsFastPath(options: { context: () => AppContext | undefined; guard: GuardConfig }): (request: IncomingMessage) => Promise<DirectAnswer> | undefined {
   return (request) => {
-    if (request.method !== 'POST') return undefined;
-    const url = request.url ?? '';
-    const query = url.indexOf('?');
-    const pathname = query < 0 ? url : url.slice(0, query);
-    if (pathname !== '/api/runs') return undefined;
+    if (postPathname(request) !== '/api/runs') return undefined;
     const context = options.context();
     if (!context) return undefined;
-    const verdict = guardRequest(
-      {
-        method: 'POST',
-        pathname,
-        host: header(request, 'host'),
-        origin: header(request, 'origin'),
-        authorization: header(request, 'authorization'),
-        // A query token counts only on the event stream.
-        queryToken: null,
-        sessionCookie: cookieValue(header(request, 'cookie'), sessionCookieName(options.guard.port)),
-        secFetchSite: header(request, 'sec-fetch-site'),
-      },
-      options.guard,
-    );
-    // The proxy's refusal, word for word (proxy.ts).
-    if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, { error: { code: verdict.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED', message: verdict.message } }));
+    const verdict = guardPost({ request, pathname: '/api/runs', guard: options.guard, session: true });
+    if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, refusalBody(verdict)));
     return (async () => {
       try {
-        const mediaType = (header(request, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
+        const mediaType = (headerOf(request, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
         if (mediaType !== 'application/json') throw new LoopscopeError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
         const bytes = await readNodeBody(request, API_MAX_BODY_BYTES);
         const value = parseJsonLimited(new TextDecoder().decode(bytes), { what: 'The body' });
