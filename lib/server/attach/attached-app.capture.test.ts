@@ -8,130 +8,45 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import { CAPTURED_THROUGH_ATTRIBUTE } from '../../trace/loopscope-attributes';
-import { TraceStore } from '../../trace/trace-store';
+import type { TraceStore } from '../../trace/trace-store';
 import type { Span } from '../../trace/span';
 import type { AppContext } from '../app-context';
-import { IngestGate } from '../ingest-gate';
-import { createOtlpFastPath } from '../otlp-fast-path';
 import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
-import { RunRegistry } from '../run-registry';
-import { freePort } from '../testing/free-port';
 import { runEnded } from '../testing/runner-context';
-import { errorMessage, LoopscopeError } from '../../errors';
 import { ANSWERED_BY_HAND_ATTRIBUTE } from '../../runtime/step-protocol';
 import { decidePause, setBreakpoints, stopRun } from '../run-service';
-import { createAttachment, listRuntimes, runInRuntime, type Attachment } from './attach-service';
+import { listRuntimes, runInRuntime, type Attachment } from './attach-service';
 import { startAttachedGenerate } from './attached-generate';
-import { AttachedSteps } from './attached-steps';
 import { answerStepDoor } from './step-door';
+import { startAttachedApp, until, type AttachedAppHarness } from './testing/attached-app-harness';
 
 const appDir = path.join(process.cwd(), 'examples/apps/genkit-js');
 
-/** The step door as the server answers it: JSON in, JSON or the error's status out. */
-async function answerStepDoorOver(request: http.IncomingMessage, op: string): Promise<{ status: number; body: unknown }> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  try {
-    const body = await answerStepDoor({ steps: context.attachedSteps, op, authorization: request.headers.authorization ?? null, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-    return { status: 200, body };
-  } catch (error) {
-    const status = error instanceof LoopscopeError ? ({ NOT_FOUND: 404, UNAUTHENTICATED: 401, INVALID_ARGUMENT: 400 } as Record<string, number>)[error.code] ?? 500 : 500;
-    return { status, body: { error: { message: errorMessage(error) } } };
-  }
-}
-
-let context: AppContext;
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts)', () => {
-  let dataDir: string;
+  let harness: AttachedAppHarness;
   let markers: string;
+  // The harness's parts, as the tests below name them.
   let store: TraceStore;
-  let server: http.Server;
   let attachment: Attachment;
-  /** Every TraceData request the door answered, with its status. */
-  const doorRequests: { path: string; status: number }[] = [];
-  const token = 'attach-test-token';
+  let context: AppContext;
+  const doorRequests = () => harness.doorRequests;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-attach-'));
-    markers = path.join(dataDir, 'markers');
+    markers = await mkdtemp(path.join(os.tmpdir(), 'loopscope-attach-markers-'));
     rmSync(path.join(appDir, '.genkit'), { recursive: true, force: true });
-    store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved') });
-    const port = await freePort();
-    const holder: { attachment?: Attachment } = {};
-    const receiver = {
-      store,
-      bus: { publish: () => undefined },
-      ingestGate: new IngestGate(),
-      get attachment() {
-        return holder.attachment;
-      },
-    };
-    const door = createOtlpFastPath({ context: () => receiver, guard: { port, token } });
-    server = http.createServer((request, response) => {
-      // The step middleware's door (app/attach/step/[op] in the server), for the stepped generates below.
-      const stepOp = /^\/attach\/step\/(\w+)$/.exec(request.url ?? '')?.[1];
-      if (stepOp) {
-        void answerStepDoorOver(request, stepOp).then(({ status, body }) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
-        return;
-      }
-      const answer = door(request);
-      if (!answer) {
-        doorRequests.push({ path: request.url ?? '', status: 404 });
-        response.writeHead(404).end();
-        return;
-      }
-      void answer.then((reply) => {
-        doorRequests.push({ path: request.url ?? '', status: reply.status });
-        response.writeHead(reply.status, reply.headers).end(Buffer.from(reply.body));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    attachment = createAttachment({
-      environment: {
-        ...process.env,
-        EXAMPLE_MARKERS_DIR: markers,
-        LOOPSCOPE_APP_COMMAND: JSON.stringify([process.execPath, '--import', 'tsx', 'app.ts']),
-        LOOPSCOPE_APP_CWD: appDir,
-        // Must not reach the app (app-environment.ts).
-        LOOPSCOPE_TOKEN: token,
-      },
-      port,
-    });
-    holder.attachment = attachment;
-    const runs = new RunRegistry(() => undefined);
-    const attachedSteps = new AttachedSteps({
-      onPause: (runId, pause) => runs.addPause(runId, pause),
-      onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
-      onTrace: (runId, traceId) => runs.addTrace(runId, traceId),
-    });
-    // No built-in runner holds these runs: step commands go to the attached app's steps.
-    const noRunner = { holdsRun: () => false, command: async () => ({ ok: false, message: 'not a runner run' }) };
-    context = { store, runs, attachment, attachedSteps, goRunner: noRunner, supervisor: noRunner, config: { port } } as unknown as AppContext;
+    // The JS example runs in its own folder (it resolves genkit from the repo): its runtime file lands there.
+    harness = await startAttachedApp({ name: 'js-app', cwd: appDir, env: { EXAMPLE_MARKERS_DIR: markers }, command: () => [process.execPath, '--import', 'tsx', 'app.ts'] });
+    ({ store, attachment, context } = harness);
   });
 
   afterAll(async () => {
-    await attachment?.app?.stop();
-    attachment?.registry.stop();
-    await new Promise((resolve) => server?.close(resolve));
-    await store?.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await harness?.close();
+    await rm(markers, { recursive: true, force: true });
   });
 
   let firstRuntimeId = '';
@@ -170,7 +85,7 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
     const spans = (await store.get(flowTraceId)) ?? [];
     expect(spans.map((span) => span.name).sort()).toEqual(['bookTrip', 'demo/trip-model', 'generate', 'getWeather', 'planTrip']);
     expect(spans.every((span) => span.resource[CAPTURED_THROUGH_ATTRIBUTE] === 'genkit-telemetry')).toBe(true);
-    expect(doorRequests.filter((request) => request.path === '/genkit/api/traces' && request.status === 200).length).toBeGreaterThanOrEqual(5);
+    expect(doorRequests().filter((request) => request.path === '/genkit/api/traces' && request.status === 200).length).toBeGreaterThanOrEqual(5);
     const graph = buildRunGraph(spans);
     expect(graph.summary).toMatchObject({ generates: 1, modelCalls: 1, toolCalls: 2, interrupts: 1, errors: 0, finishReason: 'interrupted' });
   });

@@ -1,8 +1,9 @@
 /**
- * What the attach integration tests share (attached-go-app / attached-python-app): Loopscope's
+ * What the attach integration tests share (attached-app / -go-app / -python-app): Loopscope's
  * real genkit telemetry door (createOtlpFastPath: guard, body limit, TraceData reader, store) on
  * an HTTP port, an attachment created from the environment `loopscope start -- <cmd>` sets, and
- * an AppContext with the store, the runs and that attachment (no built-in runner).
+ * an AppContext with the store, the runs, that attachment and the step door's AttachedSteps (no
+ * built-in runner).
  *
  * Each test app runs in a scratch folder of its own (its cwd, holding a copy of the marker file
  * genkit looks for): genkit Go writes its runtime file next to the nearest go.mod and genkit Python
@@ -16,10 +17,13 @@ import path from 'node:path';
 import { TraceStore } from '../../../trace/trace-store';
 import type { AppContext } from '../../app-context';
 import { IngestGate } from '../../ingest-gate';
+import { errorMessage, LoopscopeError } from '../../../errors';
 import { createOtlpFastPath } from '../../otlp-fast-path';
 import { RunRegistry } from '../../run-registry';
 import { freePort } from '../../testing/free-port';
 import { createAttachment, listRuntimes, type Attachment } from '../attach-service';
+import { AttachedSteps } from '../attached-steps';
+import { answerStepDoor } from '../step-door';
 
 export interface AttachedAppHarness {
   attachment: Attachment;
@@ -59,17 +63,37 @@ export function appRuntime(harness: AttachedAppHarness) {
   });
 }
 
+/** The step door as the server answers it (app/attach/step/[op]): JSON in, JSON or the error's status out. */
+async function answerStepRequest(options: { request: http.IncomingMessage; op: string; steps: AttachedSteps }): Promise<{ status: number; body: unknown }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of options.request) chunks.push(chunk as Buffer);
+  try {
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return { status: 200, body: await answerStepDoor({ steps: options.steps, op: options.op, authorization: options.request.headers.authorization ?? null, body }) };
+  } catch (error) {
+    return { status: LoopscopeError.isInstance(error) ? error.httpStatus : 500, body: { error: { message: errorMessage(error) } } };
+  }
+}
+
 /**
  * Starts the door, then the app as `loopscope start -- <command>` would (LOOPSCOPE_APP_COMMAND /
  * LOOPSCOPE_APP_CWD). `command` gets the scratch folder (cwd) and the marker path: Loopscope drops
  * LOOPSCOPE_* from the app's environment, so the test passes LOOPSCOPE_APP_MARKER through `env`
  * in the command itself, as a user would pass a variable of their own.
  */
-export async function startAttachedApp(options: { name: string; prepareCwd?: (cwd: string) => Promise<void>; command: (where: { cwd: string; markerPath: string }) => string[] }): Promise<AttachedAppHarness> {
+export async function startAttachedApp(options: {
+  name: string;
+  prepareCwd?: (cwd: string) => Promise<void>;
+  command: (where: { cwd: string; markerPath: string }) => string[];
+  /** The app's folder, when it must run in its own (the JS example resolves genkit from the repo); a scratch folder otherwise. */
+  cwd?: string;
+  /** More environment for the app (not LOOPSCOPE_*: those never reach it). */
+  env?: Record<string, string>;
+}): Promise<AttachedAppHarness> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `loopscope-${options.name}-`));
-  const appCwd = path.join(dataDir, 'app');
+  const appCwd = options.cwd ?? path.join(dataDir, 'app');
   const markerPath = path.join(dataDir, 'marker.jsonl');
-  await mkdir(appCwd);
+  if (!options.cwd) await mkdir(appCwd);
   await options.prepareCwd?.(appCwd);
   const store = new TraceStore({ dataDir, savedDir: path.join(dataDir, 'saved') });
   const port = await freePort();
@@ -85,7 +109,19 @@ export async function startAttachedApp(options: { name: string; prepareCwd?: (cw
   };
   const door = createOtlpFastPath({ context: () => receiver, guard: { port, token } });
   const doorRequests: { path: string; status: number }[] = [];
+  const runs = new RunRegistry(() => undefined);
+  const attachedSteps = new AttachedSteps({
+    onPause: (runId, pause) => runs.addPause(runId, pause),
+    onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
+    onTrace: (runId, traceId) => runs.addTrace(runId, traceId),
+  });
   const server = http.createServer((request, response) => {
+    // The step middleware's door, for stepped generates (genkit JS apps with the plugin).
+    const stepOp = /^\/attach\/step\/(\w+)$/.exec(request.url ?? '')?.[1];
+    if (stepOp) {
+      void answerStepRequest({ request, op: stepOp, steps: attachedSteps }).then(({ status, body }) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
+      return;
+    }
     const answer = door(request);
     if (!answer) {
       doorRequests.push({ path: request.url ?? '', status: 404 });
@@ -101,6 +137,7 @@ export async function startAttachedApp(options: { name: string; prepareCwd?: (cw
   const attachment = createAttachment({
     environment: {
       ...process.env,
+      ...options.env,
       LOOPSCOPE_APP_COMMAND: JSON.stringify(options.command({ cwd: appCwd, markerPath })),
       LOOPSCOPE_APP_CWD: appCwd,
       // Must not reach the app (app-environment.ts).
@@ -109,9 +146,9 @@ export async function startAttachedApp(options: { name: string; prepareCwd?: (cw
     port,
   });
   holder.attachment = attachment;
-  const runs = new RunRegistry(() => undefined);
+  // No built-in runner holds these runs: step commands go to the attached app's steps.
   const noRunner = { holdsRun: () => false, command: async () => ({ ok: false, message: 'not a runner run' }) };
-  const context = { store, runs, attachment, goRunner: noRunner, supervisor: noRunner, config: { port } } as unknown as AppContext;
+  const context = { store, runs, attachment, attachedSteps, goRunner: noRunner, supervisor: noRunner, config: { port } } as unknown as AppContext;
   return {
     attachment,
     context,
