@@ -14,8 +14,8 @@ import { buildGenkitGoApp, GENKIT_GO_APP_DIR } from '../../attach/testing/genkit
 import { dialectOf } from '../../dialects/registry';
 import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
 import { runEnded } from '../testing/runner-context';
-import { listRuntimes, runInRuntime } from './attach-service';
-import { appRuntime, markerLines, startAttachedApp, until, type AttachedAppHarness } from './testing/attached-app-harness';
+import { runInRuntime } from './attach-service';
+import { appRuntime, EXAMPLE_APP_ACTIONS, killAndReregister, markerLines, startAttachedApp, storedSpans, until, type AttachedAppHarness } from './testing/attached-app-harness';
 
 let harness: AttachedAppHarness;
 let startedAt = 0;
@@ -46,16 +46,7 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     console.log(`attach go: registered ${Date.now() - startedAt} ms after the start`);
     firstRuntimeId = runtime.id;
     expect(runtime).toMatchObject({ runtime: 'genkit-go', genkitVersion: 'go/1.12.0', projectDir: harness.appCwd });
-    expect(runtime.actions.map((action) => [action.type, action.key])).toEqual([
-      ['flow', '/flow/bookTrip'],
-      ['flow', '/flow/planTrip'],
-      ['tool', '/tool.v2/bookHotel'],
-      ['tool', '/tool.v2/convertTemperature'],
-      ['tool', '/tool.v2/getWeather'],
-      ['tool', '/tool.v2/writeMarker'],
-      ['model', '/model/app/scripted'],
-      ['util', '/util/generate'],
-    ]);
+    expect(runtime.actions.map((action) => [action.type, action.key])).toEqual(EXAMPLE_APP_ACTIONS);
     expect(runtime.actions.find((action) => action.name === 'getWeather')?.outputSchema).toMatchObject({ required: ['city', 'celsius', 'conditions'] });
   });
 
@@ -65,10 +56,7 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     console.log(`attach go: planTrip ${result.durationMs} ms`);
     expect(result).toMatchObject({ outcome: 'ok', action: '/flow/planTrip', output: { finishReason: 'stop', text: expect.stringContaining('69.8°F') } });
     expect(await markerLines(harness.markerPath)).toContainEqual(expect.objectContaining({ runtime: 'genkit-go', tool: 'writeMarker', pid: harness.attachment.app!.pid }));
-    const spans = await until('10 spans', async () => {
-      const stored = (await harness.store.get(result.traceId!)) ?? [];
-      return stored.length >= 10 ? stored : undefined;
-    });
+    const spans = await storedSpans({ harness, traceId: result.traceId!, count: 10 });
     expect(spans).toHaveLength(10);
     expect(traces() - before).toBe(10);
     expect(spans.map((span) => span.name).sort()).toEqual(['app/scripted', 'app/scripted', 'app/scripted', 'convertTemperature', 'generate', 'generate', 'generate', 'getWeather', 'planTrip', 'writeMarker']);
@@ -93,10 +81,7 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     const flow = await runInRuntime({ attachment: harness.attachment, request: { runtimeId: firstRuntimeId, action: 'bookTrip', input: { city: 'Porto' } } });
     expect(flow.outcome).toBe('interrupted');
     flowTraceId = flow.traceId!;
-    const flowSpans = await until('4 spans of bookTrip', async () => {
-      const stored = (await harness.store.get(flowTraceId)) ?? [];
-      return stored.length >= 4 ? stored : undefined;
-    });
+    const flowSpans = await storedSpans({ harness, traceId: flowTraceId, count: 4 });
     expect(flowSpans).toHaveLength(4);
     expect(buildRunGraph(flowSpans).summary).toMatchObject({ interrupts: 1, errors: 0, finishReason: 'interrupted' });
 
@@ -132,14 +117,7 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
   });
 
   it('restarts the app when it is killed: it re-registers with a new runtime id', async () => {
-    const oldPid = harness.attachment.app!.pid!;
-    const killedAt = Date.now();
-    process.kill(oldPid, 'SIGKILL');
-    const next = await until('the app to re-register', async () => {
-      const { runtimes } = await listRuntimes(harness.attachment);
-      return runtimes.find((runtime) => runtime.id !== firstRuntimeId && runtime.pid !== oldPid && runtime.actions.length > 0);
-    });
-    console.log(`attach go: killed app re-registered after ${Date.now() - killedAt} ms`);
+    const next = await killAndReregister({ harness, firstRuntimeId, actions: EXAMPLE_APP_ACTIONS.length, label: 'attach go' });
     expect(harness.attachment.app!.status().restarts).toBe(1);
     expect(harness.attachment.registry.get(firstRuntimeId)).toBeUndefined();
     expect(await runInRuntime({ attachment: harness.attachment, request: { runtimeId: next.id, action: 'getWeather', input: { city: 'Lima' } } })).toMatchObject({ outcome: 'ok' });

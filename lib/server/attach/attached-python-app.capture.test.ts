@@ -14,17 +14,11 @@ import { buildRunGraph } from '../../graph/build-run-graph';
 import { ensureGenkitPythonApp, GENKIT_PYTHON_APP_DIR } from '../../attach/testing/genkit-python-app';
 import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
 import { runEnded } from '../testing/runner-context';
-import { listRuntimes, runInRuntime } from './attach-service';
-import { appRuntime, markerLines, startAttachedApp, until, type AttachedAppHarness } from './testing/attached-app-harness';
+import { runInRuntime } from './attach-service';
+import { appRuntime, EXAMPLE_APP_ACTIONS, killAndReregister, markerLines, startAttachedApp, storedSpans, until, type AttachedAppHarness } from './testing/attached-app-harness';
 
 let harness: AttachedAppHarness;
 let startedAt = 0;
-
-const storedSpans = (options: { traceId: string; count: number }) =>
-  until(`${options.count} ended spans of ${options.traceId}`, async () => {
-    const stored = ((await harness.store.get(options.traceId)) ?? []).filter((span) => span.endTimeUnixNano !== undefined);
-    return stored.length >= options.count ? stored : undefined;
-  });
 
 beforeAll(async () => {
   const python = await ensureGenkitPythonApp({ projectDir: process.cwd() });
@@ -51,16 +45,7 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
     console.log(`attach python: registered ${Date.now() - startedAt} ms after the start`);
     firstRuntimeId = runtime.id;
     expect(runtime).toMatchObject({ runtime: 'genkit-python', genkitVersion: 'py/0.12.0', projectDir: harness.appCwd });
-    expect(runtime.actions.map((action) => [action.type, action.key])).toEqual([
-      ['flow', '/flow/bookTrip'],
-      ['flow', '/flow/planTrip'],
-      ['tool', '/tool.v2/bookHotel'],
-      ['tool', '/tool.v2/convertTemperature'],
-      ['tool', '/tool.v2/getWeather'],
-      ['tool', '/tool.v2/writeMarker'],
-      ['model', '/model/app/scripted'],
-      ['util', '/util/generate'],
-    ]);
+    expect(runtime.actions.map((action) => [action.type, action.key])).toEqual(EXAMPLE_APP_ACTIONS);
     expect(runtime.actions.find((action) => action.name === 'getWeather')?.outputSchema).toMatchObject({ title: 'Weather' });
   });
 
@@ -70,7 +55,7 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
     console.log(`attach python: planTrip ${result.durationMs} ms`);
     expect(result).toMatchObject({ outcome: 'ok', action: '/flow/planTrip', output: { finishReason: 'stop', text: expect.stringContaining('69.8°F') } });
     expect(await markerLines(harness.markerPath)).toContainEqual(expect.objectContaining({ runtime: 'genkit-python', tool: 'writeMarker', pid: harness.attachment.app!.pid }));
-    const spans = await storedSpans({ traceId: result.traceId!, count: 8 });
+    const spans = await storedSpans({ harness, traceId: result.traceId!, count: 8 });
     expect(spans).toHaveLength(8);
     await until('16 posts', () => traces() - before >= 16);
     expect(traces() - before).toBe(16);
@@ -87,7 +72,7 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
     const hotel = await runInRuntime({ attachment: harness.attachment, request: { runtimeId: firstRuntimeId, action: 'bookHotel', input: { city: 'Porto', nights: 2 } } });
     // An interrupt, not an error: Python's code 13 has no data; the span has it.
     expect(hotel).toMatchObject({ outcome: 'interrupted', error: { code: 'INTERRUPTED' } });
-    const [span] = await storedSpans({ traceId: hotel.traceId!, count: 1 });
+    const [span] = await storedSpans({ harness, traceId: hotel.traceId!, count: 1 });
     expect(JSON.parse(String(span.attributes['genkit:metadata:interrupt']))).toEqual({ reason: 'confirm-price', priceUsd: 240 });
   });
 
@@ -95,7 +80,7 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
     const flow = await runInRuntime({ attachment: harness.attachment, request: { runtimeId: firstRuntimeId, action: 'bookTrip', input: { city: 'Porto' } } });
     expect(flow.outcome).toBe('interrupted');
     flowTraceId = flow.traceId!;
-    const flowSpans = await storedSpans({ traceId: flowTraceId, count: 4 });
+    const flowSpans = await storedSpans({ harness, traceId: flowTraceId, count: 4 });
     console.log(`attach python: bookTrip ${flowSpans.length} spans: ${flowSpans.map((span) => span.name).join(', ')}; ${JSON.stringify(buildRunGraph(flowSpans).summary)}`);
     expect(buildRunGraph(flowSpans).summary).toMatchObject({ interrupts: 1, errors: 0, finishReason: 'interrupted' });
 
@@ -111,7 +96,7 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
     expect(ended.status).toBe('finished');
     expect(ended.text).toBe('Booked: {"city":"Porto","confirmedBy":"tester","nights":2}.');
     expect(await markerLines(harness.markerPath)).toContainEqual(expect.objectContaining({ runtime: 'genkit-python', tool: 'bookHotel', pid: harness.attachment.app!.pid }));
-    const resumeSpans = await storedSpans({ traceId: ended.traceIds[0], count: 3 });
+    const resumeSpans = await storedSpans({ harness, traceId: ended.traceIds[0], count: 3 });
     console.log(`attach python: resume trace ${resumeSpans.length} spans: ${resumeSpans.map((span) => span.name).join(', ')}`);
     expect(resumeSpans.map((span) => span.name).sort()).toEqual(['app/scripted', 'bookHotel', 'generate']);
     const graph = buildRunGraph([...flowSpans, ...resumeSpans]);
@@ -123,14 +108,7 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
   });
 
   it('restarts the app when it is killed: it re-registers with a new runtime id', async () => {
-    const oldPid = harness.attachment.app!.pid!;
-    const killedAt = Date.now();
-    process.kill(oldPid, 'SIGKILL');
-    const next = await until('the app to re-register', async () => {
-      const { runtimes } = await listRuntimes(harness.attachment);
-      return runtimes.find((runtime) => runtime.id !== firstRuntimeId && runtime.pid !== oldPid && runtime.actions.length === 8);
-    });
-    console.log(`attach python: killed app re-registered after ${Date.now() - killedAt} ms`);
+    const next = await killAndReregister({ harness, firstRuntimeId, actions: EXAMPLE_APP_ACTIONS.length, label: 'attach python' });
     expect(harness.attachment.app!.status().restarts).toBe(1);
     expect(harness.attachment.registry.get(firstRuntimeId)).toBeUndefined();
     expect(await runInRuntime({ attachment: harness.attachment, request: { runtimeId: next.id, action: 'getWeather', input: { city: 'Lima' } } })).toMatchObject({ outcome: 'ok' });

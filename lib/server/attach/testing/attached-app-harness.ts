@@ -165,3 +165,43 @@ export async function startAttachedApp(options: {
     },
   };
 }
+
+/**
+ * The actions the Go and Python example apps both define (the same app in two languages), as
+ * `[type, key]` in listing order.
+ */
+export const EXAMPLE_APP_ACTIONS = [
+  ['flow', '/flow/bookTrip'],
+  ['flow', '/flow/planTrip'],
+  ['tool', '/tool.v2/bookHotel'],
+  ['tool', '/tool.v2/convertTemperature'],
+  ['tool', '/tool.v2/getWeather'],
+  ['tool', '/tool.v2/writeMarker'],
+  ['model', '/model/app/scripted'],
+  ['util', '/util/generate'],
+];
+
+/** The ended spans of a trace once there are `count` of them (an app's spans arrive after its answer). */
+export function storedSpans(options: { harness: AttachedAppHarness; traceId: string; count: number }) {
+  return until(`${options.count} ended spans of ${options.traceId}`, async () => {
+    const stored = ((await options.harness.store.get(options.traceId)) ?? []).filter((span) => span.endTimeUnixNano !== undefined);
+    return stored.length >= options.count ? stored : undefined;
+  });
+}
+
+/**
+ * Kills the supervised app and waits until it is back under a new runtime id that lists
+ * `actions` actions (all of them: a Python app lists some before its flows are defined).
+ */
+export async function killAndReregister(options: { harness: AttachedAppHarness; firstRuntimeId: string; actions: number; label: string }) {
+  const { harness, firstRuntimeId } = options;
+  const oldPid = harness.attachment.app!.pid!;
+  const killedAt = Date.now();
+  process.kill(oldPid, 'SIGKILL');
+  const next = await until('the app to re-register', async () => {
+    const { runtimes } = await listRuntimes(harness.attachment);
+    return runtimes.find((runtime) => runtime.id !== firstRuntimeId && runtime.pid !== oldPid && runtime.actions.length === options.actions);
+  });
+  console.log(`${options.label}: killed app re-registered after ${Date.now() - killedAt} ms`);
+  return next;
+}
