@@ -6,7 +6,9 @@
  * Run / Step / Breakpoints). The app `loopscope start -- <cmd>` runs shows its state and last output.
  */
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
+import type { RunResponse } from '@/lib/contract/run-session';
 import type { RunActionResponse, RunActionResult, RuntimeAction, RuntimesResponse } from '@/lib/contract/runtimes';
 import { draftValue, emptyDraft, formFieldOf, type FormDraft, type FormProblem } from '@/lib/dialects/genkit-reflection/input-form';
 import { canGenerate } from '@/lib/dialects/genkit-reflection/generate-form';
@@ -17,21 +19,30 @@ import { SchemaFields } from './schema-form';
 
 const RUNNABLE = new Set(['flow', 'tool', 'model', 'prompt', 'util']);
 
-function ActionRunner({ runtimeId, action }: { runtimeId: string; action: RuntimeAction }) {
+/** `steppable`: a flow of a genkit JS app with Loopscope's step plugin — its generates can be stepped from the run page. */
+function ActionRunner({ runtimeId, action, steppable }: { runtimeId: string; action: RuntimeAction; steppable: boolean }) {
+  const router = useRouter();
   const field = useMemo(() => formFieldOf(action.inputSchema), [action.inputSchema]);
   const [draft, setDraft] = useState<FormDraft>(() => emptyDraft(field));
   const [problems, setProblems] = useState<FormProblem[]>([]);
   const [result, setResult] = useState<RunActionResult | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
   const [running, setRunning] = useState(false);
-  const run = async () => {
+  const run = async (options: { step: boolean }) => {
     const checked = draftValue({ field, draft });
     setProblems(checked.problems);
     if (checked.problems.length > 0) return;
     setRunning(true);
     setFailure(undefined);
     try {
-      const answer = await apiJson<RunActionResponse>('/api/runs', { method: 'POST', body: { runtimeId, action: action.key, input: checked.value } });
+      const body = { runtimeId, action: action.key, input: checked.value };
+      if (options.step) {
+        // Its generates pause before every model call and tool; breakpoints can be set on the run page.
+        const { run: started } = await apiJson<RunResponse>('/api/runs', { method: 'POST', body: { ...body, mode: { kind: 'step' } } });
+        router.push(`/runs/${started.runId}`);
+        return;
+      }
+      const answer = await apiJson<RunActionResponse>('/api/runs', { method: 'POST', body });
       setResult(answer.result);
     } catch (error) {
       setFailure((error as Error).message);
@@ -45,7 +56,7 @@ function ActionRunner({ runtimeId, action }: { runtimeId: string; action: Runtim
       data-testid={`run-form-${action.key}`}
       onSubmit={(event) => {
         event.preventDefault();
-        void run();
+        void run({ step: false });
       }}
     >
       <SchemaFields field={field} draft={draft} path="" onChange={setDraft} />
@@ -59,6 +70,11 @@ function ActionRunner({ runtimeId, action }: { runtimeId: string; action: Runtim
       <button type="submit" disabled={running}>
         {running ? 'Running…' : `Run ${action.name}`}
       </button>
+      {steppable ? (
+        <button type="button" className="secondary" disabled={running} onClick={() => void run({ step: true })}>
+          Step through {action.name}
+        </button>
+      ) : null}
       {failure ? <p role="alert">{failure}</p> : null}
       {result ? <ActionResultView result={result} /> : null}
     </form>
@@ -130,7 +146,7 @@ export function AppsPage() {
                       {action.type}: {action.name}
                     </button>
                     {action.description ? <span className="hint"> {action.description}</span> : null}
-                    {open ? <ActionRunner runtimeId={runtime.id} action={action} /> : null}
+                    {open ? <ActionRunner runtimeId={runtime.id} action={action} steppable={action.type === 'flow' && runtime.runtime === 'genkit-js' && runtime.stepPlugin === true} /> : null}
                   </li>
                 );
               })}

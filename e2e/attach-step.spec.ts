@@ -126,6 +126,38 @@ test('attach: step an attached app’s generate from the Generate form — pause
   await context.close();
 });
 
+test('attach: step through an attached app’s own flow from its form — the generate inside planTrip pauses, and Continue runs it to its interrupt', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const markers = path.join(os.tmpdir(), `loopscope-e2e-flow-step-markers-${process.pid}`);
+  const server = await startWithApp({ markers });
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await openGenerateForm(page, server);
+  await page.getByRole('button', { name: 'flow: planTrip' }).click();
+  const form = page.getByTestId('run-form-/flow/planTrip');
+  await form.getByLabel('city').fill('Lima');
+  const started = page.waitForResponse(isPost(/^\/api\/runs$/));
+  await form.getByRole('button', { name: 'Step through planTrip' }).click();
+  const response = await started;
+  expect(response.status(), await response.text()).toBe(202);
+  expect(response.request().postDataJSON()).toMatchObject({ action: '/flow/planTrip', input: { city: 'Lima' }, mode: { kind: 'step' } });
+  await page.waitForURL(/\/runs\/[^/?]+$/);
+  const runId = page.url().split('/runs/')[1];
+  await expect(page.locator('h1')).toContainText('trip-planner: flow planTrip');
+  // The app's own ai.generate inside the flow pauses before its model call…
+  await expect(modelPause(page).locator('h3')).toHaveText('Paused before model call 1');
+  await pressStepKey(page, runId, 'S');
+  // …and before both tools it asks for.
+  await expect(pauseCards(page)).toHaveCount(2);
+  await expect(toolPause(page, 'bookTrip')).toHaveCount(1);
+  // Continue: on to the end — bookTrip interrupts, as the flow does unstepped.
+  await pressStepKey(page, runId, 'C');
+  await expectRunStatus(page, 'interrupted');
+  await expect(pauseCards(page)).toHaveCount(0);
+  await expect(graphNodes(page, 'tool-interrupt').filter({ hasText: 'bookTrip' })).toHaveCount(1);
+  await context.close();
+});
+
 test('attach: an app without the Loopscope plugin — the Generate form says so, Step is refused with the server’s sentence, Run answers with its trace', async ({ browser }) => {
   test.setTimeout(90_000);
   const markers = path.join(os.tmpdir(), `loopscope-e2e-noplugin-markers-${process.pid}`);

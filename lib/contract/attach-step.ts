@@ -17,6 +17,12 @@
 import { z } from 'zod';
 import { PauseActionSchema, PauseDecisionSchema } from './pause';
 
+/**
+ * Where a stepped flow's config travels: the action context of the flow's `runAction`, which genkit
+ * hands on to every generate inside it; the plugin adds the step middleware to those generates.
+ */
+export const STEP_CONTEXT_KEY = 'loopscope/step';
+
 /** How long the server holds a `wait` before answering `{ waiting: true }` (the middleware asks again). */
 export const WAIT_HOLD_MS = 20_000;
 

@@ -79,8 +79,9 @@ export const RunActionRequestSchema = z.object({
   action: z.string().min(1, 'name an action').max(500),
   input: JsonValueSchema.optional(),
   /**
-   * A stepped run (genkit JS apps with `plugins: [loopscope()]`, action `/util/generate` only):
-   * answered at once, 202 `{run}`, and paused as the mode says, like a scenario's run.
+   * A stepped run (genkit JS apps with `plugins: [loopscope()]`; action `/util/generate`, or a flow,
+   * whose generates are stepped): answered at once, 202 `{run}`, and paused as the mode says, like a
+   * scenario's run.
    */
   mode: RunModeSchema.optional(),
 });

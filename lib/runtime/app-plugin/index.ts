@@ -15,6 +15,7 @@
  * waits for the developer's decision, checks it against the app's own tool schemas, and
  * carries it out (lib/contract/attach-step.ts is the wire).
  */
+import { getContext } from '@genkit-ai/core';
 import { trace } from '@opentelemetry/api';
 import type { Genkit } from 'genkit';
 import { generateMiddleware, type GenkitBeta } from 'genkit/beta';
@@ -23,6 +24,7 @@ import {
   AttachHookResponseSchema,
   AttachStepConfigSchema,
   AttachWaitResponseSchema,
+  STEP_CONTEXT_KEY,
   type AttachAckRequest,
   type AttachHookRequest,
   type AttachStepConfig,
@@ -147,9 +149,27 @@ const appStepMiddleware = generateMiddleware({ name: STEP_MIDDLEWARE, descriptio
   return stepHooks(ai as unknown as GenkitBeta, new RemoteStepper(parsed.data, ai as unknown as GenkitBeta));
 });
 
+type GenerateArgument = Parameters<Genkit['generate']>[0];
+
+/**
+ * A generate inside a flow Loopscope runs stepped (its config in the flow's action context) gets
+ * the step middleware; any other generate is left exactly as the app wrote it.
+ */
+function withStepMiddleware(options: GenerateArgument): GenerateArgument {
+  const parsed = AttachStepConfigSchema.safeParse((getContext() as Record<string, unknown> | undefined)?.[STEP_CONTEXT_KEY]);
+  if (!parsed.success) return options;
+  if (typeof options !== 'object' || options === null || Array.isArray(options) || 'then' in options) return options;
+  const use = (options as { use?: unknown[] }).use ?? [];
+  if (use.some((middleware) => typeof middleware === 'object' && middleware !== null && (middleware as { name?: unknown }).name === STEP_MIDDLEWARE)) return options;
+  return { ...options, use: [...use, { name: STEP_MIDDLEWARE, config: parsed.data }] } as GenerateArgument;
+}
+
 /**
  * The plugin: `genkit({ plugins: [loopscope()] })`. Registers the step middleware at once (a
- * generate may name it before any plugin was initialized) and the hand-written answer model.
+ * generate may name it before any plugin was initialized) and the hand-written answer model, and
+ * lets the app's own `ai.generate` / `ai.generateStream` calls be stepped while a flow Loopscope
+ * runs stepped calls them (genkit has no app-wide middleware: the two methods are wrapped, and
+ * pass every other call through unchanged).
  */
 export function loopscope() {
   const plugin = genkitPlugin('loopscope', async (ai) => {
@@ -157,6 +177,10 @@ export function loopscope() {
   });
   return (ai: Genkit) => {
     ai.registry.registerValue('middleware', STEP_MIDDLEWARE, appStepMiddleware);
+    const generate = ai.generate.bind(ai);
+    const generateStream = ai.generateStream.bind(ai);
+    ai.generate = ((options: GenerateArgument) => generate(withStepMiddleware(options))) as Genkit['generate'];
+    ai.generateStream = ((options: Parameters<Genkit['generateStream']>[0]) => generateStream(withStepMiddleware(options as GenerateArgument) as never)) as Genkit['generateStream'];
     return plugin(ai);
   };
 }

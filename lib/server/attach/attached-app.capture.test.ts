@@ -21,7 +21,7 @@ import { runEnded } from '../testing/runner-context';
 import { ANSWERED_BY_HAND_ATTRIBUTE } from '../../runtime/step-protocol';
 import { decidePause, setBreakpoints, stopRun } from '../run-service';
 import { listRuntimes, runInRuntime, type Attachment } from './attach-service';
-import { startAttachedGenerate } from './attached-generate';
+import { startAttachedStepRun } from './attached-generate';
 import { answerStepDoor } from './step-door';
 import { startAttachedApp, until, type AttachedAppHarness } from './testing/attached-app-harness';
 
@@ -131,7 +131,7 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
 
   it('steps a generate in the app (plugins: [loopscope()]): its model call and each tool pause, a decision the tool schema refuses stays paused, a hand answer and an interrupt', async () => {
     const started = Date.now();
-    const run = await startAttachedGenerate({ context, runtimeId: firstRuntimeId, input: tripGenerate, mode: { kind: 'step' } });
+    const run = await startAttachedStepRun({ context, runtimeId: firstRuntimeId, action: '/util/generate', input: tripGenerate, mode: { kind: 'step' } });
     expect(run.status).toBe('running');
     const [modelPause] = await pausesOf(run.runId, 1);
     console.log(`attach step: first pause ${Date.now() - started} ms after the start`);
@@ -166,7 +166,7 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
   });
 
   it('breakpoints on a tool pause only there; Stop ends the run in the app with the user’s reason', async () => {
-    const run = await startAttachedGenerate({ context, runtimeId: firstRuntimeId, input: tripGenerate, mode: { kind: 'breakpoints', breakpoints: { tools: ['bookTrip'], modelTurns: [] } } });
+    const run = await startAttachedStepRun({ context, runtimeId: firstRuntimeId, action: '/util/generate', input: tripGenerate, mode: { kind: 'breakpoints', breakpoints: { tools: ['bookTrip'], modelTurns: [] } } });
     const [pause] = await pausesOf(run.runId, 1);
     expect(pause).toMatchObject({ kind: 'tool', tool: { name: 'bookTrip' } });
     // A wrong token is refused by name.
@@ -179,9 +179,31 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
     expect(ended.failure?.message).toContain('stopped by the user');
   });
 
-  it('refuses to step a flow, or an app without the plugin, by name', async () => {
-    await expect(startAttachedGenerate({ context, runtimeId: 'nope', input: tripGenerate, mode: { kind: 'step' } })).rejects.toThrow(/No attached runtime has the id "nope"/);
-    await expect(startAttachedGenerate({ context, runtimeId: firstRuntimeId, input: 'hello', mode: { kind: 'step' } })).rejects.toThrow(/input must be an object/);
+  it('steps the app’s own flow: the generate inside planTrip pauses where the breakpoints say, and a hand answer finishes it', async () => {
+    const run = await startAttachedStepRun({ context, runtimeId: firstRuntimeId, action: 'planTrip', input: { city: 'Lima', nights: 2 }, mode: { kind: 'breakpoints', breakpoints: { tools: ['bookTrip'], modelTurns: [1] } } });
+    expect(run.label).toBe('trip-planner: flow planTrip');
+    const [modelPause] = await pausesOf(run.runId, 1);
+    expect(modelPause).toMatchObject({ kind: 'model', modelTurn: 1 });
+    await decidePause({ context, runId: run.runId, pauseId: modelPause.pauseId, decision: { action: 'continue' } });
+    // getWeather has no breakpoint: it runs; bookTrip pauses.
+    const [book] = await pausesOf(run.runId, 1);
+    expect(book).toMatchObject({ kind: 'tool', tool: { name: 'bookTrip', input: { city: 'Lima', nights: 2 } } });
+    await decidePause({ context, runId: run.runId, pauseId: book.pauseId, decision: { action: 'answer', output: { booked: true, reference: 'BK-BY-HAND', confirmedBy: 'tester' } } });
+    const ended = await runEnded({ context, runId: run.runId });
+    expect(ended.status).toBe('finished');
+    expect(ended.text).toContain('BK-BY-HAND');
+    const spans = (await store.get(ended.traceIds[0])) ?? [];
+    expect(spans.map((span) => span.name)).toContain('planTrip');
+    expect(spans.filter((span) => span.attributes[ANSWERED_BY_HAND_ATTRIBUTE] === 'true').map((span) => span.name)).toEqual(['bookTrip']);
+    // The same flow run without a mode is the app's own, untouched: it interrupts at bookTrip as always.
+    const plain = await runInRuntime({ attachment, request: { runtimeId: firstRuntimeId, action: 'planTrip', input: { city: 'Lima', nights: 2 } } });
+    expect(plain.outcome).toBe('interrupted');
+  });
+
+  it('refuses to step what cannot be stepped, by name', async () => {
+    await expect(startAttachedStepRun({ context, runtimeId: 'nope', action: '/util/generate', input: tripGenerate, mode: { kind: 'step' } })).rejects.toThrow(/No attached runtime has the id "nope"/);
+    await expect(startAttachedStepRun({ context, runtimeId: firstRuntimeId, action: '/util/generate', input: 'hello', mode: { kind: 'step' } })).rejects.toThrow(/input must be an object/);
+    await expect(startAttachedStepRun({ context, runtimeId: firstRuntimeId, action: 'getWeather', input: { city: 'Lima' }, mode: { kind: 'step' } })).rejects.toThrow(/Only a generate \(\/util\/generate\) or a flow can be stepped, not the tool \/tool\/getWeather/);
   });
 
   it('restarts the app when it is killed: it re-registers with a new runtime id', async () => {

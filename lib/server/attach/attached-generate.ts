@@ -11,7 +11,9 @@ import type { RuntimeAction } from '../../contract/runtimes';
 import type { ListedTool } from '../../contract/tool-info';
 import { exampleFromSchema } from '../../resume/example-from-schema';
 import { LoopscopeError, errorMessage } from '../../errors';
+import { findAction } from '../../dialects/genkit-reflection/reflection-actions';
 import { readRunActionAnswer } from '../../dialects/genkit-reflection/run-action-answer';
+import { STEP_CONTEXT_KEY } from '../../contract/attach-step';
 import { STEP_MIDDLEWARE } from '../../runtime/genkit-step-middleware';
 import type { AppContext } from '../app-context';
 import type { GenerateResult } from '../runner-process';
@@ -60,16 +62,60 @@ function offeredTools(options: { actions: RuntimeAction[]; tools: unknown; proje
   });
 }
 
+/** What a stepped run of the app runs: a generate (`/util/generate`) or one of its flows. */
+interface SteppedTarget {
+  key: string;
+  label: string;
+  /** The generate's model, when it names one. */
+  model?: string;
+  /** The tool names the step panel offers (a generate's own; every tool of the app for a flow). */
+  tools: unknown;
+  /** How the step config reaches the middleware: in the generate's `use`, or in the flow's action context. */
+  carry: (config: { runId: string; url: string; token: string }) => { input: unknown; context?: Record<string, unknown> };
+}
+
+/** @throws LoopscopeError INVALID_ARGUMENT for a generate input that is not an object, NOT_FOUND / INVALID_ARGUMENT for an action that is no flow. */
+function steppedTarget(options: { action: string; input: unknown; actions: RuntimeAction[]; runtimeName: string }): SteppedTarget {
+  const { action, input, actions, runtimeName } = options;
+  if (action === '/util/generate' || action === 'generate') {
+    if (!isRecord(input)) throw new LoopscopeError('INVALID_ARGUMENT', "A generate's input must be an object (genkit's GenerateActionOptions: model, messages, tools, …).");
+    const model = typeof input.model === 'string' ? input.model : undefined;
+    return {
+      key: '/util/generate',
+      label: `${runtimeName}: generate with ${model ?? 'its default model'}`,
+      ...(model ? { model } : {}),
+      tools: input.tools,
+      carry: (config) => ({ input: { ...input, use: [...(Array.isArray(input.use) ? input.use : []), { name: STEP_MIDDLEWARE, config }] } }),
+    };
+  }
+  const found = findAction(actions, action);
+  if (!found) throw new LoopscopeError('NOT_FOUND', `The app ${runtimeName} has no action "${action}".`);
+  if (found.type !== 'flow') throw new LoopscopeError('INVALID_ARGUMENT', `Only a generate (/util/generate) or a flow can be stepped, not the ${found.type} ${found.key}: run it without mode.`);
+  return {
+    key: found.key,
+    label: `${runtimeName}: flow ${found.name}`,
+    tools: actions.filter((candidate) => candidate.type === 'tool').map((tool) => tool.name),
+    // genkit hands a flow's action context on to every generate inside it; the plugin steps those.
+    carry: (config) => ({ input, context: { [STEP_CONTEXT_KEY]: config } }),
+  };
+}
+
+/** The final answer of a generate's output (`message.content` text) or a flow's (`text`, when it returns one). */
+function finalText(output: unknown): string | undefined {
+  return textOf(output) ?? (isRecord(output) && typeof output.text === 'string' ? output.text : undefined);
+}
+
 /**
- * Starts the generate and answers at once with its run (progress on the event stream, as for a
- * scenario's run).
- * @throws LoopscopeError NOT_FOUND (unknown runtime), FAILED_PRECONDITION (the app has no Loopscope plugin), INVALID_ARGUMENT (input not an object).
+ * Starts a stepped generate — or a flow, whose generates are stepped — in the app and answers at
+ * once with its run (progress on the event stream, as for a scenario's run).
+ * @throws LoopscopeError NOT_FOUND (unknown runtime or action), FAILED_PRECONDITION (the app has no Loopscope plugin, or is not genkit JS), INVALID_ARGUMENT (a bad input, an action that is no flow).
  */
-export async function startAttachedGenerate(options: { context: AppContext; runtimeId: string; input: unknown; mode: RunMode }): Promise<RunSession> {
-  const { context, input, mode } = options;
+export async function startAttachedStepRun(options: { context: AppContext; runtimeId: string; action: string; input: unknown; mode: RunMode }): Promise<RunSession> {
+  const { context, mode } = options;
   const runtime = attachedRuntime(context.attachment, options.runtimeId);
-  if (!isRecord(input)) throw new LoopscopeError('INVALID_ARGUMENT', 'A generate\'s input must be an object (genkit\'s GenerateActionOptions: model, messages, tools, …).');
   if (runtime.runtime !== 'genkit-js') throw new LoopscopeError('FAILED_PRECONDITION', `Step and breakpoints work in genkit JS apps; ${runtime.name} is ${runtime.runtime}.`);
+  const { actions } = await context.attachment.registry.describe(runtime);
+  const target = steppedTarget({ action: options.action, input: options.input, actions, runtimeName: runtime.name });
   const middleware = await fetchReflectionValues({ url: runtime.url, type: 'middleware' });
   if (!(STEP_MIDDLEWARE in middleware)) {
     throw new LoopscopeError(
@@ -77,24 +123,20 @@ export async function startAttachedGenerate(options: { context: AppContext; runt
       `The app ${runtime.name} has no Loopscope step plugin: add \`plugins: [loopscope()]\` (import { loopscope } from 'loopscope/genkit') to its genkit({...}) and restart it, to step its generates.`,
     );
   }
-  const model = typeof input.model === 'string' ? input.model : 'its default model';
-  const { actions } = await context.attachment.registry.describe(runtime);
-  const app = { runtimeId: runtime.id, runtimeName: runtime.name, ...(typeof input.model === 'string' ? { model: input.model } : {}), tools: offeredTools({ actions, tools: input.tools, projectDir: runtime.projectDir }) };
-  const run = context.runs.create({ label: `${runtime.name}: generate with ${model}`, mode, app });
+  const app = { runtimeId: runtime.id, runtimeName: runtime.name, ...(target.model ? { model: target.model } : {}), tools: offeredTools({ actions, tools: target.tools, projectDir: runtime.projectDir }) };
+  const run = context.runs.create({ label: target.label, mode, app });
   const token = context.attachedSteps.open(run.runId, mode);
-  const use = [...(Array.isArray(input.use) ? input.use : []), { name: STEP_MIDDLEWARE, config: { runId: run.runId, url: `http://127.0.0.1:${context.config.port}`, token } }];
-  void runReflectionAction({ url: runtime.url, key: '/util/generate', input: { ...input, use }, timeoutMs: STEPPED_GENERATE_TIMEOUT_MS })
+  const carried = target.carry({ runId: run.runId, url: `http://127.0.0.1:${context.config.port}`, token });
+  void runReflectionAction({ url: runtime.url, key: target.key, ...carried, timeoutMs: STEPPED_GENERATE_TIMEOUT_MS })
     .then(async ({ body, headerTraceId }): Promise<GenerateResult> => {
       const answer = readRunActionAnswer({ body, headerTraceId });
       const traceIds = answer.traceId ? [answer.traceId] : [];
       // The run is done once its trace is stored (the app's spans come through the genkit telemetry door).
       if (answer.traceId) await context.attachment.arrivals.rootArrived({ traceId: answer.traceId, timeoutMs: TRACE_ARRIVAL_TIMEOUT_MS });
-      if (answer.outcome === 'error') return { traceIds, failure: { message: answer.error?.message ?? 'The generate failed.', status: answer.error?.code } };
+      if (answer.outcome === 'error') return { traceIds, failure: { message: answer.error?.message ?? 'The run failed.', status: answer.error?.code } };
       const output = answer.output;
-      return {
-        traceIds,
-        outcome: { finishReason: isRecord(output) && typeof output.finishReason === 'string' ? output.finishReason : undefined, text: textOf(output), interrupts: interruptsOf(output), messages: [] },
-      };
+      const finishReason = answer.outcome === 'interrupted' ? 'interrupted' : isRecord(output) && typeof output.finishReason === 'string' ? output.finishReason : undefined;
+      return { traceIds, outcome: { finishReason, text: finalText(output), interrupts: interruptsOf(output), messages: [] } };
     })
     .catch((error: unknown): GenerateResult => ({ traceIds: [], failure: { message: errorMessage(error), status: error instanceof LoopscopeError ? error.code : undefined } }))
     .then((result) => {

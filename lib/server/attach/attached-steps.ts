@@ -36,6 +36,8 @@ interface SteppedRun {
   pauses: Map<string, OpenPause>;
   /** The app's open spans already told (each once). */
   spansTold: Set<string>;
+  /** Model calls so far, over every generate of the run (a flow may call generate more than once): what model-turn breakpoints count. */
+  modelCalls: number;
   /** Set by Stop (or the run's end): every hook and wait answers it. */
   stopped?: string;
 }
@@ -59,7 +61,7 @@ export class AttachedSteps {
   /** Starts holding a run's steps; returns its step token (the middleware's credential, valid while the run runs). */
   open(runId: string, mode: RunMode): string {
     const token = randomBytes(24).toString('base64url');
-    this.runs.set(runId, { runId, token, mode, pauses: new Map(), spansTold: new Set() });
+    this.runs.set(runId, { runId, token, mode, pauses: new Map(), spansTold: new Set(), modelCalls: 0 });
     return token;
   }
 
@@ -95,12 +97,13 @@ export class AttachedSteps {
     }
     if (run.stopped) return { stopped: run.stopped };
     const { pause } = request;
-    const wanted = pause.kind === 'model' ? shouldPauseModel(run.mode, pause.modelTurn) : shouldPauseTool(run.mode, pause.tool.name);
+    if (pause.kind === 'model') run.modelCalls += 1;
+    const wanted = pause.kind === 'model' ? shouldPauseModel(run.mode, run.modelCalls) : shouldPauseTool(run.mode, pause.tool.name);
     if (!wanted) return { decision: { action: 'continue' } };
     const info: PauseInfo = {
       pauseId: randomUUID(),
       kind: pause.kind,
-      ...(pause.kind === 'model' ? { modelTurn: pause.modelTurn } : { tool: pause.tool }),
+      ...(pause.kind === 'model' ? { modelTurn: run.modelCalls } : { tool: pause.tool }),
       actions: pause.actions,
       pausedAt: Date.now(),
       ...(request.traceId ? { traceId: request.traceId } : {}),

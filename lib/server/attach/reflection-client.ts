@@ -61,13 +61,14 @@ export async function fetchReflectionValues(options: { url: string; type: 'middl
  * soon as the action's root span starts.
  * @throws LoopscopeError UNAVAILABLE when the runtime cannot be reached, DEADLINE_EXCEEDED past the time limit.
  */
-export async function runReflectionAction(options: { url: string; key: string; input: unknown; timeoutMs?: number }): Promise<{ body: unknown; headerTraceId?: string }> {
+export async function runReflectionAction(options: { url: string; key: string; input: unknown; context?: Record<string, unknown>; timeoutMs?: number }): Promise<{ body: unknown; headerTraceId?: string }> {
   let response: Response;
   try {
     response = await fetch(`${options.url}/api/runAction`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key: options.key, input: options.input }),
+      // `context`: the action context genkit runs the action in (a flow's generates see it too).
+      body: JSON.stringify({ key: options.key, input: options.input, ...(options.context ? { context: options.context } : {}) }),
       signal: AbortSignal.timeout(options.timeoutMs ?? RUN_ACTION_TIMEOUT_MS),
     });
   } catch (error) {
