@@ -17,6 +17,9 @@
 import { z } from 'zod';
 import { PauseActionSchema, PauseDecisionSchema } from './pause';
 
+/** The step middleware's name: in the runner, and as an attached app registers it (`use: [{name}]` through reflection). */
+export const STEP_MIDDLEWARE = 'loopscope/step';
+
 /**
  * Where a stepped flow's config travels: the action context of the flow's `runAction`, which genkit
  * hands on to every generate inside it; the plugin adds the step middleware to those generates.

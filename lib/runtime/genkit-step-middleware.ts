@@ -6,6 +6,8 @@
  */
 import { trace } from '@opentelemetry/api';
 import { generateMiddleware, ToolInterruptError, type GenkitBeta } from 'genkit/beta';
+// The middleware's name is part of the attach wire (the server names it in a generate's `use`).
+import { STEP_MIDDLEWARE } from '../contract/attach-step';
 import type { RunStepper } from './run-stepper';
 import { ANSWERED_BY_HAND_ATTRIBUTE, HAND_WRITTEN_MODEL, type PauseAction, type PauseDecision, type PauseInfo } from './step-protocol';
 
@@ -81,8 +83,6 @@ export async function checkDecision({ ai, pause, decision }: { ai: GenkitBeta; p
  */
 export type StepperPort = Pick<RunStepper, 'nextModelTurn' | 'wantsModelPause' | 'wantsToolPause' | 'pause'>;
 
-/** The middleware's name: in the runner, and as an attached app registers it (`use: [{name}]` through reflection). */
-export const STEP_MIDDLEWARE = 'loopscope/step';
 
 /**
  * The hooks that pause before every model call and tool execution the run's mode asks for,

@@ -25,12 +25,13 @@ import {
   AttachStepConfigSchema,
   AttachWaitResponseSchema,
   STEP_CONTEXT_KEY,
+  STEP_MIDDLEWARE,
   type AttachAckRequest,
   type AttachHookRequest,
   type AttachStepConfig,
 } from '../../contract/attach-step';
 import { errorMessage } from '../../errors';
-import { checkDecision, defineHandWrittenModel, stepHooks, STEP_MIDDLEWARE, type StepperPort } from '../genkit-step-middleware';
+import { checkDecision, defineHandWrittenModel, stepHooks, type StepperPort } from '../genkit-step-middleware';
 import { StepError } from '../run-stepper';
 import type { PauseDecision, PauseInfo } from '../step-protocol';
 import type { z } from 'zod';

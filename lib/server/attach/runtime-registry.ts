@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { AttachedRuntime, AttachedRuntimeKind } from '../../contract/runtimes';
 import { loopbackReflectionUrl, PROJECT_MARKERS, RuntimeFileSchema, runtimeKindOf, type RuntimeFile } from '../../dialects/genkit-reflection/runtime-file';
 import { readReflectionActions } from '../../dialects/genkit-reflection/reflection-actions';
-import { STEP_MIDDLEWARE } from '../../runtime/genkit-step-middleware';
+import { STEP_MIDDLEWARE } from '../../contract/attach-step';
 import { fetchReflectionActions, fetchReflectionValues, notifyReflection, reflectionHealthy } from './reflection-client';
 
 export interface KnownRuntime {
