@@ -38,8 +38,8 @@ test.describe('the HTTP server refuses a declared Content-Length over the limit 
 test('a lying Content-Length is cut at the request timeout, slow headers at the headers timeout, and an event stream outlives both', async () => {
   const timeouts = { LOOPSCOPE_HEADERS_TIMEOUT_MS: '1000', LOOPSCOPE_REQUEST_TIMEOUT_MS: '1500' };
   const server = await startSecondServer({ env: timeouts });
-  // Declares 1000 bytes, sends 10, stalls.
-  const lying = await rawExchange({ port: server.port, text: `POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"scenari` });
+  // Declares 1000 bytes, sends 10, stalls (with the token: the guard lets it through to its body).
+  const lying = await rawExchange({ port: server.port, text: `POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: ${AUTH.authorization}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"scenari` });
   expect(lying.text).toMatch(/^HTTP\/1\.1 408 /);
   expect(lying.closedAfterMs).toBeGreaterThanOrEqual(1_400);
   // The timeout plus one check interval (250 ms here), with slack for a busy machine.

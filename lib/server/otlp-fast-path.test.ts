@@ -72,6 +72,7 @@ describe('the OTLP fast path of the HTTP server', () => {
     const { body } = otlpJson(1);
     const foreignOrigin = await post(body, { origin: 'http://evil.example' });
     expect(foreignOrigin.status).toBe(403);
+    expect(foreignOrigin.headers.get('connection')).toBe('close');
     expect(await foreignOrigin.json()).toEqual({ error: { code: 'PERMISSION_DENIED', message: 'Origin "http://evil.example" is not allowed: requests must come from Loopscope\'s own page.' } });
     const wrongToken = await post(body, { authorization: 'Bearer nope' });
     expect(wrongToken.status).toBe(401);

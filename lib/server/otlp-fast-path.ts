@@ -36,7 +36,13 @@ export function createOtlpFastPath(options: { context: () => (OtlpReceiverContex
     if (!context) return undefined;
     // The receiver never takes the session cookie: a page cannot export spans.
     const verdict = guardPost({ request, pathname, guard: options.guard, session: false });
-    if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, refusalBody(verdict)));
+    if (!verdict.ok) {
+      // Refused before its body was read: close the connection after the answer, or the unread
+      // body would be taken for the next request on it.
+      const refused = jsonAnswer(verdict.status, refusalBody(verdict));
+      refused.headers.connection = 'close';
+      return Promise.resolve(refused);
+    }
     return readNodeBody(request, OTLP_MAX_BODY_BYTES).then(
       (body) =>
         isGenkitTracesPath(pathname)

@@ -83,6 +83,8 @@ describe('the POST /api/runs fast path of the HTTP server', () => {
     const body = JSON.stringify({ scenario: 'weather-loop' });
     const none = await post(body);
     expect(none.status).toBe(401);
+    // Its body was never read: the connection is not kept for a next request.
+    expect(none.headers.get('connection')).toBe('close');
     expect(await none.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'This route needs the Loopscope token (Authorization: Bearer <token>).' } });
     expect((await post(body, { authorization: 'Bearer wrong' })).status).toBe(401);
     const foreign = await post(body, { ...withToken, origin: 'http://evil.example' });

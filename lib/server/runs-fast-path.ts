@@ -47,7 +47,13 @@ export function createRunsFastPath(options: { context: () => AppContext | undefi
     const context = options.context();
     if (!context) return undefined;
     const verdict = guardPost({ request, pathname: '/api/runs', guard: options.guard, session: true });
-    if (!verdict.ok) return Promise.resolve(jsonAnswer(verdict.status, refusalBody(verdict)));
+    if (!verdict.ok) {
+      // Refused before its body was read: close the connection after the answer, or the unread
+      // body would be taken for the next request on it.
+      const refused = jsonAnswer(verdict.status, refusalBody(verdict));
+      refused.headers.connection = 'close';
+      return Promise.resolve(refused);
+    }
     return (async () => {
       try {
         const mediaType = (headerOf(request, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
