@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../server/testing/free-port';
-import { buildGenkitGoApp, GENKIT_GO_APP_DIR } from './genkit-go-app';
+import { buildGenkitGoApp, GENKIT_GO_APP_DIR, GENKIT_GO_APP_READY } from './genkit-go-app';
 import { checkHealth, listActions, runAction } from './reflection-calls';
 import { startTelemetryRecorder, type TelemetryRecorder } from './telemetry-recorder';
 import { startTestApp, type TestApp } from './test-app-process';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const binary = await buildGenkitGoApp({ projectDir: process.cwd() });
   port = await freePort();
   // A free port of our own: genkit Go otherwise scans from 3100, which other genkit apps on the machine may hold.
-  app = await startTestApp({ command: binary, cwd: appDir, telemetryServerUrl: recorder.url, markerPath: markerPath(), env: { GENKIT_REFLECTION_PORT: String(port) } });
+  app = await startTestApp({ readyOutput: GENKIT_GO_APP_READY, command: binary, cwd: appDir, telemetryServerUrl: recorder.url, markerPath: markerPath(), env: { GENKIT_REFLECTION_PORT: String(port) } });
 }, 600_000);
 afterAll(async () => {
   await app?.stop();
@@ -133,11 +133,13 @@ describe('genkit Go app, attached through the reflection API', () => {
   });
 
   it('without GENKIT_TELEMETRY_SERVER it sends nothing until POST /api/notify names a telemetry server (attach to a running app)', async () => {
-    const quiet = await startTestApp({ command: path.join(process.cwd(), '.loopscope', 'genkit-go-app'), cwd: appDir, env: { GENKIT_REFLECTION_PORT: String(await freePort()) } });
+    const quiet = await startTestApp({ readyOutput: GENKIT_GO_APP_READY, command: path.join(process.cwd(), '.loopscope', 'genkit-go-app'), cwd: appDir, env: { GENKIT_REFLECTION_PORT: String(await freePort()) } });
     try {
       const unsent = await runAction({ url: quiet.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
-      // By trace id: the other app's batched log posts (/api/otlp) may still arrive at this recorder.
-      expect(recorder.requests.filter((request) => (request.body as { traceId?: string } | undefined)?.traceId === unsent.traceId)).toEqual([]);
+      // A trace id first: were it missing, the filter below would match every body without one (CI saw the other app's
+      // batched log posts to /api/otlp match that way). By path and trace id: those log posts may still arrive here.
+      expect({ error: unsent.error, traceId: unsent.traceId }).toEqual({ error: undefined, traceId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+      expect(recorder.requests.filter((request) => request.path === '/api/traces' && (request.body as { traceId?: string } | undefined)?.traceId === unsent.traceId)).toEqual([]);
       const notify = await fetch(`${quiet.url}/api/notify`, { method: 'POST', body: JSON.stringify({ telemetryServerUrl: recorder.url, reflectionApiSpecVersion: 1 }) });
       expect([notify.status, await notify.text()]).toEqual([200, 'OK']);
       const reply = await runAction({ url: quiet.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
@@ -148,7 +150,7 @@ describe('genkit Go app, attached through the reflection API', () => {
   });
 
   it('with GENKIT_ENABLE_REALTIME_TELEMETRY=true (as `genkit start` sets it) each span is posted twice: at its start with endTime 0, at its end', async () => {
-    const realtime = await startTestApp({ command: path.join(process.cwd(), '.loopscope', 'genkit-go-app'), cwd: appDir, telemetryServerUrl: recorder.url, env: { GENKIT_REFLECTION_PORT: String(await freePort()), GENKIT_ENABLE_REALTIME_TELEMETRY: 'true' } });
+    const realtime = await startTestApp({ readyOutput: GENKIT_GO_APP_READY, command: path.join(process.cwd(), '.loopscope', 'genkit-go-app'), cwd: appDir, telemetryServerUrl: recorder.url, env: { GENKIT_REFLECTION_PORT: String(await freePort()), GENKIT_ENABLE_REALTIME_TELEMETRY: 'true' } });
     try {
       const reply = await runAction({ url: realtime.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
       const postsOf = () => recorder.requests.filter((request) => request.path === '/api/traces' && (request.body as { traceId?: string }).traceId === reply.traceId);

@@ -9,6 +9,13 @@ import { promisify } from 'node:util';
  */
 export const GENKIT_GO_APP_DIR = path.join('examples', 'apps', 'genkit-go');
 
+/**
+ * The line the app logs once its actions are defined. genkit Go's `Init` starts the reflection
+ * server and writes the runtime file before the app defines its flows and tools, so a call
+ * made as soon as the file appears may be answered "action not found" (seen under CI load).
+ */
+export const GENKIT_GO_APP_READY = /genkit-go-app ready/;
+
 /** `go build` of the app into `<projectDir>/.loopscope/genkit-go-app` (≈1 s with a warm build cache, a minute or more cold). */
 export async function buildGenkitGoApp(options: { projectDir: string; binary?: string }): Promise<string> {
   const binary = options.binary ?? path.join(options.projectDir, '.loopscope', 'genkit-go-app');
