@@ -7,7 +7,7 @@
  *     in-memory span exporter;
  *  B. Loopscope: POST /api/runs to a production server; the runner runs the same call, its
  *     spans go over IPC to the server, which stores them, and the run is reported done (on the
- *     event stream) only after every span was stored.
+ *     event stream) once every span is in the store's queue (any read after that sees them).
  * Prints time per model call for both and the ratio, and the CPU the server and runners spent.
  *
  * Needs a production build (`npm run build`). Run: `npm run bench`.

@@ -6,9 +6,10 @@
  *  A. bare genkit in this process: the same tools and scripted model, spans to an
  *     in-memory exporter;
  *  B. Loopscope: POST /api/runs to a production server; the runner runs the generate, its
- *     spans go over IPC to the server, which stores them (written behind the run, flushed
- *     when the result arrives), and the run is reported done (on the event stream) only after
- *     every span was stored.
+ *     spans go over IPC to the server, which stores them (written behind the run, handed to
+ *     the store when the result arrives), and the run is reported done (on the event stream)
+ *     once every span is in the store's queue: any read after that sees them (read-your-writes;
+ *     checked after the runs: the store lists every run's trace with all its spans).
  * Bare and captured runs alternate in blocks, so both meet the same machine load. Prints time
  * per model turn for both and the ratio (target ≤ 2×, issue 15), the CPU per captured run of the
  * server and of the runners, the first run on a fresh runner, and the latency from a span's end
@@ -106,6 +107,19 @@ async function loopscopeRunner(): Promise<{ runs: (count: number) => Promise<num
   return { runs, close: () => watcher.close() };
 }
 
+/**
+ * Every captured run's spans are in the store, all 62 of each: a run is reported done once its
+ * spans are handed to the store, and the store answers this list after them (read-your-writes).
+ */
+async function checkStored({ runs }: { runs: number }): Promise<{ generateMs: number[] }> {
+  const response = await fetch(`http://127.0.0.1:${PORT}/api/traces`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const { traces } = (await response.json()) as { traces: { spanCount: number; startTime: number; endTime?: number }[] };
+  const whole = traces.filter((summary) => summary.spanCount === 2 * MODEL_TURNS + 20).length;
+  if (traces.length !== runs || whole !== runs) throw new Error(`the store holds ${traces.length} traces (${whole} with all ${2 * MODEL_TURNS + 20} spans), expected ${runs}`);
+  // The trace's own time: genkit's generate inside the runner, from its root span's start to its end.
+  return { generateMs: traces.map((summary) => (summary.endTime ?? summary.startTime) - summary.startTime) };
+}
+
 /** Loopscope's run used for the latency figure (the browser counts its spans). */
 async function loopscopeRuns(iterations: number): Promise<void> {
   const runner = await loopscopeRunner();
@@ -190,6 +204,7 @@ async function main() {
     const cpu = { server: 0, runners: 0 };
     let first: { wallMs: number; cpuMs?: number };
     let latency: { latencies: number[]; spanCount: number };
+    let stored: { generateMs: number[] };
     try {
       const loopscope = await loopscopeRunner();
       // The first run on a fresh runner (it warmed genkit up before it said ready), measured apart.
@@ -213,6 +228,7 @@ async function main() {
         }
       }
       loopscope.close();
+      stored = await checkStored({ runs: captured.length + 1 });
       latency = await browserLatency(LATENCY_RUNS);
     } finally {
       server.kill('SIGTERM');
@@ -225,6 +241,12 @@ async function main() {
     console.log(`  bare genkit + in-memory spans : ${bareMedian.toFixed(3)} ms per model turn (median), CPU ${(bareCpuMs / bare.length).toFixed(1)} ms per run`);
     console.log(`  Loopscope runner+capture+store: ${loopscopeMedian.toFixed(3)} ms per model turn (median)`);
     console.log(`  ratio                         : ${ratio.toFixed(2)}× (target ≤ ${RATIO_TARGET}×: ${ratio <= RATIO_TARGET ? 'met' : 'NOT met'})`);
+    // Where a captured run's time goes: the generate in the runner (its trace's duration) and the rest of the path.
+    const generateMs = median(stored.generateMs);
+    const wallMs = loopscopeMedian * MODEL_TURNS;
+    console.log(
+      `  of a captured run (${wallMs.toFixed(1)} ms): genkit's generate in the runner ${generateMs.toFixed(1)} ms (${(generateMs / (bareMedian * MODEL_TURNS)).toFixed(2)}× bare), the path around it (HTTP, IPC, store, event) ${(wallMs - generateMs).toFixed(1)} ms`,
+    );
     if (existsSync('/proc/self/stat')) {
       const total = cpuRun.server + cpuRun.runners;
       console.log(`  CPU of server + runners       : ${total.toFixed(1)} ms per run (server ${cpuRun.server.toFixed(1)}, runners ${cpuRun.runners.toFixed(1)}; ${(total / MODEL_TURNS).toFixed(2)} ms per model turn)`);

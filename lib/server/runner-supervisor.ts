@@ -283,8 +283,9 @@ export class RunnerSupervisor {
     const result = await done;
     process.ledger.endRequest(requestId);
     // IPC keeps order: every span the request ended arrived before its result. The caller
-    // reports the run done, so its spans are stored first.
-    await this.writeBehind.flush();
+    // reports the run done, so its spans are handed to the store first; the store answers any
+    // read after them (read-your-writes), and the run's end does not wait for their commit.
+    void this.writeBehind.flush();
     this.pool.release(process);
     return result;
   }

@@ -49,20 +49,22 @@ describe('SpanWriteBehind', () => {
     expect(behind.waiting).toBe(2);
   });
 
-  it('flush writes at once and resolves only when everything added before it is written, after the write in flight', async () => {
+  it('flush hands what waits to the write synchronously and resolves only when every write started before it has ended', async () => {
+    const handed: string[][] = [];
     const { batches, write } = slowWrites(30);
-    const behind = new SpanWriteBehind({ write, quietMs: 10, maxDelayMs: 50 });
+    const behind = new SpanWriteBehind({ write: (spans) => (handed.push(spans.map((span) => span.name)), write(spans)), quietMs: 10, maxDelayMs: 50 });
     behind.add(spansNamed('first'));
-    await vi.advanceTimersByTimeAsync(12); // the first write is in flight now
+    await vi.advanceTimersByTimeAsync(12); // the first write started at 10 ms (quiet): it ends at 40
     behind.add(spansNamed('second'));
     let flushed = false;
     void behind.flush().then(() => (flushed = true));
-    await vi.advanceTimersByTimeAsync(29);
-    expect(batches).toEqual([['first']]);
-    expect(flushed).toBe(false);
-    await vi.advanceTimersByTimeAsync(30);
-    expect(batches).toEqual([['first'], ['second']]);
-    expect(flushed).toBe(true);
+    // Handed over in the same tick, while the first write is still going: the store orders them.
+    expect(handed).toEqual([['first'], ['second']]);
+    expect(behind.waiting).toBe(0);
+    await vi.advanceTimersByTimeAsync(29); // 41 ms: the first has ended, the second (started at 12) has not
+    expect([batches, flushed]).toEqual([[['first']], false]);
+    await vi.advanceTimersByTimeAsync(1); // 42 ms
+    expect([batches, flushed]).toEqual([[['first'], ['second']], true]);
   });
 
   it('a failed write is reported with its spans; the next one goes on, and flush never rejects', async () => {

@@ -1,7 +1,12 @@
 import type { Span } from '../trace/span';
 
 export interface SpanWriteBehindOptions {
-  /** Stores spans and tells live pages (the server's `ingestSpans`). */
+  /**
+   * Stores spans and tells live pages (the server's `ingestSpans`). Called synchronously by
+   * `add`'s timer and by `flush`, possibly while an earlier call is still writing: it must
+   * apply its calls in the order they were made (the store's append queue does, and takes the
+   * spans into that queue before it returns).
+   */
   write: (spans: Span[]) => Promise<void>;
   /** A burst of span batches is written this long after its last batch (default 10 ms)… */
   quietMs?: number;
@@ -21,14 +26,16 @@ const DEFAULT_MAX_DELAY_MS = 50;
  * while spans keep coming, so the page sees a slow model's turns as they end. The store
  * rewrites a trace's file on every append, so one append per burst — and, for a run that
  * ends within the quiet time, one per run — is what keeps capture cheap (bench/capture-overhead.ts).
- * `flush` writes what is waiting at once: the supervisor calls it when a request ends, and a
- * run is reported done only after it resolved, that is, after its spans are stored.
+ * `flush` hands what is waiting to the store at once: the supervisor calls it when a request
+ * ends, before the run is reported done. The store answers every read after the appends
+ * queued before it (read-your-writes, lib/trace/trace-store.ts), so a page that asks for the
+ * run's trace once it is done sees all of it, and the run's end does not wait for the commit.
  */
 export class SpanWriteBehind {
   private pending: Span[] = [];
   private firstPendingAt = 0;
   private timer?: NodeJS.Timeout;
-  /** Settles when every write started so far has ended (writes run one at a time, in order). */
+  /** Settles when every write started so far has ended. */
   private written: Promise<void> = Promise.resolve();
   private lastWriteMs = 0;
   private readonly quietMs: number;
@@ -51,14 +58,18 @@ export class SpanWriteBehind {
     this.schedule();
   }
 
-  /** Writes everything added so far; resolves once it, and every write before it, has ended. Never rejects. */
+  /**
+   * Hands everything added so far to `write` now, synchronously; resolves once that write, and
+   * every write before it, has ended. Never rejects.
+   */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending.length > 0) {
       const spans = this.pending;
       this.pending = [];
-      this.written = this.written.then(() => this.write(spans));
+      const write = this.write(spans);
+      this.written = Promise.all([this.written, write]).then(() => undefined);
     }
     return this.written;
   }

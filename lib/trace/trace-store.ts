@@ -129,7 +129,13 @@ export class TraceStore {
     if (!this.waitingBatch) {
       const batch: { spans: Span[]; written?: Promise<unknown> } = { spans: [] };
       this.waitingBatch = batch;
-      batch.written = this.enqueue(() => {
+      batch.written = this.enqueue(async () => {
+        // The commit is synchronous (SQLite) and takes milliseconds for a run's trace: it waits
+        // for the next turn of the event loop, so that what the caller's tick produced leaves
+        // first — the event saying a run is done, which the supervisor publishes right after it
+        // handed the run's spans here, reached the page 5 ms later before (bench/capture-overhead.ts).
+        // Appends made meanwhile join the batch.
+        await new Promise((resolve) => setImmediate(resolve));
         // From here on, new spans wait for the next batch.
         this.waitingBatch = undefined;
         return this.writeBatch(batch.spans);
@@ -178,27 +184,27 @@ export class TraceStore {
 
   /** Summaries of every captured trace, newest first. */
   async list(): Promise<TraceSummary[]> {
-    return (await this.existingDatabase())?.all() ?? [];
+    return (await this.readableDatabase())?.all() ?? [];
   }
 
   /** A page of captured traces that pass the query, newest first, from the indexes (see `CapturedDb.query`). */
   async query(query: CapturedQuery): Promise<TraceSummary[]> {
-    return (await this.existingDatabase())?.query(query) ?? [];
+    return (await this.readableDatabase())?.query(query) ?? [];
   }
 
   /** The summaries that take part in linking (interrupts, resumes, replays): what sessions and statuses are decided from. */
   async linkedSummaries(): Promise<TraceSummary[]> {
-    return (await this.existingDatabase())?.linked() ?? [];
+    return (await this.readableDatabase())?.linked() ?? [];
   }
 
   /** Changes whenever captured traces change (in this process or another): for caches of views derived from them. */
   async generation(): Promise<string> {
-    return (await this.existingDatabase())?.generation() ?? 'empty';
+    return (await this.readableDatabase())?.generation() ?? 'empty';
   }
 
   /** How many traces are captured. */
   async count(): Promise<number> {
-    return (await this.existingDatabase())?.count() ?? 0;
+    return (await this.readableDatabase())?.count() ?? 0;
   }
 
   /**
@@ -207,7 +213,7 @@ export class TraceStore {
    */
   async hasCaptured(traceId: string): Promise<boolean> {
     const id = checkedTraceId(traceId);
-    return (await this.existingDatabase())?.has(id) ?? false;
+    return (await this.readableDatabase())?.has(id) ?? false;
   }
 
   /**
@@ -234,7 +240,7 @@ export class TraceStore {
    */
   async traceFile(traceId: string): Promise<{ path: string; captured: boolean } | undefined> {
     const id = checkedTraceId(traceId);
-    const text = (await this.existingDatabase())?.spansText(id);
+    const text = (await this.readableDatabase())?.spansText(id);
     if (text !== undefined) {
       const copy = this.recordingCopyPath(id);
       await mkdir(path.dirname(copy), { recursive: true });
@@ -263,7 +269,7 @@ export class TraceStore {
    */
   async getCaptured(traceId: string): Promise<Span[] | undefined> {
     const id = checkedTraceId(traceId);
-    const db = await this.existingDatabase();
+    const db = await this.readableDatabase();
     return db ? this.readCaptured(db, id) : undefined;
   }
 
@@ -337,6 +343,18 @@ export class TraceStore {
         cause: error,
       });
     }
+  }
+
+  /**
+   * The database for a read, once every append and delete queued before the read has ended
+   * (read-your-writes): a run is reported done as soon as its spans are handed to `append`
+   * (lib/server/span-write-behind.ts), not after their commit, so a read that follows must
+   * wait for it. Only what was queued before the read is waited for, so reads go on under a
+   * steady stream of appends. Never called from a queued task (it would wait for itself).
+   */
+  private async readableDatabase(): Promise<CapturedDb | undefined> {
+    await this.appendQueue;
+    return this.existingDatabase();
   }
 
   /**
