@@ -1,3 +1,4 @@
+import { deserialize, serialize } from 'node:v8';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -7,7 +8,6 @@ import type { EndedSpanRecord, RunnerEvent } from '../runtime/runner-protocol';
 import { RunnerSpanOutbox } from '../runtime/runner-span-outbox';
 import { decodeOtlpJson } from '../trace/otlp-json';
 import { spanFromEndedRecord } from './ended-span';
-import { restoreSharedValues } from './shared-values';
 
 /** Real SDK spans, ended; what the runner's outbox sends for them; what the OTLP exporter would. */
 function endedSpans() {
@@ -35,10 +35,10 @@ describe('spanFromEndedRecord', () => {
   it('gives the span the OTLP exporter would have delivered, from the runner’s IPC record', () => {
     const spans = endedSpans();
     const sent: RunnerEvent[] = [];
-    const outbox = new RunnerSpanOutbox((event) => sent.push(JSON.parse(JSON.stringify(event)) as RunnerEvent));
+    const outbox = new RunnerSpanOutbox((event) => sent.push(deserialize(serialize(event)) as RunnerEvent));
     for (const span of spans) outbox.queueEnd(span, { runId: 'run-1', requestId: 'run-1:1' });
     outbox.flush();
-    const records = sent.flatMap((event) => (event.type === 'span-events' ? restoreSharedValues(event.ends, event.values) : []));
+    const records = sent.flatMap((event) => (event.type === 'span-events' ? event.ends : []));
     expect(records).toHaveLength(2);
     expect(records.map((record) => record.requestId)).toEqual(['run-1:1', 'run-1:1']);
 

@@ -19,8 +19,21 @@ import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './run
 import { RunnerSpanOutbox } from './runner-span-outbox';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
 
+/**
+ * The channel is in node's 'advanced' serialization (the V8 serializer; the server spawns it so,
+ * lib/server/runner-process.ts): a span batch's long attribute strings are copied, not
+ * escaped into JSON and parsed back. A value it cannot clone (a function a tool left in its
+ * output) goes as JSON would have sent it, without the function.
+ */
 function send(event: RunnerEvent): void {
-  if (process.connected) process.send?.(event);
+  if (!process.connected) return;
+  try {
+    process.send?.(event);
+  } catch (error) {
+    // V8 says "… could not be cloned." (an Error, not a DataCloneError): JSON drops what it cannot write.
+    if (!(error instanceof Error && error.message.endsWith('could not be cloned.'))) throw error;
+    process.send?.(JSON.parse(JSON.stringify(event)) as RunnerEvent);
+  }
 }
 
 if (!process.send) {

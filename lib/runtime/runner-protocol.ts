@@ -131,8 +131,7 @@ export type RunnerEvent =
    * death: what the server stores), in one message per flush; a span can start and end
    * between two flushes, so the starts are read first.
    */
-  /** `values`: long attribute values several of `ends` hold, sent once (lib/contract/shared-values.ts). */
-  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[]; values?: string[] }
+  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[] }
   | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
   | {
       type: 'generate-result';

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -14,17 +15,17 @@ import { runContext } from './run-context';
 import type { RunnerEvent } from './runner-protocol';
 import { RunnerSpanOutbox } from './runner-span-outbox';
 import { SpanLifecycleReporter } from './span-lifecycle-reporter';
-import { restoreSharedValues } from '../contract/shared-values';
 
 /**
  * The runner stores its spans from their IPC records, not from an OTLP export: for real genkit
  * tool loops (the project's tools/ and scenarios, a resume with its answer link), what the
- * server makes of the records that went through JSON, as process.send sends them, must be
- * span for span what the OTLP/HTTP JSON exporter's serializer would have delivered.
+ * server makes of the records that went through V8's serializer, as process.send sends them (the
+ * channel is in `advanced` serialization), must be span for span what the OTLP/HTTP JSON
+ * exporter's serializer would have delivered.
  */
 const exporter = new InMemorySpanExporter();
 const sent: RunnerEvent[] = [];
-const outbox = new RunnerSpanOutbox((event) => sent.push(JSON.parse(JSON.stringify(event)) as RunnerEvent));
+const outbox = new RunnerSpanOutbox((event) => sent.push(deserialize(serialize(event)) as RunnerEvent));
 const provider = new BasicTracerProvider({
   resource: resourceFromAttributes({ 'service.name': 'loopscope-runner' }),
   spanProcessors: [
@@ -65,7 +66,7 @@ async function bothWays(name: string, options: { answers?: { traceId: string; sp
     ),
   );
   outbox.flush();
-  const records = sent.flatMap((event) => (event.type === 'span-events' ? restoreSharedValues(event.ends, event.values) : []));
+  const records = sent.flatMap((event) => (event.type === 'span-events' ? event.ends : []));
   const fromRecords = records.map(spanFromEndedRecord);
   const exported = decodeOtlpJson(JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans() as never))));
   return { response, records, fromRecords, exported, root: root! };

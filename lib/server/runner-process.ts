@@ -5,7 +5,6 @@ import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, 
 import type { Scenario } from '../runtime/scenario';
 import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
 import type { Span } from '../trace/span';
-import { restoreSharedValues } from '../contract/shared-values';
 import { RunnerSpanLedger, spansFromEndedRecords } from './runner-span-ledger';
 import { newSpoolPath, RunnerSpool } from './runner-spool';
 
@@ -140,6 +139,9 @@ export class RunnerProcess {
       {
         cwd: settings.projectDir,
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        // The V8 serializer, not JSON: a run's span batch (~200 KB of attribute strings that are
+        // themselves JSON) is copied rather than escaped and parsed on both sides (bench/capture-overhead.ts).
+        serialization: 'advanced',
         env: runnerEnvironment({
           LOOPSCOPE_TOOLS_DIR: settings.toolsDir,
           LOOPSCOPE_TOOL_TIMEOUT_MS: String(settings.toolTimeoutMs),
@@ -320,7 +322,7 @@ export class RunnerProcess {
         if (event.ends.length > 0) {
           this.spool.receivedEnds(event.ends);
           this.ledger.recordEnds(event.ends);
-          this.events.onSpanEnds(spansFromEndedRecords(restoreSharedValues(event.ends, event.values)));
+          this.events.onSpanEnds(spansFromEndedRecords(event.ends));
         }
         break;
       case 'run-trace':
