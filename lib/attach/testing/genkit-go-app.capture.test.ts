@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../server/testing/free-port';
-import { buildGenkitGoApp, GENKIT_GO_APP_DIR, GENKIT_GO_APP_READY } from './genkit-go-app';
+import { buildGenkitGoApp, genkitGoAppCommand, GENKIT_GO_APP_DIR } from './genkit-go-app';
 import { checkHealth, listActions, runAction } from './reflection-calls';
 import { startTelemetryRecorder, type TelemetryRecorder } from './telemetry-recorder';
 import { startTestApp, type TestApp } from './test-app-process';
@@ -19,6 +19,8 @@ let port: number;
 let scratch: string;
 const markerPath = () => path.join(scratch, 'marker.jsonl');
 const appDir = path.join(process.cwd(), GENKIT_GO_APP_DIR);
+/** A second copy of the app, from the binary beforeAll built. */
+const goApp = () => genkitGoAppCommand({ projectDir: process.cwd(), binary: path.join(process.cwd(), '.loopscope', 'genkit-go-app') });
 
 async function markerLines(): Promise<{ runtime: string; tool: string; input: unknown; pid: number }[]> {
   const text = await readFile(markerPath(), 'utf8').catch(() => '');
@@ -38,7 +40,7 @@ beforeAll(async () => {
   const binary = await buildGenkitGoApp({ projectDir: process.cwd() });
   port = await freePort();
   // A free port of our own: genkit Go otherwise scans from 3100, which other genkit apps on the machine may hold.
-  app = await startTestApp({ readyOutput: GENKIT_GO_APP_READY, command: binary, cwd: appDir, telemetryServerUrl: recorder.url, markerPath: markerPath(), env: { GENKIT_REFLECTION_PORT: String(port) } });
+  app = await startTestApp({ ...genkitGoAppCommand({ projectDir: process.cwd(), binary }), telemetryServerUrl: recorder.url, markerPath: markerPath(), env: { GENKIT_REFLECTION_PORT: String(port) } });
 }, 600_000);
 afterAll(async () => {
   await app?.stop();
@@ -133,7 +135,7 @@ describe('genkit Go app, attached through the reflection API', () => {
   });
 
   it('without GENKIT_TELEMETRY_SERVER it sends nothing until POST /api/notify names a telemetry server (attach to a running app)', async () => {
-    const quiet = await startTestApp({ readyOutput: GENKIT_GO_APP_READY, command: path.join(process.cwd(), '.loopscope', 'genkit-go-app'), cwd: appDir, env: { GENKIT_REFLECTION_PORT: String(await freePort()) } });
+    const quiet = await startTestApp({ ...goApp(), env: { GENKIT_REFLECTION_PORT: String(await freePort()) } });
     try {
       const unsent = await runAction({ url: quiet.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
       // A trace id first: were it missing, the filter below would match every body without one (CI saw the other app's
@@ -150,7 +152,7 @@ describe('genkit Go app, attached through the reflection API', () => {
   });
 
   it('with GENKIT_ENABLE_REALTIME_TELEMETRY=true (as `genkit start` sets it) each span is posted twice: at its start with endTime 0, at its end', async () => {
-    const realtime = await startTestApp({ readyOutput: GENKIT_GO_APP_READY, command: path.join(process.cwd(), '.loopscope', 'genkit-go-app'), cwd: appDir, telemetryServerUrl: recorder.url, env: { GENKIT_REFLECTION_PORT: String(await freePort()), GENKIT_ENABLE_REALTIME_TELEMETRY: 'true' } });
+    const realtime = await startTestApp({ ...goApp(), telemetryServerUrl: recorder.url, env: { GENKIT_REFLECTION_PORT: String(await freePort()), GENKIT_ENABLE_REALTIME_TELEMETRY: 'true' } });
     try {
       const reply = await runAction({ url: realtime.url, key: '/flow/planTrip', input: { city: 'Lisbon' } });
       const postsOf = () => recorder.requests.filter((request) => request.path === '/api/traces' && (request.body as { traceId?: string }).traceId === reply.traceId);

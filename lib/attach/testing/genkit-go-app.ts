@@ -10,11 +10,15 @@ import { promisify } from 'node:util';
 export const GENKIT_GO_APP_DIR = path.join('examples', 'apps', 'genkit-go');
 
 /**
- * The line the app logs once its actions are defined. genkit Go's `Init` starts the reflection
- * server and writes the runtime file before the app defines its flows and tools, so a call
- * made as soon as the file appears may be answered "action not found" (seen under CI load).
+ * The built app as a test starts it (cwd: the app's folder, where genkit Go writes
+ * `.genkit/runtimes/`), and the line it logs once its actions are defined: genkit Go's `Init`
+ * starts the reflection server and writes the runtime file before the app defines its flows
+ * and tools, so a call made as soon as the file appears may be answered "action not found"
+ * (seen under CI load).
  */
-export const GENKIT_GO_APP_READY = /genkit-go-app ready/;
+export function genkitGoAppCommand(options: { projectDir: string; binary: string }): { command: string; cwd: string; readyOutput: RegExp } {
+  return { command: options.binary, cwd: path.join(options.projectDir, GENKIT_GO_APP_DIR), readyOutput: /genkit-go-app ready/ };
+}
 
 /** `go build` of the app into `<projectDir>/.loopscope/genkit-go-app` (≈1 s with a warm build cache, a minute or more cold). */
 export async function buildGenkitGoApp(options: { projectDir: string; binary?: string }): Promise<string> {

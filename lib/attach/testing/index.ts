@@ -8,5 +8,5 @@ export { startTestApp, type StartTestAppOptions, type TestApp, type TestAppExit 
 export { readRuntimeFiles, waitForRuntimeFile, RuntimeFileSchema, type RuntimeFile, type FoundRuntimeFile } from './runtime-file';
 export { checkHealth, listActions, runAction, ActionDescriptorSchema, ReflectionErrorSchema, type ActionDescriptor, type ReflectionError, type RunActionReply } from './reflection-calls';
 export { startTelemetryRecorder, type TelemetryRecorder, type RecordedTelemetryRequest } from './telemetry-recorder';
-export { buildGenkitGoApp, GENKIT_GO_APP_DIR, GENKIT_GO_APP_READY } from './genkit-go-app';
+export { buildGenkitGoApp, genkitGoAppCommand, GENKIT_GO_APP_DIR } from './genkit-go-app';
 export { ensureGenkitPythonApp, genkitPythonAppCommand, GENKIT_PYTHON_APP_DIR } from './genkit-python-app';
