@@ -17,23 +17,11 @@ import { scriptedModelName } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
 import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './runner-protocol';
 import { RunnerSpanOutbox } from './runner-span-outbox';
+import { sendCloneable } from './send-cloneable';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
 
-/**
- * The channel is in node's 'advanced' serialization (the V8 serializer; the server spawns it so,
- * lib/server/runner-process.ts): a span batch's long attribute strings are copied, not
- * escaped into JSON and parsed back. A value it cannot clone (a function a tool left in its
- * output) goes as JSON would have sent it, without the function.
- */
 function send(event: RunnerEvent): void {
-  if (!process.connected) return;
-  try {
-    process.send?.(event);
-  } catch (error) {
-    // V8 says "… could not be cloned." (an Error, not a DataCloneError): JSON drops what it cannot write.
-    if (!(error instanceof Error && error.message.endsWith('could not be cloned.'))) throw error;
-    process.send?.(JSON.parse(JSON.stringify(event)) as RunnerEvent);
-  }
+  if (process.connected) sendCloneable((message: RunnerEvent) => process.send?.(message), event);
 }
 
 if (!process.send) {
