@@ -9,7 +9,7 @@ import { decodeOtlpRequestPartially } from './otlp-receiver';
 
 /** The parts of the app context an export passes through. */
 export interface OtlpReceiverContext {
-  store: Pick<TraceStore, 'append'>;
+  store: Pick<TraceStore, 'queueAppend'>;
   bus: Pick<EventBus, 'publish'>;
   ingestGate: IngestGate;
   forwarder?: Pick<OtlpForwarder, 'forward'>;
