@@ -11,12 +11,12 @@
  * (the spool file the server reads if the runner dies: runner-span-outbox.ts),
  * LOOPSCOPE_OPENAI_BASE_URL / LOOPSCOPE_OPENAI_API_KEY and GEMINI_API_KEY (real providers: provider-model.ts).
  */
-import { ftruncateSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { scriptedModelName } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
 import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './runner-protocol';
-import { RunnerSpanOutbox } from './runner-span-outbox';
+import { RunnerSpanOutbox, type SpanSpool } from './runner-span-outbox';
+import { openSpoolFile } from './span-batch-frames';
 import { sendCloneable } from './send-cloneable';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
 
@@ -35,12 +35,10 @@ const scenariosDir = path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DI
 const toolTimeoutMs = Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000);
 
 /** The spool file the server reads if this runner dies (lib/server/runner-spool.ts); without it every urgent batch goes over IPC at once. */
-function openSpool(file: string | undefined): import('./runner-span-outbox').SpanSpool | undefined {
+function openSpool(file: string | undefined): SpanSpool | undefined {
   if (!file) return undefined;
   try {
-    // Appends (O_APPEND): after a clear the next line starts the file again.
-    const fd = openSync(file, 'a', 0o600);
-    return { write: (line) => void writeSync(fd, `${line}\n`), clear: () => ftruncateSync(fd, 0) };
+    return openSpoolFile(file);
   } catch (error) {
     console.error(`runner: no span spool (${error instanceof Error ? error.message : String(error)}); urgent span batches go over IPC at once`);
     return undefined;

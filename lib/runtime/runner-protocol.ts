@@ -129,9 +129,11 @@ export type RunnerEvent =
   /**
    * Spans that started, and spans that ended (sent at once, so they survive the runner's
    * death: what the server stores), in one message per flush; a span can start and end
-   * between two flushes, so the starts are read first.
+   * between two flushes, so the starts are read first. `spooled`: the batches of this flush
+   * that are in the spool file already, as its frames' payloads, queued before `starts` and
+   * `ends` (lib/runtime/span-batch-frames.ts, `spanEventsOf`).
    */
-  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[] }
+  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[]; spooled?: Uint8Array[] }
   | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
   | {
       type: 'generate-result';

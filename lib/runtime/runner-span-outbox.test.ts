@@ -2,6 +2,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunnerEvent, SpanStartEvent } from './runner-protocol';
 import { RunnerSpanOutbox, type SpanSpool } from './runner-span-outbox';
+import { decodeSpanBatch, spanEventsOf } from './span-batch-frames';
 
 const TRACE = 'a'.repeat(32);
 const owner = { runId: 'run-1', requestId: 'run-1:1' };
@@ -34,29 +35,60 @@ afterEach(() => {
 });
 
 describe('RunnerSpanOutbox with a spool', () => {
-  it('writes what is queued to the spool before tools/ code runs, and sends it with the tick’s one message', async () => {
-    const lines: string[] = [];
-    const spool: SpanSpool = { write: (line) => void lines.push(line), clear: () => void lines.splice(0) };
+  it('writes what is queued to the spool before tools/ code runs, and sends the same bytes with the tick’s one message', async () => {
+    const frames: Uint8Array[] = [];
+    const spool: SpanSpool = { write: (payload) => void frames.push(payload), clear: () => void frames.splice(0) };
     const outbox = new RunnerSpanOutbox((event) => sent.push(event), spool);
     outbox.queueStart(start('1'.repeat(16), 'generate'), false);
     outbox.queueEnd(ended('2'.repeat(16)), owner);
     outbox.queueStart(start('3'.repeat(16), 'tool'), true);
     // In the spool at once, before the tool could run; nothing woke the server yet.
-    expect(lines.map((line) => JSON.parse(line) as { starts: SpanStartEvent[]; ends: { spanId: string }[] })).toEqual([
+    expect(frames.map(decodeSpanBatch)).toEqual([
       { starts: [expect.objectContaining({ spanId: '1'.repeat(16) }), expect.objectContaining({ spanId: '3'.repeat(16) })], ends: [expect.objectContaining({ spanId: '2'.repeat(16), requestId: 'run-1:1' })] },
     ]);
     expect(sent).toEqual([]);
     // A second action start spools only what is new.
     outbox.queueEnd(ended('4'.repeat(16)), owner);
     outbox.queueStart(start('5'.repeat(16), 'model'), true);
-    expect(JSON.parse(lines[1])).toEqual({ starts: [expect.objectContaining({ spanId: '5'.repeat(16) })], ends: [expect.objectContaining({ spanId: '4'.repeat(16) })] });
+    expect(decodeSpanBatch(frames[1])).toEqual({ starts: [expect.objectContaining({ spanId: '5'.repeat(16) })], ends: [expect.objectContaining({ spanId: '4'.repeat(16) })] });
+    // What ends after the last action start is not in the spool: it goes as it is.
+    outbox.queueEnd(ended('6'.repeat(16)), owner);
     await tick();
     expect(sent).toHaveLength(1);
     const [message] = sent as Extract<RunnerEvent, { type: 'span-events' }>[];
-    expect(message.starts.map((event) => event.spanId)).toEqual(['1', '3', '5'].map((digit) => digit.repeat(16)));
-    expect(message.ends.map((record) => record.spanId)).toEqual(['2', '4'].map((digit) => digit.repeat(16)));
+    // The spool's bytes themselves, not encoded again.
+    expect(message.spooled).toEqual(frames);
+    expect(message.spooled?.[0]).toBe(frames[0]);
+    expect(message.ends.map((record) => record.spanId)).toEqual(['6'.repeat(16)]);
+    const events = spanEventsOf(message);
+    expect(events.starts.map((event) => event.spanId)).toEqual(['1', '3', '5'].map((digit) => digit.repeat(16)));
+    expect(events.ends.map((record) => record.spanId)).toEqual(['2', '4', '6'].map((digit) => digit.repeat(16)));
+    expect(events.problems).toEqual([]);
     outbox.clearSpool();
-    expect(lines).toEqual([]);
+    expect(frames).toEqual([]);
+  });
+
+  it('sends spooled batches at once once they fill a pipe’s buffer (64 KiB), not only at the tick', () => {
+    const frames: Uint8Array[] = [];
+    const outbox = new RunnerSpanOutbox((event) => sent.push(event), { write: (payload) => void frames.push(payload), clear: () => undefined });
+    const big = (spanId: string) => {
+      const span = ended(spanId);
+      return { ...span, spanContext: span.spanContext, attributes: { 'genkit:output': 'x'.repeat(30_000) } } as unknown as ReadableSpan;
+    };
+    // A loop that never yields to the event loop: two tool rounds of ~30 KB each stay queued…
+    outbox.queueEnd(big('1'.repeat(16)), owner);
+    outbox.queueStart(start('2'.repeat(16), 'tool'), true);
+    outbox.queueEnd(big('3'.repeat(16)), owner);
+    outbox.queueStart(start('4'.repeat(16), 'tool'), true);
+    expect(sent).toEqual([]);
+    // …the third passes 64 KiB: all three go now, as the spool's bytes.
+    outbox.queueEnd(big('5'.repeat(16)), owner);
+    outbox.queueStart(start('6'.repeat(16), 'tool'), true);
+    expect(frames).toHaveLength(3);
+    expect(sent).toHaveLength(1);
+    const [message] = sent as Extract<RunnerEvent, { type: 'span-events' }>[];
+    expect(message.spooled).toEqual(frames);
+    expect(spanEventsOf(message).ends.map((record) => record.spanId[0])).toEqual(['1', '3', '5']);
   });
 
   it('sends at once over IPC when the spool cannot be written, and without a spool', () => {

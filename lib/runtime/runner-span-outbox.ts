@@ -1,5 +1,6 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { EndedSpanRecord, RunnerEvent, SpanStartEvent } from './runner-protocol';
+import { encodeSpanBatch } from './span-batch-frames';
 
 /** Which run and request a span belongs to (from the moment it started). */
 export interface SpanOwner {
@@ -42,8 +43,12 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): Ende
  * limit loses nothing of it, and no other process is woken up.
  */
 export interface SpanSpool {
-  /** Appends one line (the JSON of `{starts, ends}`), synchronously. @throws when it cannot be written. */
-  write(line: string): void;
+  /**
+   * Appends one frame holding `payload` (a batch as `encodeSpanBatch` encodes it: the
+   * spool's format is lib/runtime/span-batch-frames.ts), synchronously.
+   * @throws when it cannot be written (nothing of the frame stays in the file).
+   */
+  write(payload: Uint8Array): void;
   /** Empties the file: the server has every span the runner reported (no request in flight). */
   clear(): void;
 }
@@ -57,19 +62,29 @@ export interface SpanSpool {
  * Events of one tick travel in one message (a turn starts and ends several spans at once).
  * When an action span (a tool or a model: code from tools/) starts, what is queued must be
  * out of the process before that code runs: a tool that then calls process.exit or loops
- * forever never gives the event loop back. With a spool, that batch is appended to the spool
- * file at once and still sent with the tick's message; without one (or when the spool cannot
- * be written) it is sent at once. The spool saves a 21-turn run 41 of its 44 IPC messages,
- * each of which woke the server while the loop ran (bench/capture-overhead.ts). What is
- * still queued when the process exits is sent from the `exit` handler: Node writes IPC
- * messages at once while the pipe takes them (checked here: a 200 KB message sent on exit
- * arrives, a 2 MB one does not).
+ * forever never gives the event loop back. With a spool, that batch is encoded once and
+ * appended to the spool file at once, and the tick's message carries the same bytes
+ * (`spooled`); without one (or when the spool cannot be written) it is sent at once. The
+ * spool saves a 21-turn run 41 of its 44 IPC messages, each of which woke the server while
+ * the loop ran, and the bytes written once save the run's ~300 KB of attributes a second
+ * encoding (as JSON lines before, each batch was written to the spool as JSON and sent again
+ * through V8's serializer: bench/capture-overhead.ts). What is still queued when the process
+ * exits is sent from the `exit` handler: Node writes IPC messages at once while the pipe takes
+ * them (checked here: a 200 KB message sent on exit arrives, a 2 MB one does not).
  */
+/**
+ * Spooled bytes that are sent without waiting for the tick's message: a pipe's buffer (64 KiB
+ * on Linux), so the write does not wait for the server. A 21-turn run's ~300 KB of spans went
+ * in one message after its loop, and the server spent ≈3 ms reading them while the run waited.
+ */
+const SEND_SPOOLED_BYTES = 64 * 1024;
+
 export class RunnerSpanOutbox {
   private starts: SpanStartEvent[] = [];
   private ends: EndedSpanRecord[] = [];
-  /** How many of `starts` and `ends` are in the spool already. */
-  private spooled = { starts: 0, ends: 0 };
+  /** Batches in the spool already and not sent yet (their frames' payloads), older than `starts` and `ends`. */
+  private spooled: Uint8Array[] = [];
+  private spooledBytes = 0;
   private scheduled = false;
 
   constructor(
@@ -83,7 +98,7 @@ export class RunnerSpanOutbox {
     else this.schedule();
   }
 
-  /** Ended spans are read at once (an ended span no longer changes): a spool line or a message may carry it. */
+  /** Ended spans are read at once (an ended span no longer changes): a spool frame or a message may carry it. */
   queueEnd(span: ReadableSpan, owner: SpanOwner | undefined): void {
     this.ends.push(endedSpanRecord(span, owner));
     this.schedule();
@@ -94,15 +109,16 @@ export class RunnerSpanOutbox {
    * every action start, and on two busy cores each IPC write is a chance to be preempted.
    */
   flush(): void {
-    if (this.starts.length === 0 && this.ends.length === 0) return;
-    const { starts, ends } = this;
+    if (this.starts.length === 0 && this.ends.length === 0 && this.spooled.length === 0) return;
+    const { starts, ends, spooled } = this;
     this.starts = [];
     this.ends = [];
-    this.spooled = { starts: 0, ends: 0 };
+    this.spooled = [];
+    this.spooledBytes = 0;
     // The channel copies long attribute values as they are (V8's serializer): sending a value
     // several spans hold once (each turn's generate output is the run's final response) cost
     // more to find than it saved, 0.55 ms against 0.22 per 62-span run, which it did with JSON.
-    this.send({ type: 'span-events', starts, ends });
+    this.send({ type: 'span-events', starts, ends, ...(spooled.length > 0 ? { spooled } : {}) });
   }
 
   /** The server has every span reported so far (no request in flight): the spool starts empty again. */
@@ -114,12 +130,20 @@ export class RunnerSpanOutbox {
   private secure(): void {
     if (this.spool) {
       try {
-        this.spool.write(JSON.stringify({ starts: this.starts.slice(this.spooled.starts), ends: this.ends.slice(this.spooled.ends) }));
-        this.spooled = { starts: this.starts.length, ends: this.ends.length };
-        this.schedule();
+        const payload = encodeSpanBatch({ starts: this.starts, ends: this.ends });
+        this.spool.write(payload);
+        this.spooled.push(payload);
+        this.spooledBytes += payload.byteLength;
+        this.starts = [];
+        this.ends = [];
+        // A fast loop never yields to the tick's message: past a pipe's buffer of spans, they
+        // go now, and the server reads them while the loop goes on instead of after it.
+        if (this.spooledBytes >= SEND_SPOOLED_BYTES) this.flush();
+        else this.schedule();
         return;
       } catch {
-        // A spool that cannot be written (disk full): the batch goes over IPC at once, as without one.
+        // A spool that cannot be written (disk full), or a value V8 cannot encode: the batch
+        // goes over IPC at once, as without one (lib/runtime/send-cloneable.ts sends such a value as JSON would).
       }
     }
     this.flush();

@@ -5,6 +5,7 @@ import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, 
 import type { Scenario } from '../runtime/scenario';
 import type { PauseDecision, PauseInfo, RunMode } from '../runtime/step-protocol';
 import type { Span } from '../trace/span';
+import { spanEventsOf } from '../runtime/span-batch-frames';
 import { RunnerSpanLedger, spansFromEndedRecords } from './runner-span-ledger';
 import { newSpoolPath, RunnerSpool } from './runner-spool';
 
@@ -313,18 +314,21 @@ export class RunnerProcess {
       case 'pong':
         this.lastPong = Date.now();
         break;
-      case 'span-events':
-        if (event.starts.length > 0) {
-          this.spool.receivedStarts(event.starts);
-          this.ledger.recordStarts(event.starts);
-          this.events.onSpanStarts(event.starts);
+      case 'span-events': {
+        const { starts, ends, problems } = spanEventsOf(event);
+        for (const problem of problems) console.error(`loopscope: spans from runner ${this.pid ?? '?'} could not be read (${problem}); the rest are kept`);
+        if (starts.length > 0) {
+          this.spool.receivedStarts(starts);
+          this.ledger.recordStarts(starts);
+          this.events.onSpanStarts(starts);
         }
-        if (event.ends.length > 0) {
-          this.spool.receivedEnds(event.ends);
-          this.ledger.recordEnds(event.ends);
-          this.events.onSpanEnds(spansFromEndedRecords(event.ends));
+        if (ends.length > 0) {
+          this.spool.receivedEnds(ends);
+          this.ledger.recordEnds(ends);
+          this.events.onSpanEnds(spansFromEndedRecords(ends));
         }
         break;
+      }
       case 'run-trace':
         this.pending.get(event.requestId)?.traceIds.add(event.traceId);
         this.events.onRunTrace(event.runId, event.traceId);

@@ -1,7 +1,8 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EndedSpanRecord } from '../contract/ended-span';
 import type { SpanStartEvent } from '../runtime/runner-protocol';
+import { encodeSpanBatch, frameHeader, openSpoolFile } from '../runtime/span-batch-frames';
 import { newSpoolPath, removeSpoolDirectory, RunnerSpool } from './runner-spool';
 
 const TRACE = 'b'.repeat(32);
@@ -26,16 +27,16 @@ const end = (spanId: string): EndedSpanRecord => ({
 afterAll(() => removeSpoolDirectory());
 
 describe('RunnerSpool', () => {
-  it('gives back, once, the spooled starts and ends that never arrived over IPC, skipping a line cut short, and removes the file', () => {
+  it('gives back, once, the spooled starts and ends that never arrived over IPC, skipping a frame cut short, and removes the file', () => {
     const spool = new RunnerSpool(newSpoolPath());
-    const lines = [
-      JSON.stringify({ starts: [start('1'.repeat(16)), start('2'.repeat(16))], ends: [] }),
-      JSON.stringify({ starts: [start('3'.repeat(16))], ends: [end('2'.repeat(16))] }),
-      // The runner died in the middle of this write.
-      '{"starts":[{"traceId":"',
-    ];
-    writeFileSync(spool.file, `${lines.join('\n')}`);
-    // The first line's batch arrived over IPC; the second never did.
+    // As the runner writes it (lib/runtime/runner-main.ts).
+    const file = openSpoolFile(spool.file);
+    file.write(encodeSpanBatch({ starts: [start('1'.repeat(16)), start('2'.repeat(16))], ends: [] }));
+    file.write(encodeSpanBatch({ starts: [start('3'.repeat(16))], ends: [end('2'.repeat(16))] }));
+    // The runner died in the middle of this write.
+    const cut = encodeSpanBatch({ starts: [start('5'.repeat(16))], ends: [] });
+    appendFileSync(spool.file, Buffer.concat([frameHeader(cut), cut.subarray(0, 10)]));
+    // The first frame's batch arrived over IPC; the second never did.
     spool.receivedStarts([start('1'.repeat(16)), start('2'.repeat(16))]);
     const missed = spool.takeMissed();
     expect(missed.starts.map((event) => event.spanId)).toEqual(['3'.repeat(16)]);
@@ -47,10 +48,22 @@ describe('RunnerSpool', () => {
 
   it('forgets what it saw when the runner emptied its spool, and reads nothing from a spool never written', () => {
     const spool = new RunnerSpool(newSpoolPath());
-    spool.receivedEnds([end('4'.repeat(16))]);
+    const file = openSpoolFile(spool.file);
+    file.write(encodeSpanBatch({ starts: [], ends: [end('3'.repeat(16))] }));
+    spool.receivedEnds([end('3'.repeat(16)), end('4'.repeat(16))]);
+    // The runner's request ended: it emptied the file, the server forgets what it saw.
+    file.clear();
     spool.cleared();
-    writeFileSync(spool.file, `${JSON.stringify({ starts: [], ends: [end('4'.repeat(16))] })}\n`);
+    file.write(encodeSpanBatch({ starts: [], ends: [end('4'.repeat(16))] }));
     expect(spool.takeMissed().ends.map((span) => span.spanId)).toEqual(['4'.repeat(16)]);
     expect(new RunnerSpool(newSpoolPath()).takeMissed().ends).toEqual([]);
+  });
+
+  it('keeps the whole frames before one that is not a span batch', () => {
+    const spool = new RunnerSpool(newSpoolPath());
+    openSpoolFile(spool.file).write(encodeSpanBatch({ starts: [], ends: [end('6'.repeat(16))] }));
+    const junk = Buffer.from('not V8 bytes');
+    appendFileSync(spool.file, Buffer.concat([frameHeader(junk), junk]));
+    expect(spool.takeMissed().ends.map((span) => span.spanId)).toEqual(['6'.repeat(16)]);
   });
 });

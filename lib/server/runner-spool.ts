@@ -4,6 +4,7 @@ import path from 'node:path';
 import { spanFromEndedRecord, type EndedSpanRecord } from '../contract/ended-span';
 import { errorMessage } from '../errors';
 import type { SpanStartEvent } from '../runtime/runner-protocol';
+import { readSpoolFrames } from '../runtime/span-batch-frames';
 import type { Span } from '../trace/span';
 
 let directory: string | undefined;
@@ -20,7 +21,7 @@ export function newSpoolPath(): string {
     // The server going away takes its runners with it (they exit on IPC disconnect): nobody reads their spools after it.
     process.once('exit', () => rmSync(created, { recursive: true, force: true }));
   }
-  return path.join(directory, `runner-${++spoolCounter}.jsonl`);
+  return path.join(directory, `runner-${++spoolCounter}.spool`);
 }
 
 const keyOf = (span: { traceId: string; spanId: string }) => `${span.traceId}:${span.spanId}`;
@@ -52,35 +53,30 @@ export class RunnerSpool {
 
   /**
    * The runner died: the spool's starts and ends that never arrived over IPC, then the file is
-   * removed. A line cut short by the death is skipped (the lines before it are whole: each was
-   * one write).
+   * removed. A frame cut short by the death is skipped (the frames before it are whole: each
+   * was one write; lib/runtime/span-batch-frames.ts).
    */
   takeMissed(): { starts: SpanStartEvent[]; endRecords: EndedSpanRecord[]; ends: Span[] } {
-    let text = '';
+    let bytes: Buffer;
     try {
-      text = readFileSync(this.file, 'utf8');
+      bytes = readFileSync(this.file);
     } catch {
       return { starts: [], endRecords: [], ends: [] };
     } finally {
       rmSync(this.file, { force: true });
     }
+    const { batches, problem } = readSpoolFrames(bytes);
+    if (problem) console.error(`loopscope: a dead runner's spool ends with ${problem}; the frames before it are kept`);
     const starts: SpanStartEvent[] = [];
     const endRecords: EndedSpanRecord[] = [];
     const ends: Span[] = [];
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      let batch: { starts?: SpanStartEvent[]; ends?: EndedSpanRecord[] };
-      try {
-        batch = JSON.parse(line) as typeof batch;
-      } catch {
-        continue;
-      }
-      for (const start of batch.starts ?? []) {
+    for (const batch of batches) {
+      for (const start of batch.starts) {
         if (this.startsSeen.has(keyOf(start))) continue;
         this.startsSeen.add(keyOf(start));
         starts.push(start);
       }
-      for (const record of batch.ends ?? []) {
+      for (const record of batch.ends) {
         if (this.endsSeen.has(keyOf(record))) continue;
         this.endsSeen.add(keyOf(record));
         endRecords.push(record);

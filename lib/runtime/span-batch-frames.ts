@@ -1,0 +1,119 @@
+/**
+ * A runner's span batches as bytes: what its spool file holds (lib/runtime/runner-span-outbox.ts,
+ * read by lib/server/runner-spool.ts when the runner died) and what a `span-events` message
+ * carries of them. One batch is one frame: its length (4 bytes, little-endian) and the batch
+ * in V8's serializer format, the format of node's 'advanced' IPC. The runner encodes a batch
+ * once, when it spools it before tools/ code runs; the IPC message then carries those bytes
+ * as they are, instead of walking the same ~300 KB of span attributes a second time
+ * (bench/capture-overhead.ts).
+ */
+import { ftruncateSync, openSync, writevSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
+import type { EndedSpanRecord, SpanStartEvent } from './runner-protocol';
+import type { SpanSpool } from './runner-span-outbox';
+
+/** Span starts and ends reported together. */
+export interface SpanBatch {
+  starts: SpanStartEvent[];
+  ends: EndedSpanRecord[];
+}
+
+const HEADER_BYTES = 4;
+
+/** A batch as a frame's payload. @throws when a value cannot be cloned (V8 says "… could not be cloned."). */
+export function encodeSpanBatch(batch: SpanBatch): Uint8Array {
+  return serialize(batch);
+}
+
+/** The header that goes before a payload in the spool file. */
+export function frameHeader(payload: Uint8Array): Uint8Array {
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt32LE(payload.byteLength, 0);
+  return header;
+}
+
+/**
+ * The runner's spool file, opened to append frames (O_APPEND: after a clear the next frame
+ * starts the file again; mode 0600, spans hold tools' inputs and outputs).
+ * @throws when the file cannot be opened.
+ */
+export function openSpoolFile(file: string): SpanSpool {
+  const fd = openSync(file, 'a', 0o600);
+  let size = 0;
+  return {
+    write: (payload) => {
+      const header = frameHeader(payload);
+      const written = writevSync(fd, [header, payload]);
+      if (written !== header.byteLength + payload.byteLength) {
+        // A frame cut short would break every frame after it: take it back.
+        ftruncateSync(fd, size);
+        throw new Error(`the spool took ${written} of ${header.byteLength + payload.byteLength} bytes`);
+      }
+      size += written;
+    },
+    clear: () => {
+      ftruncateSync(fd, 0);
+      size = 0;
+    },
+  };
+}
+
+/**
+ * A payload as it arrived: bytes, or — when the message had to go as JSON (a value V8 could
+ * not clone, lib/runtime/send-cloneable.ts) — what JSON makes of a Buffer.
+ */
+function bytesOf(payload: Uint8Array | { type: 'Buffer'; data: number[] }): Uint8Array {
+  return payload instanceof Uint8Array ? payload : Uint8Array.from(payload.data);
+}
+
+/** One payload back as its batch. @throws when the bytes are not a batch. */
+export function decodeSpanBatch(payload: Uint8Array | { type: 'Buffer'; data: number[] }): SpanBatch {
+  const value = deserialize(bytesOf(payload)) as Partial<SpanBatch> | null;
+  if (typeof value !== 'object' || value === null || !Array.isArray(value.starts) || !Array.isArray(value.ends)) throw new Error('a spool frame that is not a span batch');
+  return { starts: value.starts, ends: value.ends };
+}
+
+/**
+ * The batches of a spool file's bytes, in order. A frame cut short (the runner died in the
+ * middle of its write) or unreadable ends the reading: what follows it cannot be framed.
+ */
+export function readSpoolFrames(bytes: Uint8Array): { batches: SpanBatch[]; problem?: string } {
+  const batches: SpanBatch[] = [];
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let offset = 0; offset < view.length; ) {
+    if (offset + HEADER_BYTES > view.length) return { batches, problem: `a frame header cut short at byte ${offset}` };
+    const length = view.readUInt32LE(offset);
+    const start = offset + HEADER_BYTES;
+    if (start + length > view.length) return { batches, problem: `a frame cut short at byte ${offset} (${length} bytes announced, ${view.length - start} there)` };
+    try {
+      batches.push(decodeSpanBatch(view.subarray(start, start + length)));
+    } catch (error) {
+      return { batches, problem: `an unreadable frame at byte ${offset}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    offset = start + length;
+  }
+  return { batches };
+}
+
+/**
+ * The starts and ends of a `span-events` message: its spooled batches first (they were queued
+ * first), then the rest. A batch that cannot be read is left out and named in `problems`.
+ */
+export function spanEventsOf(event: SpanBatch & { spooled?: ReadonlyArray<Uint8Array | { type: 'Buffer'; data: number[] }> }): SpanBatch & { problems: string[] } {
+  const problems: string[] = [];
+  if (!event.spooled || event.spooled.length === 0) return { starts: event.starts, ends: event.ends, problems };
+  const starts: SpanStartEvent[] = [];
+  const ends: EndedSpanRecord[] = [];
+  event.spooled.forEach((payload, index) => {
+    try {
+      const batch = decodeSpanBatch(payload);
+      for (const start of batch.starts) starts.push(start);
+      for (const end of batch.ends) ends.push(end);
+    } catch (error) {
+      problems.push(`spooled batch ${index + 1} of ${event.spooled!.length}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  for (const start of event.starts) starts.push(start);
+  for (const end of event.ends) ends.push(end);
+  return { starts, ends, problems };
+}
