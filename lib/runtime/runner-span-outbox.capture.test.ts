@@ -25,12 +25,20 @@ import { SpanLifecycleReporter } from './span-lifecycle-reporter';
  */
 const exporter = new InMemorySpanExporter();
 const sent: RunnerEvent[] = [];
+/** Every span start the reporter saw, and whether it had to leave the process before its code ran. */
+const starts: { name: string; subtype?: string; urgent: boolean }[] = [];
 const outbox = new RunnerSpanOutbox((event) => sent.push(deserialize(serialize(event)) as RunnerEvent));
 const provider = new BasicTracerProvider({
   resource: resourceFromAttributes({ 'service.name': 'loopscope-runner' }),
   spanProcessors: [
     new AnswerLinkProcessor(),
-    new SpanLifecycleReporter({ onStart: (event, { urgent }) => outbox.queueStart(event, urgent), onEnd: (span, owner) => outbox.queueEnd(span, owner) }),
+    new SpanLifecycleReporter({
+      onStart: (event, { urgent }) => {
+        starts.push({ name: event.name, subtype: event.attributes['genkit:metadata:subtype'], urgent });
+        outbox.queueStart(event, urgent);
+      },
+      onEnd: (span, owner) => outbox.queueEnd(span, owner),
+    }),
     new SimpleSpanProcessor(exporter),
   ],
 });
@@ -58,6 +66,7 @@ async function bothWays(name: string, options: { answers?: { traceId: string; sp
   const scenario = scenarios.get(name)!;
   exporter.reset();
   sent.length = 0;
+  starts.length = 0;
   const run = { runId: `run-${name}`, requestId: `run-${name}:1`, traceIds: new Set<string>() };
   let root: { traceId: string; spanId: string } | undefined;
   const response = await runContext.run(run, () =>
@@ -100,6 +109,15 @@ describe('the runner’s IPC span records', () => {
     expect(plain(fromRecords)).toEqual(plain(exported));
     // Not a vacuous match: the model spans carry the whole history as JSON.
     expect(fromRecords.some((span) => String(span.attributes['genkit:input'] ?? '').includes('"role":"tool"'))).toBe(true);
+  });
+
+  it('have only the tools’ starts leave at once: the scripted model runs no tools/ code', async () => {
+    await bothWays('multi-round-research');
+    const urgent = starts.filter((start) => start.urgent);
+    expect(urgent).toHaveLength(4);
+    expect(new Set(urgent.map((start) => start.subtype))).toEqual(new Set(['tool']));
+    // The 5 turns of scripted/multi-round-research were seen, and not one of them was urgent.
+    expect(starts.filter((start) => start.subtype === 'model').map((start) => [start.name, start.urgent])).toEqual(Array.from({ length: 5 }, () => ['scripted/multi-round-research', false]));
   });
 
   it('keep the answer link a resume’s root span carries', async () => {

@@ -6,6 +6,8 @@ import type { SpanStartEvent } from './runner-protocol';
 import type { SpanOwner } from './runner-span-outbox';
 import { claimToolRequest } from './tool-request-context';
 import { GEN_AI, MODEL_OPERATIONS, TOOL_OPERATIONS } from '../dialects/otel-genai/genai-attributes';
+import { HAND_WRITTEN_MODEL } from '../dialects/genkit-js/loopscope-markers';
+import { scenarioOfScriptedModel } from '../contract/scenario';
 
 /**
  * What a start notice carries: enough for a dialect to claim and classify the open span —
@@ -27,10 +29,27 @@ const START_ATTRIBUTES = [
   GEN_AI.toolArguments,
 ];
 
-/** A span that runs a model or tools/ code: its start must be out before that code runs. */
-function runsCode(attributes: Record<string, string>): boolean {
+/**
+ * Models Loopscope defines in the runner itself: a scenario's scripted model (`scripted/<scenario>`,
+ * in either runtime) and the model that plays hand-written parts. They play data and run no
+ * tools/ code.
+ */
+function isLoopscopeModel(name: string | undefined): boolean {
+  return name !== undefined && (scenarioOfScriptedModel(name) !== undefined || name === HAND_WRITTEN_MODEL);
+}
+
+/**
+ * A span that may run code from tools/ (a tool, or a model that is not Loopscope's own: a
+ * tools/ module can define one): its start must be out before that code runs. A scripted
+ * model's turn is not: its start goes with the next batch, which halves a fast loop's spool
+ * writes (one per tool run, not one per turn as well: bench/capture-overhead.ts).
+ */
+function runsCode(attributes: Record<string, string>, spanName: string): boolean {
+  // genkit names an action's span after the action (its `genkit:name` comes only at the end).
+  if (attributes['genkit:type'] === 'action') return !(attributes['genkit:metadata:subtype'] === 'model' && isLoopscopeModel(spanName));
   const operation = attributes[GEN_AI.operation];
-  return attributes['genkit:type'] === 'action' || (operation !== undefined && (MODEL_OPERATIONS.has(operation) || TOOL_OPERATIONS.has(operation)));
+  if (operation === undefined) return false;
+  return TOOL_OPERATIONS.has(operation) || (MODEL_OPERATIONS.has(operation) && !isLoopscopeModel(attributes[GEN_AI.requestModel]));
 }
 
 function hrTimeToNanos([seconds, nanos]: [number, number]): string {
@@ -94,7 +113,7 @@ export class SpanLifecycleReporter implements SpanProcessor {
     let openOfRequest = this.open.get(run.requestId);
     if (!openOfRequest) this.open.set(run.requestId, (openOfRequest = new Map()));
     openOfRequest.set(spanContext.spanId, { span, event });
-    this.options.onStart(event, { isNewTrace, urgent: runsCode(attributes) });
+    this.options.onStart(event, { isNewTrace, urgent: runsCode(attributes, span.name) });
   }
 
   onEnd(span: ReadableSpan): void {
