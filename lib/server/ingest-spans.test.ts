@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { CapturedDb } from '../trace/captured-db';
 import { buildSpan } from '../trace/testing/build-span';
 import { TraceStore } from '../trace/trace-store';
 import { EventBus, type LiveEvent } from './event-bus';
@@ -13,8 +14,7 @@ let store: TraceStore;
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'loopscope-ingest-'));
-  // A behind wait no test lasts: the spans commit only when a read hurries them.
-  store = new TraceStore({ dataDir: path.join(root, 'data'), savedDir: path.join(root, 'saved'), behindMs: 60_000 });
+  store = new TraceStore({ dataDir: path.join(root, 'data'), savedDir: path.join(root, 'saved') });
 });
 afterEach(async () => {
   await store.close();
@@ -31,9 +31,15 @@ it('tells the pages once the spans are queued, before their commit, and a read o
     if (event.type === 'traces-changed') reads.push(store.get(TRACE).then((spans) => spans?.length));
   });
   const spans = [buildSpan({ traceId: TRACE, spanId: '1'.repeat(16), name: 'flow' }), buildSpan({ traceId: TRACE, spanId: '2'.repeat(16), parentSpanId: '1'.repeat(16), name: 'tool' })];
-  const ingested = ingestSpans({ store, bus }, spans, { behind: true });
+  const writes = vi.spyOn(CapturedDb.prototype, 'write');
+  const ingested = ingestSpans({ store, bus }, spans);
   expect(events.map((event) => event.type)).toEqual(['spans', 'traces-changed']);
+  // Told before the commit.
+  expect(writes).not.toHaveBeenCalled();
   expect(events[0]).toMatchObject({ type: 'spans', traceId: TRACE, spans: [{ spanId: '1'.repeat(16) }, { spanId: '2'.repeat(16) }] });
   expect(await reads[0]).toBe(2);
   await ingested;
+  // The batch's write (an empty database's first write may come before it).
+  expect(writes.mock.calls.some(([rows]) => rows.some((row) => row.summary.traceId === TRACE))).toBe(true);
+  writes.mockRestore();
 });

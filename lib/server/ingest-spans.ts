@@ -1,6 +1,6 @@
 import type { Span } from '../trace/span';
 import type { EventBus } from './event-bus';
-import type { AppendOptions, TraceStore } from '../trace/trace-store';
+import type { TraceStore } from '../trace/trace-store';
 
 /**
  * Stores spans (the receiver's, an import's, a runner's) and tells the pages: one `spans`
@@ -8,15 +8,10 @@ import type { AppendOptions, TraceStore } from '../trace/trace-store';
  * the store's queue, not after their commit: every read of the store answers after that commit
  * (read-your-writes), so a page that reads on an event sees the spans. Resolves once they are
  * committed. The spans are grouped by trace once, in one pass, not filtered once per trace.
- * @param options.behind the store's commit may wait a moment for more (a runner's spans: `TraceStore.queueAppend`).
  */
-export async function ingestSpans(
-  context: { store: Pick<TraceStore, 'queueAppend'>; bus: Pick<EventBus, 'publish'> },
-  spans: Span[],
-  options: AppendOptions = {},
-): Promise<void> {
+export async function ingestSpans(context: { store: Pick<TraceStore, 'queueAppend'>; bus: Pick<EventBus, 'publish'> }, spans: Span[]): Promise<void> {
   if (spans.length === 0) return;
-  const { traceIds, committed } = context.store.queueAppend(spans, options);
+  const { traceIds, committed } = context.store.queueAppend(spans);
   const byTrace = new Map<string, Span[]>();
   for (const span of spans) {
     const group = byTrace.get(span.traceId);

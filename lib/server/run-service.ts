@@ -112,8 +112,7 @@ export { ingestSpans };
  * gets the runner's spans as it gets an app's.
  */
 export async function ingestRunnerSpans(context: AppContext, spans: Span[]): Promise<void> {
-  // Written behind the run: the run is done once they are queued, and their commit waits a moment (ingestSpans).
-  await ingestSpans(context, spans, { behind: true });
+  await ingestSpans(context, spans);
   const forwarder = context.forwarder;
   if (!forwarder || spans.length === 0) return;
   setImmediate(() => forwarder.forward({ body: new TextEncoder().encode(JSON.stringify(encodeOtlpJson(spans))), contentType: 'application/json', spans: spans.length }));

@@ -33,24 +33,13 @@ export interface TraceStoreOptions {
   savedDir: string;
   /** How a trace is summarized for the indexes (default `summarizeTrace`, OpenTelemetry fields only; the server passes the dialects'). */
   summarize?: (traceId: string, spans: Span[]) => TraceSummary;
-  /** How long the commit of spans appended `behind` may wait for more (default 10 ms; see `queueAppend`). */
-  behindMs?: number;
-}
-
-/** How an append is committed: `behind` lets its commit wait (`TraceStoreOptions.behindMs`) for more spans. */
-export interface AppendOptions {
-  behind?: boolean;
 }
 
 /** Spans waiting for the append queue, written together in one transaction. */
 interface WaitingBatch {
   spans: Span[];
-  /** Commits as soon as the queue allows (after one event-loop turn), not after the behind wait. */
-  hurry: () => void;
   written: Promise<void>;
 }
-
-const DEFAULT_BEHIND_MS = 10;
 
 /**
  * The version of the summaries kept in the index rows. Version 4: replays (issue 13); 3:
@@ -120,7 +109,6 @@ export class TraceStore {
   private db?: Promise<CapturedDb>;
   /** Spans waiting for the append queue: appends that arrive meanwhile join them (one transaction for all). */
   private waitingBatch?: WaitingBatch;
-  private readonly behindMs: number;
 
   private readonly summarize: (traceId: string, spans: Span[]) => TraceSummary;
 
@@ -131,7 +119,6 @@ export class TraceStore {
     this.legacyIndexPath = path.join(options.dataDir, 'index.json');
     this.savedDir = options.savedDir;
     this.summarize = options.summarize ?? ((traceId, spans) => summarizeTrace({ traceId, spans }));
-    this.behindMs = options.behindMs ?? DEFAULT_BEHIND_MS;
     this.saved = new SavedTraces({ savedDir: options.savedDir, savedIndexPath: path.join(options.dataDir, 'saved-index.json'), summarize: this.summarize });
   }
 
@@ -143,8 +130,8 @@ export class TraceStore {
    * @returns the ids of the traces of these spans.
    * @throws LoopscopeError INVALID_ARGUMENT for malformed spans (nothing is written).
    */
-  async append(spans: Span[], options: AppendOptions = {}): Promise<{ traceIds: string[] }> {
-    const { traceIds, committed } = this.queueAppend(spans, options);
+  async append(spans: Span[]): Promise<{ traceIds: string[] }> {
+    const { traceIds, committed } = this.queueAppend(spans);
     await committed;
     return { traceIds };
   }
@@ -152,41 +139,25 @@ export class TraceStore {
   /**
    * Queues spans for `append`'s transaction and returns at once: every read from here on
    * answers after their commit (read-your-writes), so a caller may tell others about them
-   * before `committed` settles.
-   *
-   * The commit waits one event-loop turn, so that what the caller's tick produced leaves
-   * first (the event saying a run is done: it reached the page 5 ms later when the commit came
-   * first). Spans appended `behind` (a run's spans, reported done before their commit) wait
-   * `behindMs` instead, unless a read, a delete or an append that is not behind comes first:
-   * the commit is synchronous SQLite and JSON work, ≈3–5 ms for a fast 21-turn run, and in a
-   * closed loop (a script that starts the next run when one is done) the next request waited
-   * behind it; a moment later it runs while the runner works on that next run
-   * (bench/capture-overhead.ts).
+   * before `committed` settles. The commit is synchronous (SQLite) and takes milliseconds for
+   * a run's trace: it waits for the next turn of the event loop, so that what the caller's tick
+   * produced leaves first — the event saying a run is done, which the supervisor publishes
+   * right after it handed the run's spans here, reached the page 5 ms later before
+   * (bench/capture-overhead.ts). Appends made meanwhile join the batch.
    * @throws LoopscopeError INVALID_ARGUMENT for malformed spans (nothing is queued).
    */
-  queueAppend(spans: Span[], { behind = false }: AppendOptions = {}): { traceIds: string[]; committed: Promise<void> } {
+  queueAppend(spans: Span[]): { traceIds: string[]; committed: Promise<void> } {
     assertValidSpans(spans);
     const batch = this.waitingBatch ?? this.startBatch();
     batch.spans.push(...spans);
-    if (!behind) batch.hurry();
     return { traceIds: [...groupByTrace(spans).keys()], committed: batch.written };
   }
 
   private startBatch(): WaitingBatch {
-    let begin!: () => void;
-    const mayBegin = new Promise<void>((resolve) => (begin = resolve));
-    const timer = setTimeout(begin, this.behindMs);
-    let hurried = false;
-    const hurry = () => {
-      if (hurried) return;
-      hurried = true;
-      clearTimeout(timer);
-      setImmediate(begin);
-    };
-    const batch: WaitingBatch = { spans: [], hurry, written: Promise.resolve() };
+    const batch: WaitingBatch = { spans: [], written: Promise.resolve() };
     this.waitingBatch = batch;
     batch.written = this.enqueue(async () => {
-      await mayBegin;
+      await new Promise((resolve) => setImmediate(resolve));
       // From here on, new spans wait for the next batch.
       if (this.waitingBatch === batch) this.waitingBatch = undefined;
       return this.writeBatch(batch.spans);
@@ -216,7 +187,6 @@ export class TraceStore {
   async delete(target: { traceIds: readonly string[] } | { all: true }): Promise<{ traceIds: string[] }> {
     const wanted = 'all' in target ? undefined : [...new Set(target.traceIds.map(checkedTraceId))];
     if (wanted && wanted.length === 0) throw new LoopscopeError('INVALID_ARGUMENT', 'Choose at least one trace to delete.');
-    this.waitingBatch?.hurry();
     return this.enqueue(async () => {
       const db = await this.existingDatabase();
       const traceIds = wanted ?? db?.all().map((summary) => summary.traceId) ?? [];
@@ -361,7 +331,6 @@ export class TraceStore {
   /** Closes the database (a later call opens it again). */
   async close(): Promise<void> {
     // What is queued is written first.
-    this.waitingBatch?.hurry();
     await this.appendQueue;
     const db = this.db;
     this.db = undefined;
@@ -404,7 +373,6 @@ export class TraceStore {
    * steady stream of appends. Never called from a queued task (it would wait for itself).
    */
   private async readableDatabase(): Promise<CapturedDb | undefined> {
-    this.waitingBatch?.hurry();
     await this.appendQueue;
     return this.existingDatabase();
   }
