@@ -65,8 +65,8 @@ export interface SpanSpool {
  * forever never gives the event loop back. With a spool, that batch is encoded once and
  * appended to the spool file at once, and the tick's message carries the same bytes
  * (`spooled`); without one (or when the spool cannot be written) it is sent at once. The
- * spool saves a 21-turn run 41 of its 44 IPC messages, each of which woke the server while
- * the loop ran, and the bytes written once save the run's ~300 KB of attributes a second
+ * spool saves a fast loop a message per tool run, each of which woke the server while the
+ * loop ran (a 21-turn run sent 44 before it), and the bytes written once save the run's ~300 KB of attributes a second
  * encoding (as JSON lines before, each batch was written to the spool as JSON and sent again
  * through V8's serializer: bench/capture-overhead.ts). What is still queued when the process
  * exits is sent from the `exit` handler: Node writes IPC messages at once while the pipe takes
