@@ -15,8 +15,8 @@ import path from 'node:path';
 import { scriptedModelName } from '../contract/scenario';
 import { LoopscopeError } from '../errors';
 import { RunnerCommandSchema, type RunnerCommand, type RunnerEvent } from './runner-protocol';
-import { RunnerSpanOutbox, type SpanSpool } from './runner-span-outbox';
-import { openSpoolFile } from './span-batch-frames';
+import { RunnerSpanOutbox } from './runner-span-outbox';
+import { openSpoolFile, type SpanSpool } from './span-batch-frames';
 import { sendCloneable } from './send-cloneable';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
 

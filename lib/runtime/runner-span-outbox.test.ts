@@ -1,8 +1,8 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunnerEvent, SpanStartEvent } from './runner-protocol';
-import { RunnerSpanOutbox, type SpanSpool } from './runner-span-outbox';
-import { decodeSpanBatch, spanEventsOf } from './span-batch-frames';
+import { RunnerSpanOutbox } from './runner-span-outbox';
+import { decodeSpanBatch, spanEventsOf, type SpanSpool } from './span-batch-frames';
 
 const TRACE = 'a'.repeat(32);
 const owner = { runId: 'run-1', requestId: 'run-1:1' };

@@ -1,6 +1,6 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { EndedSpanRecord, RunnerEvent, SpanStartEvent } from './runner-protocol';
-import { encodeSpanBatch } from './span-batch-frames';
+import { encodeSpanBatch, type SpanSpool } from './span-batch-frames';
 
 /** Which run and request a span belongs to (from the moment it started). */
 export interface SpanOwner {
@@ -34,23 +34,6 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): Ende
     resource: span.resource.attributes,
     scope: { name: span.instrumentationScope.name, version: span.instrumentationScope.version },
   };
-}
-
-/**
- * Where the runner writes what must survive it before code from tools/ runs: a file the
- * server reads when the runner died (lib/server/runner-spool.ts). A write is in the kernel
- * when `write` returns, so a runner that then busy-loops, is SIGKILLed or aborts on its heap
- * limit loses nothing of it, and no other process is woken up.
- */
-export interface SpanSpool {
-  /**
-   * Appends one frame holding `payload` (a batch as `encodeSpanBatch` encodes it: the
-   * spool's format is lib/runtime/span-batch-frames.ts), synchronously.
-   * @throws when it cannot be written (nothing of the frame stays in the file).
-   */
-  write(payload: Uint8Array): void;
-  /** Empties the file: the server has every span the runner reported (no request in flight). */
-  clear(): void;
 }
 
 /**

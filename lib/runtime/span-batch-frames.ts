@@ -10,7 +10,23 @@
 import { ftruncateSync, openSync, writevSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import type { EndedSpanRecord, SpanStartEvent } from './runner-protocol';
-import type { SpanSpool } from './runner-span-outbox';
+
+/**
+ * Where the runner writes what must survive it before code from tools/ runs: a file the
+ * server reads when the runner died (lib/server/runner-spool.ts). A write is in the kernel
+ * when `write` returns, so a runner that then busy-loops, is SIGKILLed or aborts on its heap
+ * limit loses nothing of it, and no other process is woken up.
+ */
+export interface SpanSpool {
+  /**
+   * Appends one frame holding `payload` (a batch as `encodeSpanBatch` encodes it: the
+   * spool's format is lib/runtime/span-batch-frames.ts), synchronously.
+   * @throws when it cannot be written (nothing of the frame stays in the file).
+   */
+  write(payload: Uint8Array): void;
+  /** Empties the file: the server has every span the runner reported (no request in flight). */
+  clear(): void;
+}
 
 /** Span starts and ends reported together. */
 export interface SpanBatch {

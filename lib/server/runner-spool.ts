@@ -11,7 +11,7 @@ let directory: string | undefined;
 let spoolCounter = 0;
 
 /**
- * A fresh path for one runner's spool file (lib/runtime/runner-span-outbox.ts, `SpanSpool`),
+ * A fresh path for one runner's spool file (lib/runtime/span-batch-frames.ts, `SpanSpool`),
  * in a folder of this server's own (mode 0700: spans hold tools' inputs and outputs).
  */
 export function newSpoolPath(): string {
