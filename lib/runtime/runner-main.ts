@@ -8,7 +8,7 @@
  *
  * Environment: LOOPSCOPE_TOOLS_DIR, LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS,
  * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals), LOOPSCOPE_RUNNER_SPOOL
- * (the spool file the server reads if the runner dies: runner-span-outbox.ts),
+ * (the spool file the server reads if the runner dies: span-batch-frames.ts),
  * LOOPSCOPE_OPENAI_BASE_URL / LOOPSCOPE_OPENAI_API_KEY and GEMINI_API_KEY (real providers: provider-model.ts).
  */
 import path from 'node:path';

@@ -37,14 +37,21 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): Ende
 }
 
 /**
+ * Spooled bytes that are sent without waiting for the tick's message: a pipe's buffer (64 KiB
+ * on Linux), so the write does not wait for the server. A 21-turn run's ~300 KB of spans went
+ * in one message after its loop, and the server spent ≈3 ms reading them while the run waited.
+ */
+const SEND_SPOOLED_BYTES = 64 * 1024;
+
+/**
  * Tells the server about span starts and span ends over IPC. The ends are the runner's only
  * copy of its spans that leaves the process: the server stores them
  * (lib/server/span-write-behind.ts). A runner that dies keeps what it did: what it ended
  * is on the server already, and the server closes the spans that started and never ended.
  *
  * Events of one tick travel in one message (a turn starts and ends several spans at once).
- * When an action span (a tool or a model: code from tools/) starts, what is queued must be
- * out of the process before that code runs: a tool that then calls process.exit or loops
+ * When a span that may run code from tools/ starts (a tool, or a model that is not Loopscope's
+ * own: span-lifecycle-reporter.ts), what is queued must be out of the process before that code runs: a tool that then calls process.exit or loops
  * forever never gives the event loop back. With a spool, that batch is encoded once and
  * appended to the spool file at once, and the tick's message carries the same bytes
  * (`spooled`); without one (or when the spool cannot be written) it is sent at once. The
@@ -55,13 +62,6 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): Ende
  * exits is sent from the `exit` handler: Node writes IPC messages at once while the pipe takes
  * them (checked here: a 200 KB message sent on exit arrives, a 2 MB one does not).
  */
-/**
- * Spooled bytes that are sent without waiting for the tick's message: a pipe's buffer (64 KiB
- * on Linux), so the write does not wait for the server. A 21-turn run's ~300 KB of spans went
- * in one message after its loop, and the server spent ≈3 ms reading them while the run waited.
- */
-const SEND_SPOOLED_BYTES = 64 * 1024;
-
 export class RunnerSpanOutbox {
   private starts: SpanStartEvent[] = [];
   private ends: EndedSpanRecord[] = [];

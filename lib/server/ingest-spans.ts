@@ -7,7 +7,8 @@ import type { TraceStore } from '../trace/trace-store';
  * event per trace, then one `traces-changed` for all. The events go out once the spans are in
  * the store's queue, not after their commit: every read of the store answers after that commit
  * (read-your-writes), so a page that reads on an event sees the spans. Resolves once they are
- * committed. The spans are grouped by trace once, in one pass, not filtered once per trace.
+ * committed; rejects when the commit fails (the caller answers the error, as before; the pages
+ * were told of spans the store then does not hold). The spans are grouped by trace once, in one pass, not filtered once per trace.
  */
 export async function ingestSpans(context: { store: Pick<TraceStore, 'queueAppend'>; bus: Pick<EventBus, 'publish'> }, spans: Span[]): Promise<void> {
   if (spans.length === 0) return;

@@ -154,15 +154,14 @@ export class TraceStore {
   }
 
   private startBatch(): WaitingBatch {
-    const batch: WaitingBatch = { spans: [], written: Promise.resolve() };
-    this.waitingBatch = batch;
-    batch.written = this.enqueue(async () => {
+    const spans: Span[] = [];
+    const written = this.enqueue(async () => {
       await new Promise((resolve) => setImmediate(resolve));
       // From here on, new spans wait for the next batch.
-      if (this.waitingBatch === batch) this.waitingBatch = undefined;
-      return this.writeBatch(batch.spans);
+      this.waitingBatch = undefined;
+      return this.writeBatch(spans);
     });
-    return batch;
+    return (this.waitingBatch = { spans, written });
   }
 
   private async writeBatch(spans: Span[]): Promise<void> {
