@@ -1,0 +1,99 @@
+/**
+ * Benchmark (not a test): what Loopscope's runner process costs per run by itself, with no
+ * server. Side by side, alternating in blocks, this process drives over IPC (V8 serializer, as
+ * the server does):
+ *  A. bare genkit in a child process (bench/bare-genkit-child.ts);
+ *  B. the real runner (lib/runtime/runner-main.ts, started as the server starts it, with its
+ *     spool), in run mode as `POST /api/runs` starts a run (the step hooks installed);
+ *  C. the same runner given no mode (no step hooks).
+ * This process only decodes and counts the runner's span messages (as the server reads them), so what B and C cost over A is the
+ * runner's own: span reporting, its spool, IPC sends, the tool time limit, the step hooks.
+ * bench/capture-overhead.ts measures the whole path (HTTP, server, store, event stream).
+ *
+ * Run: `node --import tsx bench/runner-process-overhead.ts` (BENCH_BLOCKS, BENCH_RUNS).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { RunnerEvent } from '../lib/runtime/runner-protocol';
+import { spanEventsOf } from '../lib/runtime/span-batch-frames';
+import { median } from './bench-stats';
+
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
+const RUNS_PER_BLOCK = Number(process.env.BENCH_RUNS ?? 10);
+const MODEL_TURNS = 21;
+const SPANS_PER_RUN = 2 * MODEL_TURNS + 20;
+const projectDir = process.cwd();
+const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-bench-spool-'));
+
+interface Child {
+  name: string;
+  process: ChildProcess;
+  ready: Promise<void>;
+  /** One generate; resolves with its wall time (command sent → result received). */
+  run: () => Promise<number>;
+  spanEnds: number;
+}
+
+function startChild(options: { name: string; script: string; spool?: string; mode: boolean }): Child {
+  const child = fork(options.script, [], {
+    execArgv: ['--max-old-space-size=1024', '--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, LOOPSCOPE_TOOLS_DIR: path.join(projectDir, 'bench', 'fixtures', 'tools'), ...(options.spool ? { LOOPSCOPE_RUNNER_SPOOL: options.spool } : {}) },
+  });
+  const waiting = new Map<string, () => void>();
+  let markReady = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const state: Child = { name: options.name, process: child, ready, run: () => Promise.resolve(0), spanEnds: 0 };
+  child.on('message', (message: { type: string; requestId?: string; outcome?: { finishReason?: string } }) => {
+    if (message.type === 'ready') markReady();
+    else if (message.type === 'span-events') state.spanEnds += spanEventsOf(message as Extract<RunnerEvent, { type: 'span-events' }>).ends.length;
+    else if (message.type === 'generate-result' && message.requestId) {
+      if (message.outcome?.finishReason !== 'stop') throw new Error(`${options.name}: a run ended with ${message.outcome?.finishReason ?? 'no outcome'}`);
+      waiting.get(message.requestId)?.();
+    }
+  });
+  let count = 0;
+  state.run = () =>
+    new Promise<number>((resolve) => {
+      const requestId = `${options.name}:${++count}`;
+      const start = performance.now();
+      waiting.set(requestId, () => resolve(performance.now() - start));
+      child.send({ type: 'generate', requestId, runId: requestId, scenario: 'bench-loop', ...(options.mode ? { mode: { kind: 'run' } } : {}) });
+    });
+  return state;
+}
+
+async function main() {
+  const runner = path.join(projectDir, 'lib', 'runtime', 'runner-main.ts');
+  const children = [
+    startChild({ name: 'bare', script: path.join(projectDir, 'bench', 'bare-genkit-child.ts'), mode: false }),
+    startChild({ name: 'runner', script: runner, spool: path.join(spoolDir, 'run.spool'), mode: true }),
+    startChild({ name: 'no-hooks', script: runner, spool: path.join(spoolDir, 'no-hooks.spool'), mode: false }),
+  ];
+  try {
+    await Promise.all(children.map((child) => child.ready));
+    const times = new Map<string, number[]>(children.map((child) => [child.name, []]));
+    for (let block = 0; block < BLOCKS; block++) {
+      for (const child of children) for (let index = 0; index < RUNS_PER_BLOCK; index++) times.get(child.name)!.push(await child.run());
+    }
+    const runs = BLOCKS * RUNS_PER_BLOCK;
+    for (const child of children.slice(1)) {
+      // Every span of every run reached this process (the warm-up's are not sent).
+      if (child.spanEnds !== runs * SPANS_PER_RUN) throw new Error(`${child.name}: ${child.spanEnds} span ends arrived, expected ${runs * SPANS_PER_RUN}`);
+    }
+    const bare = median(times.get('bare')!);
+    console.log(`runner process alone: scenario bench-loop (${MODEL_TURNS} model turns), ${runs} runs each in ${BLOCKS} alternating blocks, command → result over IPC`);
+    console.log(`  bare genkit child        : ${bare.toFixed(2)} ms per run (median)`);
+    console.log(`  runner, run mode (hooks) : ${median(times.get('runner')!).toFixed(2)} ms per run, ${(median(times.get('runner')!) / bare).toFixed(2)}× bare`);
+    console.log(`  runner, no step hooks    : ${median(times.get('no-hooks')!).toFixed(2)} ms per run, ${(median(times.get('no-hooks')!) / bare).toFixed(2)}× bare`);
+  } finally {
+    for (const child of children) child.process.kill();
+    rmSync(spoolDir, { recursive: true, force: true });
+  }
+}
+
+await main();
