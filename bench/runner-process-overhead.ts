@@ -6,8 +6,9 @@
  *  B. the real runner (lib/runtime/runner-main.ts, started as the server starts it, with its
  *     spool), in run mode as `POST /api/runs` starts a run (the step hooks installed);
  *  C. the same runner given no mode (no step hooks).
- * This process only decodes and counts the runner's span messages (as the server reads them), so what B and C cost over A is the
- * runner's own: span reporting, its spool, IPC sends, the tool time limit, the step hooks.
+ * This process only decodes and counts the runner's span messages (as the server reads them),
+ * so what B and C cost over A is the runner's own: span reporting, its spool, IPC sends, the
+ * tool time limit, the step hooks.
  * bench/capture-overhead.ts measures the whole path (HTTP, server, store, event stream).
  *
  * Run: `node --import tsx bench/runner-process-overhead.ts` (BENCH_BLOCKS, BENCH_RUNS).
@@ -47,7 +48,15 @@ function startChild(options: { name: string; script: string; spool?: string; mod
   const waiting = new Map<string, () => void>();
   let markReady = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const state: Child = { name: options.name, process: child, ready, run: () => Promise.resolve(0), spanEnds: 0 };
+  let count = 0;
+  const run = () =>
+    new Promise<number>((resolve) => {
+      const requestId = `${options.name}:${++count}`;
+      const start = performance.now();
+      waiting.set(requestId, () => resolve(performance.now() - start));
+      child.send({ type: 'generate', requestId, runId: requestId, scenario: 'bench-loop', ...(options.mode ? { mode: { kind: 'run' } } : {}) });
+    });
+  const state: Child = { name: options.name, process: child, ready, run, spanEnds: 0 };
   child.on('message', (message: { type: string; requestId?: string; outcome?: { finishReason?: string } }) => {
     if (message.type === 'ready') markReady();
     else if (message.type === 'span-events') state.spanEnds += spanEventsOf(message as Extract<RunnerEvent, { type: 'span-events' }>).ends.length;
@@ -56,14 +65,6 @@ function startChild(options: { name: string; script: string; spool?: string; mod
       waiting.get(message.requestId)?.();
     }
   });
-  let count = 0;
-  state.run = () =>
-    new Promise<number>((resolve) => {
-      const requestId = `${options.name}:${++count}`;
-      const start = performance.now();
-      waiting.set(requestId, () => resolve(performance.now() - start));
-      child.send({ type: 'generate', requestId, runId: requestId, scenario: 'bench-loop', ...(options.mode ? { mode: { kind: 'run' } } : {}) });
-    });
   return state;
 }
 
@@ -87,9 +88,12 @@ async function main() {
     }
     const bare = median(times.get('bare')!);
     console.log(`runner process alone: scenario bench-loop (${MODEL_TURNS} model turns), ${runs} runs each in ${BLOCKS} alternating blocks, command → result over IPC`);
+    const labels: Record<string, string> = { runner: 'runner, run mode (hooks)', 'no-hooks': 'runner, no step hooks   ' };
     console.log(`  bare genkit child        : ${bare.toFixed(2)} ms per run (median)`);
-    console.log(`  runner, run mode (hooks) : ${median(times.get('runner')!).toFixed(2)} ms per run, ${(median(times.get('runner')!) / bare).toFixed(2)}× bare`);
-    console.log(`  runner, no step hooks    : ${median(times.get('no-hooks')!).toFixed(2)} ms per run, ${(median(times.get('no-hooks')!) / bare).toFixed(2)}× bare`);
+    for (const child of children.slice(1)) {
+      const perRun = median(times.get(child.name)!);
+      console.log(`  ${labels[child.name]} : ${perRun.toFixed(2)} ms per run, ${(perRun / bare).toFixed(2)}× bare`);
+    }
   } finally {
     for (const child of children) child.process.kill();
     rmSync(spoolDir, { recursive: true, force: true });
