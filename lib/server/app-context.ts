@@ -67,6 +67,8 @@ function createAppContext(): AppContext {
     // The index also keeps each trace's interrupt/resume keys, so a trace page finds the
     // traces of its session (the original and its resumes) without reading them all.
     summarize: summarizeCapturedTrace,
+    // The server commits all the time: SQLite's checkpoints run in a worker thread, off its event loop.
+    backgroundCheckpoints: { projectDir: config.projectDir },
   });
   const runs = new RunRegistry((run) => bus.publish({ type: 'run', run }));
   // Filled in below: the supervisor stores its runners' spans (sent over IPC) as the receiver stores an app's.

@@ -1,6 +1,6 @@
 import type { Span } from '../trace/span';
 import type { EventBus } from './event-bus';
-import type { TraceStore } from '../trace/trace-store';
+import type { AppendOptions, TraceStore } from '../trace/trace-store';
 
 /**
  * Stores spans (the receiver's, an import's, a runner's) and tells the pages: one `spans`
@@ -10,9 +10,12 @@ import type { TraceStore } from '../trace/trace-store';
  * committed; rejects when the commit fails (the caller answers the error, as before; the pages
  * were told of spans the store then does not hold). The spans are grouped by trace once, in one pass, not filtered once per trace.
  */
-export async function ingestSpans(context: { store: Pick<TraceStore, 'queueAppend'>; bus: Pick<EventBus, 'publish'> }, spans: Span[]): Promise<void> {
+export async function ingestSpans(
+  context: { store: Pick<TraceStore, 'queueAppend'>; bus: Pick<EventBus, 'publish'>; commit?: AppendOptions['commit'] },
+  spans: Span[],
+): Promise<void> {
   if (spans.length === 0) return;
-  const { traceIds, committed } = context.store.queueAppend(spans);
+  const { traceIds, committed } = context.store.queueAppend(spans, { commit: context.commit });
   const byTrace = new Map<string, Span[]>();
   for (const span of spans) {
     const group = byTrace.get(span.traceId);

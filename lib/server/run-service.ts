@@ -112,7 +112,8 @@ export { ingestSpans };
  * gets the runner's spans as it gets an app's.
  */
 export async function ingestRunnerSpans(context: AppContext, spans: Span[]): Promise<void> {
-  await ingestSpans(context, spans);
+  // Nobody answers a request after this commit (the run is reported done before it): it waits for the server's next requests.
+  await ingestSpans({ store: context.store, bus: context.bus, commit: 'behind' }, spans);
   const forwarder = context.forwarder;
   if (!forwarder || spans.length === 0) return;
   setImmediate(() => forwarder.forward({ body: new TextEncoder().encode(JSON.stringify(encodeOtlpJson(spans))), contentType: 'application/json', spans: spans.length }));

@@ -17,6 +17,7 @@
 import Database from 'better-sqlite3';
 import type { TraceSummary } from './summarize-trace';
 import { traceSearchText } from './trace-index-rows';
+import { WalCheckpointer } from './wal-checkpointer';
 
 /** One trace as written: its summary and its spans as OTLP JSON text. */
 export interface CapturedRow {
@@ -42,6 +43,23 @@ export interface CapturedQuery {
   after?: { startTime: number; traceId: string };
   limit: number;
 }
+
+export interface CapturedDbOptions {
+  /**
+   * Checkpoint the write-ahead log in a worker thread (wal-checkpointer.ts), loading
+   * better-sqlite3 from this project's node_modules, instead of in the thread that commits
+   * (the server: its event loop stood still 30–60 ms every ~14 runs). Without it SQLite
+   * checkpoints on commit, as for the CLI's short writes.
+   */
+  backgroundCheckpoints?: { projectDir: string };
+  /** Told when checkpointing fell back to SQLite's own on commit (the worker failed). */
+  onWarning?: (message: string) => void;
+}
+
+/** The log's bound while checkpoints run in the background (pages): SQLite checkpoints on commit past it, should the worker fall behind. */
+const SAFETY_CHECKPOINT_PAGES = 16_000;
+/** SQLite's default `wal_autocheckpoint`, restored when the worker fails. */
+const DEFAULT_CHECKPOINT_PAGES = 1_000;
 
 /** Bump when the tables change; an older file is migrated in `open`. */
 const SCHEMA_VERSION = 1;
@@ -82,8 +100,9 @@ export class CapturedDb {
    * patched by this connection's own writes, read again when another process wrote.
    */
   private summaries?: { dataVersion: number; byId: Map<string, TraceSummary>; sorted?: TraceSummary[] };
+  private checkpointer?: WalCheckpointer;
 
-  private constructor(file: string) {
+  private constructor(file: string, options: CapturedDbOptions) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -93,11 +112,34 @@ export class CapturedDb {
     const version = this.db.pragma('user_version', { simple: true }) as number;
     if (version < SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     this.statements = this.prepare();
+    if (options.backgroundCheckpoints) this.startCheckpointer({ file, projectDir: options.backgroundCheckpoints.projectDir, onWarning: options.onWarning });
   }
 
   /** Opens (creating) the database file. @throws when the file is not a database or cannot be opened. */
-  static open(file: string): CapturedDb {
-    return new CapturedDb(file);
+  static open(file: string, options: CapturedDbOptions = {}): CapturedDb {
+    return new CapturedDb(file, options);
+  }
+
+  /** Checkpoints done by the worker thread so far (0 without one). */
+  get backgroundCheckpoints(): number {
+    return this.checkpointer?.passes ?? 0;
+  }
+
+  private startCheckpointer(options: { file: string; projectDir: string; onWarning?: (message: string) => void }): void {
+    const fallBack = (message: string) => {
+      this.checkpointer = undefined;
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${DEFAULT_CHECKPOINT_PAGES}`);
+      options.onWarning?.(`The trace database is checkpointed on commit again (${message}).`);
+    };
+    this.checkpointer = WalCheckpointer.start({
+      file: options.file,
+      projectDir: options.projectDir,
+      finish: () => {
+        if (this.db.open) this.db.pragma('wal_checkpoint(PASSIVE)');
+      },
+      onFailed: fallBack,
+    });
+    if (this.checkpointer) this.db.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_PAGES}`);
   }
 
   private prepare() {
@@ -140,8 +182,10 @@ export class CapturedDb {
   /** Writes the rows (insert or replace, by trace id) in one transaction: all or none. */
   write(rows: readonly CapturedRow[]): void {
     const { idOf, insert, update, putSpans, putSearch } = this.statements;
+    let bytes = 0;
     this.db.transaction(() => {
       for (const { summary, spansText } of rows) {
+        bytes += spansText.length;
         const columns = [summary.startTime, summary.status, summary.serviceName ?? null, summary.runtime ?? null, isLinked(summary) ? 1 : 0, JSON.stringify(summary)] as const;
         const existing = idOf.get(summary.traceId)?.id;
         const id = existing ?? Number(insert.run(summary.traceId, ...columns).lastInsertRowid);
@@ -150,6 +194,7 @@ export class CapturedDb {
         putSearch.run(id, traceSearchText(summary));
       }
     })();
+    this.checkpointer?.committed(bytes);
     this.ownWrites++;
     this.patchSummaries((byId) => {
       for (const { summary } of rows) byId.set(summary.traceId, summary);
@@ -277,6 +322,9 @@ export class CapturedDb {
   }
 
   close(): void {
+    // Its connection closes with its thread; the last connection to close checkpoints the rest.
+    void this.checkpointer?.close();
+    this.checkpointer = undefined;
     if (this.db.open) this.db.close();
   }
 }

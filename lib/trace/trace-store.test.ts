@@ -12,7 +12,7 @@ import { buildSpan, type SpanOverrides } from './testing/build-span';
 import { MAX_JSON_DEPTH } from './parse-json-limited';
 import { deepKvlistValueText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from './testing/deep-json';
 import { summarizeTrace } from './summarize-trace';
-import { INDEX_VERSION, TraceStore } from './trace-store';
+import { BEHIND_COMMIT_MS, INDEX_VERSION, TraceStore } from './trace-store';
 
 const TRACE_A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const TRACE_B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -103,6 +103,72 @@ describe('TraceStore.append', () => {
     expect((await fresh.list()).map((summary) => summary.traceId).sort()).toEqual([TRACE_A, TRACE_B]);
     await fresh.close();
     writes.mockRestore();
+  });
+
+  it("commits a batch nobody waits for ('behind') after a pause, at once when something reads, and with the next batch that is waited for", async () => {
+    const writes = vi.spyOn(CapturedDb.prototype, 'write');
+    const wrote = (traceId: string) => writes.mock.calls.some(([rows]) => rows.some((row) => row.summary.traceId === traceId));
+    // On its own: not on the next turns of the event loop (the server's next request goes first), but within BEHIND_COMMIT_MS.
+    const first = store.queueAppend([span(TRACE_A, ROOT)], { commit: 'behind' });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(wrote(TRACE_A)).toBe(false);
+    const started = performance.now();
+    await first.committed;
+    expect(performance.now() - started).toBeGreaterThan(BEHIND_COMMIT_MS / 2);
+    expect(wrote(TRACE_A)).toBe(true);
+    // A read does not wait for the pause: it starts the commit and sees the spans.
+    const second = store.queueAppend([span(TRACE_B, ROOT)], { commit: 'behind' });
+    const reading = performance.now();
+    expect((await store.get(TRACE_B))?.map((item) => item.spanId)).toEqual([ROOT]);
+    expect(performance.now() - reading).toBeLessThan(BEHIND_COMMIT_MS);
+    await second.committed;
+    // An append someone waits for (an OTLP export's answer) takes the waiting batch with it at once.
+    const third = store.queueAppend([span(TRACE_C, ROOT)], { commit: 'behind' });
+    const waited = store.queueAppend([span(TRACE_C, childId(1), { parentSpanId: ROOT })]);
+    expect(waited.committed).toBe(third.committed);
+    const appending = performance.now();
+    await waited.committed;
+    expect(performance.now() - appending).toBeLessThan(BEHIND_COMMIT_MS);
+    expect((await store.get(TRACE_C))?.length).toBe(2);
+    writes.mockRestore();
+  });
+
+  it('checkpoints in a worker thread when asked: the log stays bounded, every trace is kept, and without better-sqlite3 to load it falls back and says so', async () => {
+    const big = (index: number) => [span(`${index.toString(16).padStart(2, '0')}${'d'.repeat(30)}`, ROOT, { attributes: { 'genkit:type': 'flow', 'genkit:output': 'x'.repeat(400_000) } })];
+    const walBytes = () => readFile(path.join(dataDir, 'loopscope.db-wal')).then((bytes) => bytes.byteLength);
+    const background = new TraceStore({ dataDir, savedDir, backgroundCheckpoints: { projectDir: process.cwd() } });
+    let largest = 0;
+    for (let index = 0; index < 60; index += 1) {
+      await background.append(big(index));
+      largest = Math.max(largest, await walBytes());
+    }
+    // 60 traces of 400 KB, 24 MB in all: SQLite's safety bound alone (16,000 pages) would let the log reach 64 MB.
+    expect(await background.backgroundCheckpointCount()).toBeGreaterThan(0);
+    expect(largest).toBeLessThan(16 << 20);
+    expect(background.warnings).toEqual([]);
+    await background.close();
+    const reopened = new TraceStore({ dataDir, savedDir });
+    expect(await reopened.count()).toBe(60);
+    await reopened.close();
+
+    // A project without better-sqlite3: SQLite checkpoints on commit again, and the store says why.
+    const nowhere = await mkdtemp(path.join(os.tmpdir(), 'loopscope-no-modules-'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const fallback = new TraceStore({ dataDir, savedDir, backgroundCheckpoints: { projectDir: nowhere } });
+    largest = 0;
+    for (let index = 60; index < 100; index += 1) {
+      await fallback.append(big(index));
+      largest = Math.max(largest, await walBytes());
+    }
+    expect(fallback.warnings).toEqual([expect.stringMatching(/^The trace database is checkpointed on commit again \(the checkpoint thread could not start: .*better-sqlite3/)]);
+    expect(warn).toHaveBeenCalledWith(`loopscope: ${fallback.warnings[0]}`);
+    expect(await fallback.backgroundCheckpointCount()).toBe(0);
+    expect(largest).toBeLessThan(8 << 20);
+    expect(await fallback.count()).toBe(100);
+    await fallback.close();
+    warn.mockRestore();
+    await rm(nowhere, { recursive: true, force: true });
   });
 
   it('merges several batches of one trace into one stored trace', async () => {

@@ -33,13 +33,36 @@ export interface TraceStoreOptions {
   savedDir: string;
   /** How a trace is summarized for the indexes (default `summarizeTrace`, OpenTelemetry fields only; the server passes the dialects'). */
   summarize?: (traceId: string, spans: Span[]) => TraceSummary;
+  /** Checkpoint the database in a worker thread (captured-db.ts; the server's store, which commits all the time). */
+  backgroundCheckpoints?: { projectDir: string };
 }
 
 /** Spans waiting for the append queue, written together in one transaction. */
 interface WaitingBatch {
   spans: Span[];
   written: Promise<void>;
+  /** The batch is written on the next turn of the event loop (once it is first in the queue). */
+  commitSoon: () => void;
 }
+
+/** How an append's commit is scheduled (see `TraceStore.queueAppend`). */
+export interface AppendOptions {
+  /**
+   * `soon` (the default): on the next turn of the event loop. `behind`: nobody waits for this
+   * commit to answer a request, so it waits until a read, a delete, an append of `soon` or
+   * this long (`BEHIND_COMMIT_MS`) after its batch began.
+   */
+  commit?: 'soon' | 'behind';
+}
+
+/**
+ * How long a batch of `behind` appends waits for its commit at most. A run's commit (2–6 ms
+ * here for a 62-span trace) that ran as soon as its run was reported done delayed the next
+ * request the page (or a tight loop of runs) sent right after: waiting lets that request go
+ * first and the commit run while the runner works (bench/capture-overhead.ts). Reads never
+ * wait for it: a read starts the commit at once (read-your-writes).
+ */
+export const BEHIND_COMMIT_MS = 20;
 
 /**
  * The version of the summaries kept in the index rows. Version 4: replays (issue 13); 3:
@@ -111,6 +134,7 @@ export class TraceStore {
   private waitingBatch?: WaitingBatch;
 
   private readonly summarize: (traceId: string, spans: Span[]) => TraceSummary;
+  private readonly backgroundCheckpoints?: { projectDir: string };
 
   constructor(options: TraceStoreOptions) {
     this.dataDir = options.dataDir;
@@ -119,6 +143,7 @@ export class TraceStore {
     this.legacyIndexPath = path.join(options.dataDir, 'index.json');
     this.savedDir = options.savedDir;
     this.summarize = options.summarize ?? ((traceId, spans) => summarizeTrace({ traceId, spans }));
+    this.backgroundCheckpoints = options.backgroundCheckpoints;
     this.saved = new SavedTraces({ savedDir: options.savedDir, savedIndexPath: path.join(options.dataDir, 'saved-index.json'), summarize: this.summarize });
   }
 
@@ -146,22 +171,33 @@ export class TraceStore {
    * (bench/capture-overhead.ts). Appends made meanwhile join the batch.
    * @throws LoopscopeError INVALID_ARGUMENT for malformed spans (nothing is queued).
    */
-  queueAppend(spans: Span[]): { traceIds: string[]; committed: Promise<void> } {
+  queueAppend(spans: Span[], options: AppendOptions = {}): { traceIds: string[]; committed: Promise<void> } {
     assertValidSpans(spans);
     const batch = this.waitingBatch ?? this.startBatch();
     batch.spans.push(...spans);
+    if (options.commit !== 'behind') batch.commitSoon();
     return { traceIds: [...groupByTrace(spans).keys()], committed: batch.written };
   }
 
   private startBatch(): WaitingBatch {
     const spans: Span[] = [];
+    let release!: () => void;
+    const due = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(() => release(), BEHIND_COMMIT_MS);
+    let soon = false;
+    const commitSoon = () => {
+      if (soon) return;
+      soon = true;
+      clearTimeout(timer);
+      setImmediate(release);
+    };
     const written = this.enqueue(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
+      await due;
       // From here on, new spans wait for the next batch.
       this.waitingBatch = undefined;
       return this.writeBatch(spans);
     });
-    return (this.waitingBatch = { spans, written });
+    return (this.waitingBatch = { spans, written, commitSoon });
   }
 
   private async writeBatch(spans: Span[]): Promise<void> {
@@ -186,6 +222,7 @@ export class TraceStore {
   async delete(target: { traceIds: readonly string[] } | { all: true }): Promise<{ traceIds: string[] }> {
     const wanted = 'all' in target ? undefined : [...new Set(target.traceIds.map(checkedTraceId))];
     if (wanted && wanted.length === 0) throw new LoopscopeError('INVALID_ARGUMENT', 'Choose at least one trace to delete.');
+    this.waitingBatch?.commitSoon();
     return this.enqueue(async () => {
       const db = await this.existingDatabase();
       const traceIds = wanted ?? db?.all().map((summary) => summary.traceId) ?? [];
@@ -217,6 +254,11 @@ export class TraceStore {
   /** Changes whenever captured traces change (in this process or another): for caches of views derived from them. */
   async generation(): Promise<string> {
     return (await this.readableDatabase())?.generation() ?? 'empty';
+  }
+
+  /** Checkpoints the database's worker thread has done (0 without `backgroundCheckpoints`, or before the database opened). */
+  async backgroundCheckpointCount(): Promise<number> {
+    return (await this.db?.catch(() => undefined))?.backgroundCheckpoints ?? 0;
   }
 
   /** How many traces are captured. */
@@ -330,6 +372,7 @@ export class TraceStore {
   /** Closes the database (a later call opens it again). */
   async close(): Promise<void> {
     // What is queued is written first.
+    this.waitingBatch?.commitSoon();
     await this.appendQueue;
     const db = this.db;
     this.db = undefined;
@@ -372,6 +415,7 @@ export class TraceStore {
    * steady stream of appends. Never called from a queued task (it would wait for itself).
    */
   private async readableDatabase(): Promise<CapturedDb | undefined> {
+    this.waitingBatch?.commitSoon();
     await this.appendQueue;
     return this.existingDatabase();
   }
@@ -398,7 +442,13 @@ export class TraceStore {
     await mkdir(this.dataDir, { recursive: true });
     let db: CapturedDb;
     try {
-      db = CapturedDb.open(this.dbPath);
+      db = CapturedDb.open(this.dbPath, {
+        backgroundCheckpoints: this.backgroundCheckpoints,
+        onWarning: (message) => {
+          this.warnings.push(message);
+          console.warn(`loopscope: ${message}`);
+        },
+      });
     } catch (error) {
       throw new LoopscopeError('FAILED_PRECONDITION', `Could not open the trace database ${this.dbPath}: ${errorMessage(error)}. It was left in place; move it aside to start with an empty store.`, {
         cause: error,
