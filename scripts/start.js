@@ -35,6 +35,7 @@ const { startHttpServers } = await load('lib/server/start-http-servers.ts');
 const { readHttpTimeouts, readForwarding } = await load('lib/server/server-config.ts');
 const { createOtlpFastPath } = await load('lib/server/otlp-fast-path.ts');
 const { createRunsFastPath } = await load('lib/server/runs-fast-path.ts');
+const { createEventsFastPath } = await load('lib/server/events-fast-path.ts');
 const { existingAppContext } = await load('lib/server/app-context-holder.ts');
 
 const port = Number(option('--port') ?? process.env.PORT ?? DEFAULT_PORT);
@@ -68,14 +69,15 @@ const app = next({ dev: false, dir: projectDir, hostname: '127.0.0.1', port });
 await app.prepare();
 let servers;
 try {
-  // POST /v1/traces and POST /api/runs are answered here, before Next, with the context
-  // instrumentation.ts made (lib/server/otlp-fast-path.ts, runs-fast-path.ts); every other
-  // request goes to Next.
+  // POST /v1/traces, POST /api/runs and the event stream are answered here, before Next, with
+  // the context instrumentation.ts made (lib/server/otlp-fast-path.ts, runs-fast-path.ts,
+  // events-fast-path.ts); every other request goes to Next.
   const guard = { port, token, extraHost: plan.extraHost };
   const otlp = createOtlpFastPath({ context: existingAppContext, guard });
   const runs = createRunsFastPath({ context: existingAppContext, guard });
   const direct = (request) => otlp(request) ?? runs(request);
-  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts(), direct });
+  const stream = createEventsFastPath({ context: existingAppContext, guard });
+  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts(), direct, stream });
 } catch (error) {
   console.error(`loopscope: cannot listen on port ${port}: ${error.message}`);
   process.exit(1);

@@ -1,7 +1,7 @@
 /**
  * What the HTTP server's own answers in front of Next share (otlp-fast-path.ts for the OTLP and
- * genkit telemetry doors, runs-fast-path.ts for POST /api/runs): which POST this is, and the
- * request guard of proxy.ts read from a Node request.
+ * genkit telemetry doors, runs-fast-path.ts for POST /api/runs, events-fast-path.ts for the
+ * event stream): which request this is, and the request guard of proxy.ts read from a Node request.
  */
 import type { IncomingMessage } from 'node:http';
 import { guardRequest, type GuardConfig, type GuardVerdict } from './request-guard';
@@ -31,20 +31,20 @@ function cookieValue(cookieHeader: string | null, name: string): string | null {
 }
 
 /**
- * proxy.ts's guard for a POST the HTTP server answers itself. A query token never counts here (only
- * on the event stream); `session` says whether the page's session cookie (with the Fetch Metadata
- * that qualifies it) may stand in for the token, as on every /api route.
+ * proxy.ts's guard for a request the HTTP server answers itself. A query token counts only on
+ * the event stream (`queryToken`, a GET); `session` says whether the page's session cookie (with
+ * the Fetch Metadata that qualifies it) may stand in for the token, as on every /api route.
  */
-export function guardPost(options: { request: IncomingMessage; pathname: string; guard: GuardConfig; session: boolean }): GuardVerdict {
+export function guardDirect(options: { request: IncomingMessage; pathname: string; guard: GuardConfig; session: boolean; queryToken?: string | null }): GuardVerdict {
   const { request, guard, session } = options;
   return guardRequest(
     {
-      method: 'POST',
+      method: request.method ?? 'GET',
       pathname: options.pathname,
       host: headerOf(request, 'host'),
       origin: headerOf(request, 'origin'),
       authorization: headerOf(request, 'authorization'),
-      queryToken: null,
+      queryToken: options.queryToken ?? null,
       sessionCookie: session ? cookieValue(headerOf(request, 'cookie'), sessionCookieName(guard.port)) : null,
       secFetchSite: session ? headerOf(request, 'sec-fetch-site') : null,
     },

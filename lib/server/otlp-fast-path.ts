@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { OTLP_MAX_BODY_BYTES } from './body-limits';
 import { otlpAnswerForError, receiveOtlpExport, type OtlpAnswer, type OtlpReceiverContext } from './receive-otlp-export';
 import { readNodeBody } from './read-node-body';
-import { guardPost, headerOf, postPathname } from './fast-path-request';
+import { guardDirect, headerOf, postPathname } from './fast-path-request';
 import { refusalBody, type GuardConfig } from './request-guard';
 import type { TraceArrivals } from './attach/trace-arrivals';
 import { GENKIT_LOGS_PATH, GENKIT_ROOT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_TRACES_PATH, isGenkitLogsPath, isGenkitTracesPath, receiveGenkitLogs, receiveGenkitTraceData } from './attach/genkit-telemetry';
@@ -35,7 +35,7 @@ export function createOtlpFastPath(options: { context: () => (OtlpReceiverContex
     const context = options.context();
     if (!context) return undefined;
     // The receiver never takes the session cookie: a page cannot export spans.
-    const verdict = guardPost({ request, pathname, guard: options.guard, session: false });
+    const verdict = guardDirect({ request, pathname, guard: options.guard, session: false });
     if (!verdict.ok) {
       // Refused before its body was read: close the connection after the answer, or the unread
       // body would be taken for the next request on it.

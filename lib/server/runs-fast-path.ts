@@ -6,7 +6,7 @@ import type { AppContext } from './app-context';
 import { API_MAX_BODY_BYTES } from './body-limits';
 import { postRuns } from './post-runs';
 import { readNodeBody } from './read-node-body';
-import { guardPost, headerOf, postPathname } from './fast-path-request';
+import { guardDirect, headerOf, postPathname } from './fast-path-request';
 import { refusalBody, type GuardConfig } from './request-guard';
 import type { DirectAnswer } from './start-http-servers';
 
@@ -46,7 +46,7 @@ export function createRunsFastPath(options: { context: () => AppContext | undefi
     if (postPathname(request) !== '/api/runs') return undefined;
     const context = options.context();
     if (!context) return undefined;
-    const verdict = guardPost({ request, pathname: '/api/runs', guard: options.guard, session: true });
+    const verdict = guardDirect({ request, pathname: '/api/runs', guard: options.guard, session: true });
     if (!verdict.ok) {
       // Refused before its body was read: close the connection after the answer, or the unread
       // body would be taken for the next request on it.

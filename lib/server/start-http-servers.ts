@@ -47,6 +47,13 @@ export type DirectAnswer = Omit<EarlyResponse, 'body'> & { body: string | Uint8A
 /** Answers some requests itself, before Next (the OTLP receiver's fast path), or returns undefined to leave a request to Next. */
 export type DirectHandler = (request: IncomingMessage) => Promise<DirectAnswer> | undefined;
 
+/**
+ * Takes some requests whose answer is a stream (the event stream), before Next: writes the
+ * answer itself (the security headers are `securityHeaders()`'s) and returns true, or returns
+ * false to leave the request to `direct` and Next.
+ */
+export type StreamHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
+
 function sendEarly(response: ServerResponse, early: DirectAnswer): void {
   if (early.headers.connection === 'close') lingerOnClose(response);
   response.writeHead(early.status, { ...securityHeaders(), ...early.headers, 'content-length': Buffer.byteLength(early.body) });
@@ -57,17 +64,23 @@ interface ServerOptions {
   handle: RequestHandler;
   timeouts: HttpTimeouts;
   direct?: DirectHandler;
+  stream?: StreamHandler;
 }
 
 function createServer(options: ServerOptions): http.Server {
+  const failed = (response: ServerResponse, error: unknown) => {
+    console.error('loopscope: request failed', error);
+    if (!response.headersSent) sendEarly(response, { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error; see the server log.' } }) });
+    else response.destroy();
+  };
   const forward = (request: IncomingMessage, response: ServerResponse) => {
+    try {
+      if (options.stream?.(request, response)) return;
+    } catch (error) {
+      return failed(response, error);
+    }
     const direct = options.direct?.(request);
-    (direct ? direct.then((answer) => sendEarly(response, answer)) : Promise.resolve().then(() => options.handle(request, response)))
-      .catch((error: unknown) => {
-        console.error('loopscope: request failed', error);
-        if (!response.headersSent) sendEarly(response, { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error; see the server log.' } }) });
-        else response.destroy();
-      });
+    (direct ? direct.then((answer) => sendEarly(response, answer)) : Promise.resolve().then(() => options.handle(request, response))).catch((error: unknown) => failed(response, error));
   };
   const refusal = (request: IncomingMessage) => declaredBodyRefusal({ url: request.url ?? '/', contentLength: request.headers['content-length'] });
   const { headersTimeoutMs, requestTimeoutMs } = options.timeouts;
@@ -111,8 +124,8 @@ function listen(server: http.Server, at: { address: string; port: number }): Pro
  * Loopscope's HTTP server in front of Next: one node:http server per address of the plan
  * (127.0.0.1 and [::1] by default), with header and request timeouts and the early 413 for
  * a declared Content-Length over the route's limit. Fails when a required address cannot
- * be bound (closing what was bound); reports optional ones that cannot. `direct` answers the
- * requests it takes itself (with the security headers), before Next sees them.
+ * be bound (closing what was bound); reports optional ones that cannot. `stream` and `direct`
+ * answer the requests they take themselves (with the security headers), before Next sees them.
  */
 export async function startHttpServers(options: ServerOptions & { port: number; plan: ListenPlan }): Promise<RunningHttpServers> {
   const servers: http.Server[] = [];
