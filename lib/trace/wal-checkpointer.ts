@@ -12,8 +12,11 @@
  * when a commit begins with the whole log copied; a commit during the worker's pass leaves its
  * frames uncopied, and under a steady stream of commits (one every 30 ms, passes of 40 ms) the
  * log file grew by every byte written (measured). So the worker passes again while commits came
- * in during its pass (a few times at most), and then the committing connection checkpoints
- * what is left itself: usually nothing (0.1 ms), under commits without pause a few frames.
+ * in during its pass, each pass copying only what came since; after a pass with none, the
+ * committing connection checkpoints itself, which copies nothing (0.1 ms) and lets the log start
+ * over. A checkpoint that copies anything syncs the database file (20–40 ms here), so the
+ * committing connection does that only when the log passed `FORCE_FINISH_BYTES` under commits
+ * that never paused.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -42,9 +45,9 @@ export interface WalCheckpointerOptions {
   /** A folder whose node_modules hold better-sqlite3 (the project's): the worker loads it from there. */
   projectDir: string;
   /**
-   * The worker copied the whole log and nothing was committed meanwhile: the committing
-   * connection checkpoints now (nothing left to copy, so it takes no time), which lets SQLite
-   * start the log from its beginning again.
+   * The worker copied the whole log and nothing was committed meanwhile (or the log passed
+   * `FORCE_FINISH_BYTES`): the committing connection checkpoints now — with nothing left to
+   * copy it takes no time — which lets SQLite start the log from its beginning again.
    */
   finish: () => void;
   /** The worker failed or could not start: checkpointing is the caller's again. */
@@ -54,10 +57,11 @@ export interface WalCheckpointerOptions {
 /** Bytes committed between two checkpoints: SQLite's own default is 1,000 pages, 4 MiB. */
 const CHECKPOINT_BYTES = 4 << 20;
 /**
- * Passes after the first, each copying what was committed during the one before, until one
- * ends with nothing new; past them the committing connection copies the rest itself.
+ * The log's size (bytes committed since it last started over) past which the committing
+ * connection copies what is left itself even though commits keep coming (its checkpoint then
+ * syncs the database file: 20–40 ms here), rather than let the worker pass again.
  */
-const MAX_EXTRA_PASSES = 3;
+const FORCE_FINISH_BYTES = 32 << 20;
 
 export class WalCheckpointer {
   private readonly worker: Worker;
@@ -65,9 +69,10 @@ export class WalCheckpointer {
   private failed = false;
   /** Bytes committed since the last checkpoint began. */
   private bytes = 0;
-  /** Commits since the running pass began. */
-  private commitsDuringPass = 0;
-  private extraPasses = 0;
+  /** Bytes committed since the log last started over (the committing connection's last checkpoint). */
+  private logBytes = 0;
+  /** Bytes committed since the running pass began. */
+  private bytesDuringPass = 0;
   /** Checkpoint passes the worker has finished. */
   passes = 0;
 
@@ -101,12 +106,9 @@ export class WalCheckpointer {
   /** A transaction of about this many bytes was committed: past `CHECKPOINT_BYTES` since the last checkpoint, the worker checkpoints. */
   committed(bytes: number): void {
     this.bytes += bytes;
-    this.commitsDuringPass += 1;
-    if (!this.running && !this.failed && this.bytes >= CHECKPOINT_BYTES) {
-      this.bytes = 0;
-      this.extraPasses = 0;
-      this.pass();
-    }
+    this.logBytes += bytes;
+    this.bytesDuringPass += bytes;
+    if (!this.running && !this.failed && this.bytes >= CHECKPOINT_BYTES) this.pass();
   }
 
   /** Ends the worker (its connection closes with it). */
@@ -117,16 +119,21 @@ export class WalCheckpointer {
 
   private pass(): void {
     this.running = true;
-    this.commitsDuringPass = 0;
+    this.bytes = 0;
+    this.bytesDuringPass = 0;
     this.worker.postMessage('checkpoint');
   }
 
+  /**
+   * The log is all copied when nothing was committed during the pass: the committing
+   * connection's checkpoint then copies nothing (0.1 ms, no sync) and lets the log start over.
+   * Else the worker passes again (each pass copies only what came since), unless the log has
+   * grown past `FORCE_FINISH_BYTES`.
+   */
   private passEnded(): void {
     if (this.failed) return;
-    if (this.commitsDuringPass > 0 && this.extraPasses < MAX_EXTRA_PASSES) {
-      this.extraPasses += 1;
-      return this.pass();
-    }
+    if (this.bytesDuringPass > 0 && this.logBytes < FORCE_FINISH_BYTES) return this.pass();
+    this.logBytes = 0;
     this.options.finish();
   }
 
