@@ -18,7 +18,10 @@ function responseSink(response: ServerResponse): EventSink {
     end: () => {
       if (!response.writableEnded) response.end();
     },
-    abort: () => response.destroy(),
+    // Only a stream still holding unsent bytes is cut: once drained, the kept-alive connection may carry the page's next request.
+    abort: () => {
+      if (!response.writableFinished) response.destroy();
+    },
   };
 }
 

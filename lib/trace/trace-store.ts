@@ -165,10 +165,11 @@ export class TraceStore {
    * Queues spans for `append`'s transaction and returns at once: every read from here on
    * answers after their commit (read-your-writes), so a caller may tell others about them
    * before `committed` settles. The commit is synchronous (SQLite) and takes milliseconds for
-   * a run's trace: it waits for the next turn of the event loop, so that what the caller's tick
-   * produced leaves first — the event saying a run is done, which the supervisor publishes
-   * right after it handed the run's spans here, reached the page 5 ms later before
-   * (bench/capture-overhead.ts). Appends made meanwhile join the batch.
+   * a run's trace: it waits at least for the next turn of the event loop, so that what the
+   * caller's tick produced leaves first — the event saying a run is done, which the supervisor
+   * publishes right after it handed the run's spans here, reached the page 5 ms later before
+   * (bench/capture-overhead.ts) — and with `commit: 'behind'` up to `BEHIND_COMMIT_MS`, unless
+   * something reads first. Appends made meanwhile join the batch.
    * @throws LoopscopeError INVALID_ARGUMENT for malformed spans (nothing is queued).
    */
   queueAppend(spans: Span[], options: AppendOptions = {}): { traceIds: string[]; committed: Promise<void> } {

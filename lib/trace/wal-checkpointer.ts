@@ -31,8 +31,8 @@ const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 parentPort.on('message', () => {
   try {
-    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ ok: true, busy: result.busy, log: result.log, checkpointed: result.checkpointed });
+    db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ ok: true });
   } catch (error) {
     parentPort.postMessage({ ok: false, message: String(error && error.message || error) });
   }
@@ -67,12 +67,10 @@ export class WalCheckpointer {
   private readonly worker: Worker;
   private running = false;
   private failed = false;
-  /** Bytes committed since the last checkpoint began. */
+  /** Bytes committed since the last pass began (during it, while one runs). */
   private bytes = 0;
   /** Bytes committed since the log last started over (the committing connection's last checkpoint). */
   private logBytes = 0;
-  /** Bytes committed since the running pass began. */
-  private bytesDuringPass = 0;
   /** Checkpoint passes the worker has finished. */
   passes = 0;
 
@@ -103,11 +101,10 @@ export class WalCheckpointer {
     }
   }
 
-  /** A transaction of about this many bytes was committed: past `CHECKPOINT_BYTES` since the last checkpoint, the worker checkpoints. */
+  /** A transaction of about this many bytes was committed: past `CHECKPOINT_BYTES` since the last pass, the worker checkpoints. */
   committed(bytes: number): void {
     this.bytes += bytes;
     this.logBytes += bytes;
-    this.bytesDuringPass += bytes;
     if (!this.running && !this.failed && this.bytes >= CHECKPOINT_BYTES) this.pass();
   }
 
@@ -120,7 +117,6 @@ export class WalCheckpointer {
   private pass(): void {
     this.running = true;
     this.bytes = 0;
-    this.bytesDuringPass = 0;
     this.worker.postMessage('checkpoint');
   }
 
@@ -132,7 +128,7 @@ export class WalCheckpointer {
    */
   private passEnded(): void {
     if (this.failed) return;
-    if (this.bytesDuringPass > 0 && this.logBytes < FORCE_FINISH_BYTES) return this.pass();
+    if (this.bytes > 0 && this.logBytes < FORCE_FINISH_BYTES) return this.pass();
     this.logBytes = 0;
     this.options.finish();
   }
