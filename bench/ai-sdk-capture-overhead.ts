@@ -18,7 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { runnersSettled, startBenchServer, watchRuns } from './bench-server';
+import { postJson, runnersSettled, startBenchServer, watchRuns } from './bench-server';
 import { median } from './bench-stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
@@ -70,8 +70,7 @@ async function loopscopeRuns(): Promise<{ perCall: number[]; spans: number }> {
   const runIds: string[] = [];
   const runOnce = async () => {
     const start = performance.now();
-    const response = await fetch(`http://127.0.0.1:${PORT}/api/runs`, { method: 'POST', headers, body: JSON.stringify({ scenario: SCENARIO }) });
-    const { run } = (await response.json()) as { run: { runId: string } };
+    const { run } = await postJson<{ run: { runId: string } }>({ port: PORT, token: TOKEN, path: '/api/runs', body: { scenario: SCENARIO } });
     const status = await watcher.whenFinished(run.runId);
     if (status !== 'finished') throw new Error(`bench: the Loopscope run ended ${status}`);
     runIds.push(run.runId);

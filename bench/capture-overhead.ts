@@ -28,7 +28,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
-import { startBenchServer, runnersSettled, watchRuns } from './bench-server';
+import { postJson, startBenchServer, runnersSettled, watchRuns } from './bench-server';
 import { median, percentile } from './bench-stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 48);
@@ -90,11 +90,9 @@ async function bareGenkit(): Promise<(runs: number) => Promise<{ perTurn: number
 async function loopscopeRunner(): Promise<{ runs: (count: number) => Promise<number[]>; close: () => void }> {
   const watcher = watchRuns({ port: PORT, token: TOKEN });
   await watcher.ready;
-  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   const runOnce = async () => {
     const start = performance.now();
-    const response = await fetch(`http://127.0.0.1:${PORT}/api/runs`, { method: 'POST', headers, body: JSON.stringify({ scenario: SCENARIO }) });
-    const { run } = (await response.json()) as { run: { runId: string } };
+    const { run } = await postJson<{ run: { runId: string } }>({ port: PORT, token: TOKEN, path: '/api/runs', body: { scenario: SCENARIO } });
     const status = await watcher.whenFinished(run.runId);
     if (status !== 'finished') throw new Error(`Loopscope run ended ${status}`);
     return performance.now() - start;
