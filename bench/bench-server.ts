@@ -30,27 +30,33 @@ export async function startBenchServer({ port, token, dataDir, toolsDir }: { por
 const useFetch = process.env.BENCH_CLIENT === 'fetch';
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-/** POSTs JSON to the bench server and answers with the parsed JSON body. */
-export async function postJson<T>({ port, token, path: requestPath, body }: { port: number; token: string; path: string; body: unknown }): Promise<T> {
-  const text = JSON.stringify(body);
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  if (useFetch) return (await (await fetch(`http://127.0.0.1:${port}${requestPath}`, { method: 'POST', headers, body: text })).json()) as T;
-  return new Promise<T>((resolve, reject) => {
+/** One POST's status and body text, through node:http (or fetch with BENCH_CLIENT=fetch). */
+async function post({ port, path: requestPath, headers, text }: { port: number; path: string; headers: Record<string, string>; text: string }): Promise<{ status: number; body: string }> {
+  if (useFetch) {
+    const response = await fetch(`http://127.0.0.1:${port}${requestPath}`, { method: 'POST', headers, body: text });
+    return { status: response.status, body: await response.text() };
+  }
+  return new Promise((resolve, reject) => {
     const request = http.request({ host: '127.0.0.1', port, path: requestPath, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(text) } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
-        } catch (error) {
-          reject(new Error(`bench: ${requestPath} answered ${response.statusCode} with no JSON: ${(error as Error).message}`));
-        }
-      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
       response.on('error', reject);
     });
     request.on('error', reject);
     request.end(text);
   });
+}
+
+/** POSTs JSON to the bench server and answers with the parsed JSON body. @throws naming the path and status for an error status or a body that is not JSON. */
+export async function postJson<T>({ port, token, path: requestPath, body }: { port: number; token: string; path: string; body: unknown }): Promise<T> {
+  const answer = await post({ port, path: requestPath, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, text: JSON.stringify(body) });
+  if (answer.status >= 400) throw new Error(`bench: ${requestPath} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
+  try {
+    return JSON.parse(answer.body) as T;
+  } catch (error) {
+    throw new Error(`bench: ${requestPath} answered ${answer.status} with no JSON: ${(error as Error).message}`);
+  }
 }
 
 /** The event stream's body as text chunks, through node:http (or fetch with BENCH_CLIENT=fetch). */
@@ -109,7 +115,8 @@ export function watchRuns({ port, token }: { port: number; token: string }): {
       }
     }
   })().catch((error: unknown) => {
-    if ((error as Error).name !== 'AbortError') console.error('bench: event stream failed:', error);
+    // Closing aborts the stream: fetch says AbortError, node:http's response says "aborted".
+    if (!controller.signal.aborted) console.error('bench: event stream failed:', error);
   });
   return { finished, whenFinished, ready, close: () => controller.abort() };
 }
