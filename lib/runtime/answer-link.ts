@@ -5,9 +5,9 @@
  * §4); with the link, any OTel tool shows the connection and Loopscope's linking
  * (lib/graph/match-resumes.ts) never has to guess from content.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { TraceFlags, type Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ContextSlot } from './context-slot';
 import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE, REPLAYS_LINK_VALUE } from '../trace/trace-link-keys';
 
 /** A span by its ids (hex). */
@@ -23,7 +23,7 @@ interface Pending {
   seen: boolean;
 }
 
-const pending = new AsyncLocalStorage<Pending>();
+const pending = new ContextSlot<Pending>('answer-link');
 
 /**
  * Runs one generate call so that the first root span it starts links to `answers` (when

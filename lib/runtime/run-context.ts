@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ContextSlot } from './context-slot';
 
 /** The run (and runner request) the code executing now belongs to; trace ids it made so far. */
 export interface RunContext {
@@ -8,4 +8,4 @@ export interface RunContext {
 }
 
 /** Which run the code currently executing in the runner belongs to. */
-export const runContext = new AsyncLocalStorage<RunContext>();
+export const runContext = new ContextSlot<RunContext>('run');

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ContextSlot } from './context-slot';
 
 /** The tool request being executed, for the tool span that is about to start. */
 export interface ToolRequestInfo {
@@ -13,9 +13,9 @@ export interface ToolRequestInfo {
 /**
  * genkit writes a span's `genkit:input` only when the span ends, and never records the
  * request's `ref`. A span that never ends (the runner died, the tool hung) would lose both,
- * so the tool request is carried to the span-start hook in an AsyncLocalStorage.
+ * so the tool request is carried to the span-start hook in the active context (context-slot.ts).
  */
-export const toolRequestContext = new AsyncLocalStorage<ToolRequestInfo>();
+export const toolRequestContext = new ContextSlot<ToolRequestInfo>('tool-request');
 
 /**
  * Runs one tool execution inside `toolRequestContext`. Called by the runner's innermost tool
