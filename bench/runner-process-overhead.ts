@@ -40,7 +40,7 @@ interface Child {
 
 function startChild(options: { name: string; script: string; spool?: string; mode: boolean }): Child {
   const child = fork(options.script, [], {
-    execArgv: ['--max-old-space-size=1024', '--import', 'tsx'],
+    execArgv: ['--max-old-space-size=1024', '--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [])],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, LOOPSCOPE_TOOLS_DIR: path.join(projectDir, 'bench', 'fixtures', 'tools'), ...(options.spool ? { LOOPSCOPE_RUNNER_SPOOL: options.spool } : {}) },
@@ -57,14 +57,20 @@ function startChild(options: { name: string; script: string; spool?: string; mod
       child.send({ type: 'generate', requestId, runId: requestId, scenario: 'bench-loop', ...(options.mode ? { mode: { kind: 'run' } } : {}) });
     });
   const state: Child = { name: options.name, process: child, ready, run, spanEnds: 0 };
-  child.on('message', (message: { type: string; requestId?: string; outcome?: { finishReason?: string } }) => {
+  type Message = { type: string; requestId?: string; outcome?: { finishReason?: string }; then?: Message };
+  const onMessage = (message: Message): void => {
     if (message.type === 'ready') markReady();
-    else if (message.type === 'span-events') state.spanEnds += spanEventsOf(message as Extract<RunnerEvent, { type: 'span-events' }>).ends.length;
+    else if (message.type === 'span-events') {
+      state.spanEnds += spanEventsOf(message as Extract<RunnerEvent, { type: 'span-events' }>).ends.length;
+      // A request's result comes behind its last spans, in the same message (as the server reads it).
+      if (message.then) onMessage(message.then);
+    }
     else if (message.type === 'generate-result' && message.requestId) {
       if (message.outcome?.finishReason !== 'stop') throw new Error(`${options.name}: a run ended with ${message.outcome?.finishReason ?? 'no outcome'}`);
       waiting.get(message.requestId)?.();
     }
-  });
+  };
+  child.on('message', onMessage);
   return state;
 }
 

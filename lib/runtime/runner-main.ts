@@ -54,12 +54,8 @@ let warmingUp = false;
 process.on('exit', () => outbox.flush());
 
 const telemetry = startRunnerTelemetry({
-  onSpanStart: (span, { isNewTrace, urgent }) => {
-    const run = runContext.getStore();
-    // The trace id goes out at once: the server needs it to route the spans that follow.
-    if (isNewTrace && run) send({ type: 'run-trace', runId: run.runId, requestId: run.requestId, traceId: span.traceId });
-    outbox.queueStart(span, urgent);
-  },
+  // A run's trace ids reach the server with its span starts (the first start of each trace is its root).
+  onSpanStart: (span, { urgent }) => outbox.queueStart(span, urgent),
   onSpanEnd: (span, owner) => {
     if (!warmingUp) outbox.queueEnd(span, owner);
   },
@@ -87,14 +83,17 @@ async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: st
 /**
  * Ends the request's spans that genkit left open (a tool past its time limit never settles,
  * so genkit never ends its span) as failed with the run's cause, then sends every queued span
- * event: IPC keeps order, so the server has all of the request's spans before its result,
- * and stores them before it says the run is done (lib/server/runner-supervisor.ts).
+ * event with the request's result behind them, in one message: the server has all of the
+ * request's spans before its result, and stores them before it says the run is done
+ * (lib/server/runner-supervisor.ts). One write, not two: each wakes the server
+ * (bench/runner-process-overhead.ts).
  */
-function finishRequest(requestId: string, failure: { message: string } | undefined): void {
+function finishRequest(requestId: string, failure: { message: string } | undefined, result: RunnerEvent): void {
   telemetry.closeOpenSpans(requestId, failure?.message ?? 'The run ended before this span did.');
-  outbox.flush();
-  // IPC keeps order: the server gets all of it before the result, and reads the spool only if
-  // the runner dies. With another request in flight (a paused run shares the runner) it stays.
+  outbox.flush(result);
+  // The spool is emptied once what it holds has left (the server reads it only if the runner
+  // dies, and forgets what it saw only when later spans arrive: runner-process.ts). With
+  // another request in flight (a paused run shares the runner) it stays.
   requestsInFlight -= 1;
   if (requestsInFlight === 0) outbox.clearSpool();
 }
@@ -213,8 +212,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
       const liveTools = command.liveTools ? (await loaded).aiSdk.catalog.tools : undefined;
       const report = await runContext.run(run, () => replayAiSdkRecording(read.recording, { mode: command.mode, overrides, liveTools, traceGenerate }));
       result = { report };
-      finishRequest(command.requestId, result.failure);
-      return send({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+      return finishRequest(command.requestId, result.failure, { type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
     }
     // The server sends a genkit Go recording to its Go runner (replay-service.ts); never replay it with genkit JS.
     if (read.runtime === 'genkit-go') throw new LoopscopeError('FAILED_PRECONDITION', 'A genkit Go recording replays in the Go runner, not in a genkit JS runner.');
@@ -231,8 +229,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
   } catch (error) {
     result = { failure: { message: error instanceof Error ? error.message : String(error), status: (error as { code?: string }).code } };
   }
-  finishRequest(command.requestId, result.failure);
-  send({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+  finishRequest(command.requestId, result.failure, { type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 }
 
 async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'generate' | 'replay' | 'ping' | 'shutdown' }>) {
@@ -303,8 +300,7 @@ process.on('message', async (raw) => {
     .finally(() => {
       if (stepper && steppers.get(command.runId)?.stepper === stepper) steppers.delete(command.runId);
     });
-  finishRequest(command.requestId, result.failure);
-  send({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+  finishRequest(command.requestId, result.failure, { type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 });
 
 // The server is gone, and with it the only place our spans go: leave, never linger as an orphan.

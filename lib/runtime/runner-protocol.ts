@@ -131,10 +131,10 @@ export type RunnerEvent =
    * death: what the server stores), in one message per flush; a span can start and end
    * between two flushes, so the starts are read first. `spooled`: the batches of this flush
    * that are in the spool file already, as its frames' payloads, queued before `starts` and
-   * `ends` (lib/runtime/span-batch-frames.ts, `spanEventsOf`).
+   * `ends` (lib/runtime/span-batch-frames.ts, `spanEventsOf`). `then`: the event that follows
+   * these spans (a request's result), in the same message.
    */
-  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[]; spooled?: Uint8Array[] }
-  | { type: 'run-trace'; runId: string; requestId: string; traceId: string }
+  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[]; spooled?: Uint8Array[]; then?: RunnerEvent }
   | {
       type: 'generate-result';
       requestId: string;

@@ -25,7 +25,7 @@ export interface RunnerTelemetry {
  * that export would (lib/contract/ended-span.test.ts compares them).
  */
 export function startRunnerTelemetry(options: {
-  onSpanStart: (event: SpanStartEvent, details: { isNewTrace: boolean; urgent: boolean }) => void;
+  onSpanStart: (event: SpanStartEvent, details: { urgent: boolean }) => void;
   onSpanEnd: (span: ReadableSpan, owner: SpanOwner | undefined) => void;
 }): RunnerTelemetry {
   // Genkit would otherwise start its own SDK (an older OTel generation) on first use.

@@ -75,7 +75,7 @@ export class SpanLifecycleReporter implements SpanProcessor {
 
   constructor(
     private readonly options: {
-      onStart: (event: SpanStartEvent, details: { isNewTrace: boolean; urgent: boolean }) => void;
+      onStart: (event: SpanStartEvent, details: { urgent: boolean }) => void;
       /** Every ended span, `owner` undefined for one that started outside a run (it is stored all the same). */
       onEnd: (span: ReadableSpan, owner: SpanOwner | undefined) => void;
     },
@@ -96,7 +96,6 @@ export class SpanLifecycleReporter implements SpanProcessor {
       if (request?.inputJson !== undefined) attributes['genkit:input'] = request.inputJson;
       if (request?.ref !== undefined) attributes[TOOL_REF_ATTRIBUTE] = request.ref;
     }
-    const isNewTrace = !run.traceIds.has(spanContext.traceId);
     run.traceIds.add(spanContext.traceId);
     const event: SpanStartEvent = {
       runId: run.runId,
@@ -113,7 +112,7 @@ export class SpanLifecycleReporter implements SpanProcessor {
     let openOfRequest = this.open.get(run.requestId);
     if (!openOfRequest) this.open.set(run.requestId, (openOfRequest = new Map()));
     openOfRequest.set(spanContext.spanId, { span, event });
-    this.options.onStart(event, { isNewTrace, urgent: runsCode(attributes, span.name) });
+    this.options.onStart(event, { urgent: runsCode(attributes, span.name) });
   }
 
   onEnd(span: ReadableSpan): void {

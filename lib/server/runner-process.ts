@@ -220,6 +220,7 @@ export class RunnerProcess {
    */
   takeSpooled(): Span[] {
     const missed = this.spool.takeMissed();
+    this.noteTraces(missed.starts);
     this.ledger.recordStarts(missed.starts);
     this.ledger.recordEnds(missed.endRecords);
     return missed.ends;
@@ -302,6 +303,21 @@ export class RunnerProcess {
     });
   }
 
+  /**
+   * Ties the traces these span starts belong to to their requests and runs, each trace once,
+   * before their spans are published (the page's filter by run needs it). The starts say it
+   * themselves: a message of its own for each new trace woke this process once more per run
+   * (bench/runner-process-overhead.ts).
+   */
+  private noteTraces(starts: readonly SpanStartEvent[]): void {
+    for (const start of starts) {
+      const pending = start.requestId === undefined ? undefined : this.pending.get(start.requestId);
+      if (pending?.traceIds.has(start.traceId)) continue;
+      pending?.traceIds.add(start.traceId);
+      this.events.onRunTrace(start.runId, start.traceId);
+    }
+  }
+
   private onMessage(event: RunnerEvent): void {
     switch (event.type) {
       case 'ready':
@@ -318,6 +334,7 @@ export class RunnerProcess {
         const { starts, ends, problems } = spanEventsOf(event);
         for (const problem of problems) console.error(`loopscope: spans from runner ${this.pid ?? '?'} could not be read (${problem}); the rest are kept`);
         if (starts.length > 0) {
+          this.noteTraces(starts);
           this.spool.receivedStarts(starts);
           this.ledger.recordStarts(starts);
           this.events.onSpanStarts(starts);
@@ -327,12 +344,9 @@ export class RunnerProcess {
           this.ledger.recordEnds(ends);
           this.events.onSpanEnds(spansFromEndedRecords(ends));
         }
+        if (event.then) this.onMessage(event.then);
         break;
       }
-      case 'run-trace':
-        this.pending.get(event.requestId)?.traceIds.add(event.traceId);
-        this.events.onRunTrace(event.runId, event.traceId);
-        break;
       case 'paused': {
         let pauses = this.pauses.get(event.runId);
         if (!pauses) this.pauses.set(event.runId, (pauses = new Set()));
@@ -355,7 +369,7 @@ export class RunnerProcess {
         const pending = this.pending.get(event.requestId);
         if (!pending) break;
         this.pending.delete(event.requestId);
-        // The runner emptied its spool when its last request ended (runner-main.ts), before this result.
+        // The runner empties its spool when its last request ended (runner-main.ts), right after this result.
         if (this.pending.size === 0) this.spool.cleared();
         if (!this.holdsRun(pending.runId)) this.pauses.delete(pending.runId);
         pending.resolve(

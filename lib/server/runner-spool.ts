@@ -34,19 +34,33 @@ const keyOf = (span: { traceId: string; spanId: string }) => `${span.traceId}:${
 export class RunnerSpool {
   private readonly startsSeen = new Set<string>();
   private readonly endsSeen = new Set<string>();
+  /** The runner's last request ended: it empties its spool after that result, so what was seen goes when more arrives. */
+  private forgetOnNext = false;
 
   constructor(readonly file: string) {}
 
   receivedStarts(events: readonly SpanStartEvent[]): void {
+    this.forgetIfCleared();
     for (const event of events) this.startsSeen.add(keyOf(event));
   }
 
   receivedEnds(records: readonly EndedSpanRecord[]): void {
+    this.forgetIfCleared();
     for (const record of records) this.endsSeen.add(keyOf(record));
   }
 
-  /** The runner has no request in flight: it emptied its spool, so what was seen is forgotten too. */
+  /**
+   * The runner has no request in flight: it empties its spool right after sending the last
+   * result, so what was seen is forgotten once it sends more (by then the file was emptied).
+   * A runner that dies in between leaves frames that were all seen: none counts twice.
+   */
   cleared(): void {
+    this.forgetOnNext = true;
+  }
+
+  private forgetIfCleared(): void {
+    if (!this.forgetOnNext) return;
+    this.forgetOnNext = false;
     this.startsSeen.clear();
     this.endsSeen.clear();
   }
