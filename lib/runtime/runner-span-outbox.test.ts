@@ -108,3 +108,33 @@ describe('RunnerSpanOutbox with a spool', () => {
     }
   });
 });
+
+describe('RunnerSpanOutbox, what it leaves out and what it puts behind', () => {
+  it('sends no start for a span that ended before its start left the process, and keeps the starts that left', async () => {
+    const frames: Uint8Array[] = [];
+    const spool: SpanSpool = { write: (payload) => void frames.push(payload), clear: () => void frames.splice(0) };
+    const outbox = new RunnerSpanOutbox((event) => sent.push(event), spool);
+    outbox.queueStart(start('1'.repeat(16), 'generate'), false);
+    outbox.queueStart(start('2'.repeat(16), 'model'), false);
+    outbox.queueEnd(ended('2'.repeat(16)), owner);
+    outbox.queueStart(start('3'.repeat(16), 'tool'), true);
+    // The model's start is gone (its end is there); the generate's and the tool's, still open, are kept.
+    expect(decodeSpanBatch(frames[0]).starts.map((event) => event.spanId)).toEqual(['1'.repeat(16), '3'.repeat(16)]);
+    // A span whose start is in the spool already ends: its end goes, the start stays where it is.
+    outbox.queueEnd(ended('3'.repeat(16)), owner);
+    await tick();
+    const { starts, ends } = spanEventsOf(sent[0] as Extract<RunnerEvent, { type: 'span-events' }>);
+    expect(starts.map((event) => event.spanId)).toEqual(['1'.repeat(16), '3'.repeat(16)]);
+    expect(ends.map((record) => record.spanId)).toEqual(['2'.repeat(16), '3'.repeat(16)]);
+  });
+
+  it('sends a request’s result behind its last spans in one message, and alone when nothing is queued', () => {
+    const outbox = new RunnerSpanOutbox((event) => sent.push(event));
+    const result: RunnerEvent = { type: 'generate-result', requestId: 'run-1:1', runId: 'run-1', traceIds: [TRACE] };
+    outbox.queueEnd(ended('4'.repeat(16)), owner);
+    outbox.flush(result);
+    expect(sent).toEqual([expect.objectContaining({ type: 'span-events', ends: [expect.objectContaining({ spanId: '4'.repeat(16) })], then: result })]);
+    outbox.flush(result);
+    expect(sent[1]).toEqual(result);
+  });
+});

@@ -81,9 +81,17 @@ export class RunnerSpanOutbox {
     else this.schedule();
   }
 
-  /** Ended spans are read at once (an ended span no longer changes): a spool frame or a message may carry it. */
+  /**
+   * Ended spans are read at once (an ended span no longer changes): a spool frame or a message
+   * may carry it. A start of the same span still queued is dropped: the end says everything it
+   * did (a scripted model's turn starts and ends between two tool runs: 21 of a 21-turn run's
+   * 62 starts, each one more object graph to encode here and to decode, track and publish in
+   * the server).
+   */
   queueEnd(span: ReadableSpan, owner: SpanOwner | undefined): void {
-    this.ends.push(endedSpanRecord(span, owner));
+    const record = endedSpanRecord(span, owner);
+    this.dropQueuedStart(record.spanId);
+    this.ends.push(record);
     this.schedule();
   }
 
@@ -135,6 +143,15 @@ export class RunnerSpanOutbox {
       }
     }
     this.flush();
+  }
+
+  /** Queued starts are few (those since the last batch left): the latest ones are looked at first. */
+  private dropQueuedStart(spanId: string): void {
+    for (let index = this.starts.length - 1; index >= 0; index--) {
+      if (this.starts[index].spanId !== spanId) continue;
+      this.starts.splice(index, 1);
+      return;
+    }
   }
 
   private schedule(): void {

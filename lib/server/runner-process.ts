@@ -221,6 +221,7 @@ export class RunnerProcess {
   takeSpooled(): Span[] {
     const missed = this.spool.takeMissed();
     this.noteTraces(missed.starts);
+    this.noteTraces(missed.endRecords);
     this.ledger.recordStarts(missed.starts);
     this.ledger.recordEnds(missed.endRecords);
     return missed.ends;
@@ -304,17 +305,19 @@ export class RunnerProcess {
   }
 
   /**
-   * Ties the traces these span starts belong to to their requests and runs, each trace once,
-   * before their spans are published (the page's filter by run needs it). The starts say it
-   * themselves: a message of its own for each new trace woke this process once more per run
-   * (bench/runner-process-overhead.ts).
+   * Ties the traces these span starts or ends belong to to their requests and runs, each trace
+   * once, before their spans are published (the page's filter by run needs it). The spans say
+   * it themselves: a message of its own for each new trace woke this process once more per run
+   * (bench/runner-process-overhead.ts). Ends count too: a span that ended before its start left
+   * the runner is reported by its end alone (runner-span-outbox.ts). A span of no run is not tied.
    */
-  private noteTraces(starts: readonly SpanStartEvent[]): void {
-    for (const start of starts) {
-      const pending = start.requestId === undefined ? undefined : this.pending.get(start.requestId);
-      if (pending?.traceIds.has(start.traceId)) continue;
-      pending?.traceIds.add(start.traceId);
-      this.events.onRunTrace(start.runId, start.traceId);
+  private noteTraces(spans: readonly { runId?: string; requestId?: string; traceId: string }[]): void {
+    for (const span of spans) {
+      if (span.runId === undefined) continue;
+      const pending = span.requestId === undefined ? undefined : this.pending.get(span.requestId);
+      if (pending?.traceIds.has(span.traceId)) continue;
+      pending?.traceIds.add(span.traceId);
+      this.events.onRunTrace(span.runId, span.traceId);
     }
   }
 
@@ -340,6 +343,7 @@ export class RunnerProcess {
           this.events.onSpanStarts(starts);
         }
         if (ends.length > 0) {
+          this.noteTraces(ends);
           this.spool.receivedEnds(ends);
           this.ledger.recordEnds(ends);
           this.events.onSpanEnds(spansFromEndedRecords(ends));

@@ -100,6 +100,8 @@ const SCENARIOS = {
   'echo-version': scenario('echo-version', 'echoVersion', [callTool('echoVersion', 'echo-1'), { text: 'Echoed.' }]),
   'spin-forever': scenario('spin-forever', 'spinForever', [callTool('spinForever', 'spin-1'), { text: 'Never reached.' }]),
   'wait-long': scenario('wait-long', 'waitLong', [callTool('waitLong', 'wait-1'), { text: 'Never reached.' }]),
+  // One model turn and no tool: every span starts and ends before a batch leaves the runner.
+  'text-only': scenario('text-only', 'echoVersion', [{ text: 'Nothing to run.' }]),
   // One turn only: the tool runs, then the model is asked for a second turn it does not have.
   'short-script': scenario('short-script', 'echoVersion', [callTool('echoVersion', 'echo-1')]),
 };
@@ -196,6 +198,17 @@ async function setUp(tools: Record<string, string>, options: Partial<RunnerSuper
 }
 
 describe('RunnerSupervisor with a real runner', () => {
+  it('ties a run to its trace when every span of it ended before a batch left the runner (no start sent), and stores all of them', { timeout: 30_000 }, async () => {
+    const told: { runId: string; traceId: string }[] = [];
+    const { harness } = await setUp({ 'echo.ts': echoTool('v1') }, { onRunTrace: (runId, traceId) => told.push({ runId, traceId }) });
+    const result = await run(harness, 'text-only');
+    expect(result.failure).toBeUndefined();
+    expect(result.traceIds).toHaveLength(1);
+    expect(told).toEqual([{ runId: `supervisor-test-${runCounter}`, traceId: result.traceIds[0] }]);
+    const stored = (await harness.store.get(result.traceIds[0]))!;
+    expect(stored.map((span) => span.name).sort()).toEqual(['generate', 'scripted/text-only']);
+  });
+
   it('restarts the runner when a tool file changes, and the next run uses the new code', { timeout: 40_000 }, async () => {
     const { fixture, harness, statusWhere } = await setUp({ 'echo.ts': echoTool('v1') }, { watchTools: true });
     const before = harness.supervisor.status;
