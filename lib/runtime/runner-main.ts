@@ -88,8 +88,8 @@ async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: st
  * (lib/server/runner-supervisor.ts). One write, not two: each wakes the server
  * (bench/runner-process-overhead.ts).
  */
-function finishRequest(requestId: string, failure: { message: string } | undefined, result: RunnerEvent): void {
-  telemetry.closeOpenSpans(requestId, failure?.message ?? 'The run ended before this span did.');
+function finishRequest(result: Extract<RunnerEvent, { type: 'generate-result' | 'replay-result' }>): void {
+  telemetry.closeOpenSpans(result.requestId, result.failure?.message ?? 'The run ended before this span did.');
   outbox.flush(result);
   // The spool is emptied once what it holds has left (the server reads it only if the runner
   // dies, and forgets what it saw only when later spans arrive: runner-process.ts). With
@@ -212,7 +212,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
       const liveTools = command.liveTools ? (await loaded).aiSdk.catalog.tools : undefined;
       const report = await runContext.run(run, () => replayAiSdkRecording(read.recording, { mode: command.mode, overrides, liveTools, traceGenerate }));
       result = { report };
-      return finishRequest(command.requestId, result.failure, { type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+      return finishRequest({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
     }
     // The server sends a genkit Go recording to its Go runner (replay-service.ts); never replay it with genkit JS.
     if (read.runtime === 'genkit-go') throw new LoopscopeError('FAILED_PRECONDITION', 'A genkit Go recording replays in the Go runner, not in a genkit JS runner.');
@@ -229,7 +229,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
   } catch (error) {
     result = { failure: { message: error instanceof Error ? error.message : String(error), status: (error as { code?: string }).code } };
   }
-  finishRequest(command.requestId, result.failure, { type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+  finishRequest({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 }
 
 async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'generate' | 'replay' | 'ping' | 'shutdown' }>) {
@@ -300,7 +300,7 @@ process.on('message', async (raw) => {
     .finally(() => {
       if (stepper && steppers.get(command.runId)?.stepper === stepper) steppers.delete(command.runId);
     });
-  finishRequest(command.requestId, result.failure, { type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+  finishRequest({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 });
 
 // The server is gone, and with it the only place our spans go: leave, never linger as an orphan.
