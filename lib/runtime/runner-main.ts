@@ -54,7 +54,7 @@ let warmingUp = false;
 process.on('exit', () => outbox.flush());
 
 const telemetry = startRunnerTelemetry({
-  // A run's trace ids reach the server with its span starts (the first start of each trace is its root).
+  // A run's trace ids reach the server with its spans (lib/server/runner-process.ts ties them to the run).
   onSpanStart: (span, { urgent }) => outbox.queueStart(span, urgent),
   onSpanEnd: (span, owner) => {
     if (!warmingUp) outbox.queueEnd(span, owner);
@@ -281,7 +281,9 @@ process.on('message', async (raw) => {
   if (command.mode) {
     stepper = new stepping.RunStepper(command.mode, {
       pauseTimeoutMs,
-      onPause: (pause) => send({ type: 'paused', runId: command.runId, pause: { ...pause, traceId: [...run.traceIds].at(-1) } }),
+      // Behind the spans that led to it (the paused span's start among them), in one message: the
+      // server knows the pause's trace and open span before the pause.
+      onPause: (pause) => outbox.flush({ type: 'paused', runId: command.runId, pause: { ...pause, traceId: [...run.traceIds].at(-1) } }),
       onPauseEnded: (pauseId) => send({ type: 'pause-ended', runId: command.runId, pauseId }),
     });
     const tools = aiSdkScenario ? aiSdk.toolSetOf({ scenario: aiSdkScenario, catalog: aiSdk.catalog }) : undefined;

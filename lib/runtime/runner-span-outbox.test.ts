@@ -34,11 +34,16 @@ afterEach(() => {
   sent = [];
 });
 
+/** An outbox whose spool keeps its frames in memory, and what it sends in `sent`. */
+function spooledOutbox(): { frames: Uint8Array[]; outbox: RunnerSpanOutbox } {
+  const frames: Uint8Array[] = [];
+  const spool: SpanSpool = { write: (payload) => void frames.push(payload), clear: () => void frames.splice(0) };
+  return { frames, outbox: new RunnerSpanOutbox((event) => sent.push(event), spool) };
+}
+
 describe('RunnerSpanOutbox with a spool', () => {
   it('writes what is queued to the spool before tools/ code runs, and sends the same bytes with the tick’s one message', async () => {
-    const frames: Uint8Array[] = [];
-    const spool: SpanSpool = { write: (payload) => void frames.push(payload), clear: () => void frames.splice(0) };
-    const outbox = new RunnerSpanOutbox((event) => sent.push(event), spool);
+    const { frames, outbox } = spooledOutbox();
     outbox.queueStart(start('1'.repeat(16), 'generate'), false);
     outbox.queueEnd(ended('2'.repeat(16)), owner);
     outbox.queueStart(start('3'.repeat(16), 'tool'), true);
@@ -111,9 +116,7 @@ describe('RunnerSpanOutbox with a spool', () => {
 
 describe('RunnerSpanOutbox, what it leaves out and what it puts behind', () => {
   it('sends no start for a span that ended before its start left the process, and keeps the starts that left', async () => {
-    const frames: Uint8Array[] = [];
-    const spool: SpanSpool = { write: (payload) => void frames.push(payload), clear: () => void frames.splice(0) };
-    const outbox = new RunnerSpanOutbox((event) => sent.push(event), spool);
+    const { frames, outbox } = spooledOutbox();
     outbox.queueStart(start('1'.repeat(16), 'generate'), false);
     outbox.queueStart(start('2'.repeat(16), 'model'), false);
     outbox.queueEnd(ended('2'.repeat(16)), owner);
