@@ -11,7 +11,8 @@
  * tool time limit, the step hooks.
  * bench/capture-overhead.ts measures the whole path (HTTP, server, store, event stream).
  *
- * Run: `node --import tsx bench/runner-process-overhead.ts` (BENCH_BLOCKS, BENCH_RUNS).
+ * Run: `node --import tsx bench/runner-process-overhead.ts` (BENCH_BLOCKS, BENCH_RUNS; with
+ * BENCH_PROF=<dir> each child writes a CPU profile there when it stops).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -128,11 +128,12 @@ export type RunnerEvent =
     }
   /**
    * Spans that started, and spans that ended (sent at once, so they survive the runner's
-   * death: what the server stores), in one message per flush; a span can start and end
-   * between two flushes, so the starts are read first. `spooled`: the batches of this flush
+   * death: what the server stores), in one message per flush; a span can start in one flush
+   * and end in the next, so the starts are read first, and a span that started and ended
+   * before its start left is sent by its end alone (runner-span-outbox.ts). `spooled`: the batches of this flush
    * that are in the spool file already, as its frames' payloads, queued before `starts` and
    * `ends` (lib/runtime/span-batch-frames.ts, `spanEventsOf`). `then`: the event that follows
-   * these spans (a request's result), in the same message.
+   * these spans (a request's result, a pause), in the same message.
    */
   | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[]; spooled?: Uint8Array[]; then?: RunnerEvent }
   | {
