@@ -321,10 +321,11 @@ export class CapturedDb {
     for (const row of rows.all()) yield { traceId: row.trace_id, spansText: row.spans };
   }
 
-  close(): void {
-    // Its connection closes with its thread; the last connection to close checkpoints the rest.
-    void this.checkpointer?.close();
+  /** Closes the worker's connection first, so this one is the last: SQLite checkpoints the rest and removes the log. */
+  async close(): Promise<void> {
+    const checkpointer = this.checkpointer;
     this.checkpointer = undefined;
+    await checkpointer?.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -148,6 +148,8 @@ describe('TraceStore.append', () => {
     expect(largest).toBeLessThan(16 << 20);
     expect(background.warnings).toEqual([]);
     await background.close();
+    // The worker's connection closed first, so the store's was the last: the log was copied and removed.
+    await expect(walBytes()).rejects.toThrow(/ENOENT/);
     const reopened = new TraceStore({ dataDir, savedDir });
     expect(await reopened.count()).toBe(60);
     await reopened.close();

@@ -377,7 +377,7 @@ export class TraceStore {
     await this.appendQueue;
     const db = this.db;
     this.db = undefined;
-    (await db?.catch(() => undefined))?.close();
+    await (await db?.catch(() => undefined))?.close();
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {

@@ -23,13 +23,18 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../errors';
 
-/** The worker: opens the database once, and answers each request with one passive checkpoint. */
+/** The worker: opens the database once, answers each request with one passive checkpoint, and on `close` closes it and ends. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
-parentPort.on('message', () => {
+parentPort.on('message', (request) => {
+  if (request === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ ok: true });
@@ -62,6 +67,8 @@ const CHECKPOINT_BYTES = 4 << 20;
  * syncs the database file: 20–40 ms here), rather than let the worker pass again.
  */
 const FORCE_FINISH_BYTES = 32 << 20;
+/** How long closing waits for the worker to close its connection before ending its thread anyway. */
+const CLOSE_WAIT_MS = 5_000;
 
 export class WalCheckpointer {
   private readonly worker: Worker;
@@ -108,10 +115,19 @@ export class WalCheckpointer {
     if (!this.running && !this.failed && this.bytes >= CHECKPOINT_BYTES) this.pass();
   }
 
-  /** Ends the worker (its connection closes with it). */
+  /**
+   * Closes the worker's connection (after a pass under way) and ends its thread. The caller's
+   * connection, closed after this, is then the last: SQLite checkpoints what is left and
+   * removes the log (a log left behind keeps its size: the next store's log starts that big).
+   */
   async close(): Promise<void> {
+    if (this.failed) return;
     this.failed = true;
-    await this.worker.terminate();
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage('close');
+    const timer = setTimeout(() => void this.worker.terminate(), CLOSE_WAIT_MS);
+    await exited;
+    clearTimeout(timer);
   }
 
   private pass(): void {
