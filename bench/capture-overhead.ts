@@ -14,6 +14,9 @@
  * per model turn for both and the ratio (target ≤ 2×, issue 15), the CPU per captured run of the
  * server and of the runners, the first run on a fresh runner, and the latency from a span's end
  * in the runner to its arrival in Chromium's EventSource (target: median ≤ 50 ms).
+ * After each block, two runs of `bench-floor` (one model turn that answers at once, no tools)
+ * give the path's floor: what any run pays around its generate (HTTP in, IPC to the runner and
+ * back, the event out), and what the ratio would be if that were the only cost.
  *
  * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`. With
  * BENCH_SERVER_PROF=<dir> the server and each runner write a CPU profile there when they stop
@@ -39,6 +42,12 @@ const projectDir = process.cwd();
 const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
 const SCENARIO = 'bench-loop';
 const MODEL_TURNS = 21;
+/** One model turn that answers at once, no tools: its run is the path's floor, what any run pays around its generate. */
+const FLOOR_SCENARIO = 'bench-floor';
+/** Its spans: the generate and the model call. */
+const FLOOR_SPANS = 2;
+/** Floor runs after each block's captured runs (BENCH_FLOOR_RUNS). */
+const FLOOR_RUNS_PER_BLOCK = Number(process.env.BENCH_FLOOR_RUNS ?? 2);
 /** Bare and captured runs alternate in this many blocks (BENCH_BLOCKS). */
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 12);
 /** Issue 15 item 4: capture overhead per model turn ≤ 2× bare genkit, span end → browser median ≤ 50 ms. */
@@ -87,12 +96,12 @@ async function bareGenkit(): Promise<(runs: number) => Promise<{ perTurn: number
 }
 
 /** B: the same loop run through Loopscope: POST /api/runs, done when the event stream says so. */
-async function loopscopeRunner(): Promise<{ runs: (count: number) => Promise<number[]>; close: () => void }> {
+async function loopscopeRunner(): Promise<{ runs: (count: number) => Promise<number[]>; floorRuns: (count: number) => Promise<number[]>; close: () => void }> {
   const watcher = watchRuns({ port: PORT, token: TOKEN });
   await watcher.ready;
-  const runOnce = async () => {
+  const runOnce = async (scenario = SCENARIO) => {
     const start = performance.now();
-    const { run } = await postJson<{ run: { runId: string } }>({ port: PORT, token: TOKEN, path: '/api/runs', body: { scenario: SCENARIO } });
+    const { run } = await postJson<{ run: { runId: string } }>({ port: PORT, token: TOKEN, path: '/api/runs', body: { scenario } });
     const status = await watcher.whenFinished(run.runId);
     if (status !== 'finished') throw new Error(`Loopscope run ended ${status}`);
     return performance.now() - start;
@@ -102,20 +111,30 @@ async function loopscopeRunner(): Promise<{ runs: (count: number) => Promise<num
     for (let index = 0; index < count; index++) perTurn.push((await runOnce()) / MODEL_TURNS);
     return perTurn;
   };
-  return { runs, close: () => watcher.close() };
+  /** Wall time of whole runs of the floor scenario. */
+  const floorRuns = async (count: number) => {
+    const wall: number[] = [];
+    for (let index = 0; index < count; index++) wall.push(await runOnce(FLOOR_SCENARIO));
+    return wall;
+  };
+  return { runs, floorRuns, close: () => watcher.close() };
 }
 
 /**
  * Every captured run's spans are in the store, all 62 of each: a run is reported done once its
  * spans are handed to the store, and the store answers this list after them (read-your-writes).
  */
-async function checkStored({ runs }: { runs: number }): Promise<{ generateMs: number[] }> {
+async function checkStored({ runs, floorRuns }: { runs: number; floorRuns: number }): Promise<{ generateMs: number[]; floorGenerateMs: number[] }> {
   const response = await fetch(`http://127.0.0.1:${PORT}/api/traces`, { headers: { authorization: `Bearer ${TOKEN}` } });
   const { traces } = (await response.json()) as { traces: { spanCount: number; startTime: number; endTime?: number }[] };
-  const whole = traces.filter((summary) => summary.spanCount === 2 * MODEL_TURNS + 20).length;
-  if (traces.length !== runs || whole !== runs) throw new Error(`the store holds ${traces.length} traces (${whole} with all ${2 * MODEL_TURNS + 20} spans), expected ${runs}`);
+  const whole = traces.filter((summary) => summary.spanCount === 2 * MODEL_TURNS + 20);
+  const floor = traces.filter((summary) => summary.spanCount === FLOOR_SPANS);
+  if (traces.length !== runs + floorRuns || whole.length !== runs || floor.length !== floorRuns) {
+    throw new Error(`the store holds ${traces.length} traces (${whole.length} with all ${2 * MODEL_TURNS + 20} spans, ${floor.length} with ${FLOOR_SPANS}), expected ${runs} and ${floorRuns}`);
+  }
   // The trace's own time: genkit's generate inside the runner, from its root span's start to its end.
-  return { generateMs: traces.map((summary) => (summary.endTime ?? summary.startTime) - summary.startTime) };
+  const duration = (summary: { startTime: number; endTime?: number }) => (summary.endTime ?? summary.startTime) - summary.startTime;
+  return { generateMs: whole.map(duration), floorGenerateMs: floor.map(duration) };
 }
 
 /** Loopscope's run used for the latency figure (the browser counts its spans). */
@@ -199,12 +218,13 @@ async function main() {
     const bare: number[] = [];
     let bareCpuMs = 0;
     const captured: number[] = [];
+    const floorWall: number[] = [];
     const cpu = { server: 0, runners: 0 };
     /** Each block's captured median over its bare median: this VM's speed drifts by half within a minute, a block's pair meets the same speed. */
     const blockRatios: number[] = [];
     let first: { wallMs: number; cpuMs?: number };
     let latency: { latencies: number[]; spanCount: number };
-    let stored: { generateMs: number[] };
+    let stored: { generateMs: number[]; floorGenerateMs: number[] };
     try {
       const loopscope = await loopscopeRunner();
       // The first run on a fresh runner (it warmed genkit up before it said ready), measured apart.
@@ -228,9 +248,13 @@ async function main() {
           cpu.server += after.server - before.server;
           cpu.runners += after.runners - before.runners;
         }
+        // Outside the CPU figures: the floor is a different run. A read first commits what the
+        // block's runs left waiting (reads commit at once), so the floor meets no commit of theirs.
+        await fetch(`http://127.0.0.1:${PORT}/api/traces`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((response) => response.arrayBuffer());
+        floorWall.push(...(await loopscope.floorRuns(FLOOR_RUNS_PER_BLOCK)));
       }
       loopscope.close();
-      stored = await checkStored({ runs: captured.length + 1 });
+      stored = await checkStored({ runs: captured.length + 1, floorRuns: floorWall.length });
       latency = await browserLatency(LATENCY_RUNS);
     } finally {
       server.kill('SIGTERM');
@@ -251,6 +275,15 @@ async function main() {
     console.log(
       `  of a captured run (${wallMs.toFixed(1)} ms): genkit's generate in the runner ${generateMs.toFixed(1)} ms (${(generateMs / (bareMedian * MODEL_TURNS)).toFixed(2)}× bare), the path around it (HTTP, IPC, store, event) ${(wallMs - generateMs).toFixed(1)} ms`,
     );
+    if (floorWall.length > 0) {
+      // What any run pays around its generate (two process hops each way and the event), which a per-turn figure spreads over the run's turns.
+      const floorMs = median(floorWall);
+      const floorPathMs = floorMs - median(stored.floorGenerateMs);
+      const bareRunMs = bareMedian * MODEL_TURNS;
+      console.log(
+        `  the path's floor              : a one-turn run with no tools (${floorWall.length} runs) takes ${floorMs.toFixed(1)} ms, ${floorPathMs.toFixed(1)} ms of it around its generate; with no other cost, this loop would be ${((bareRunMs + floorPathMs) / bareRunMs).toFixed(2)}× bare`,
+      );
+    }
     if (existsSync('/proc/self/stat')) {
       const total = cpuRun.server + cpuRun.runners;
       console.log(`  CPU of server + runners       : ${total.toFixed(1)} ms per run (server ${cpuRun.server.toFixed(1)}, runners ${cpuRun.runners.toFixed(1)}; ${(total / MODEL_TURNS).toFixed(2)} ms per model turn)`);
