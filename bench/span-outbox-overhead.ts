@@ -48,7 +48,7 @@ disableGenkitOTelInitialization();
 const exporter = new InMemorySpanExporter();
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [switchable, new SimpleSpanProcessor(exporter)] }));
-const { toolTimeoutMiddleware } = await import('../lib/runtime/run-generate');
+const { runnerMiddleware } = await import('../lib/runtime/run-generate');
 
 const { ai, scenario } = await benchLoopGenkit();
 
@@ -63,7 +63,7 @@ async function runLoop(withReporting: boolean): Promise<number> {
       prompt: scenario.prompt,
       tools: scenario.tools,
       maxTurns: scenario.maxTurns,
-      use: [toolTimeoutMiddleware(60_000)()],
+      use: [runnerMiddleware({ ai, toolTimeoutMs: 60_000 })()],
     }),
   );
   outbox.flush();
