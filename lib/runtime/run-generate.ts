@@ -21,7 +21,7 @@ class ToolTimeoutError extends Error {
   }
 }
 
-type GenerateMiddlewareHooks = ReturnType<Parameters<typeof generateMiddleware>[1]>;
+type ToolHook = NonNullable<ReturnType<Parameters<typeof generateMiddleware>[1]>['tool']>;
 
 /** One per limit: a runner's runs share its timer. */
 const deadlinesByLimit = new Map<number, ToolDeadlines>();
@@ -40,24 +40,21 @@ export function runnerMiddleware(options: { ai: GenkitBeta; toolTimeoutMs: numbe
   let deadlines = deadlinesByLimit.get(limitMs);
   if (!deadlines) deadlinesByLimit.set(limitMs, (deadlines = new ToolDeadlines(limitMs)));
   const limit = deadlines;
+  const step = options.stepper ? stepHooks(options.ai, options.stepper) : undefined;
+  const timed = ({ request, context, next }: { request: Parameters<ToolHook>[0]; context: Parameters<ToolHook>[1]; next: Parameters<ToolHook>[2] }) =>
+    withToolRequest(request.toolRequest, () =>
+      limit.run(
+        () => next(request, context),
+        () => new ToolTimeoutError({ toolName: request.toolRequest.name, ref: request.toolRequest.ref, limitMs }),
+      ),
+    );
   // A run that is not stepped keeps the name its recordings have always shown (export-repro's `leftOut`).
-  return generateMiddleware({ name: options.stepper ? STEP_MIDDLEWARE : 'loopscope/tool-timeout' }, () => {
+  return generateMiddleware({ name: step ? STEP_MIDDLEWARE : 'loopscope/tool-timeout' }, () => ({
+    model: step?.model,
     // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
-    const timed: NonNullable<GenerateMiddlewareHooks['tool']> = (request, context, next) =>
-      withToolRequest(request.toolRequest, () =>
-        limit.run(
-          () => next(request, context),
-          () => new ToolTimeoutError({ toolName: request.toolRequest.name, ref: request.toolRequest.ref, limitMs }),
-        ),
-      );
-    if (!options.stepper) return { tool: timed };
-    const step = stepHooks(options.ai, options.stepper);
-    return {
-      model: step.model,
-      // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
-      tool: (request, context, next) => step.tool!(request, context, (stepped, steppedContext) => timed(stepped ?? request, steppedContext ?? context, next)),
-    };
-  });
+    tool: (request, context, next) =>
+      step ? step.tool!(request, context, (stepped, steppedContext) => timed({ request: stepped ?? request, context: steppedContext ?? context, next })) : timed({ request, context, next }),
+  }));
 }
 
 type ToolRequestPart = Part & { toolRequest: { name: string; ref?: string; input?: unknown } };

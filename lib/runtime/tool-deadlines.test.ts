@@ -74,3 +74,24 @@ describe('ToolDeadlines', () => {
     expect(late.state()).toBe('rejected late did not finish');
   });
 });
+
+describe('ToolDeadlines in a process', () => {
+  it('holds the process while a call runs, not after: the last call settled, the process exits at once', async () => {
+    const { execFile } = await import('node:child_process');
+    const script = [
+      "const { ToolDeadlines } = await import('./lib/runtime/tool-deadlines.ts');",
+      'const deadlines = new ToolDeadlines(60_000);',
+      // One call that settles, and one that waits on nothing: the timer must fail the second.
+      "console.log(await deadlines.run(() => Promise.resolve('done'), () => new Error('late')));",
+      "const short = new ToolDeadlines(300);",
+      "await short.run(() => new Promise(() => {}), () => new Error('past the limit')).catch((error) => console.log(error.message));",
+    ].join('\n');
+    const started = Date.now();
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), timeout: 30_000 }, (error, out) => (error ? reject(error) : resolve(out))),
+    );
+    expect(stdout).toBe('done\npast the limit\n');
+    // Not the 60 s limit of the call that settled.
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});

@@ -25,18 +25,26 @@ export class ToolDeadlines {
     return new Promise<T>((resolve, reject) => {
       const call = { deadline: Date.now() + this.limitMs, fail: () => reject(timeoutError()) };
       this.running.add(call);
-      this.timer ??= setTimeout(() => this.expire(), this.limitMs);
+      // Held while a call runs (a tool that waits on nothing still fails at its limit), not after:
+      // a process that ran its last tool call exits without waiting for the limit (the CLI's resume).
+      if (this.timer) this.timer.ref();
+      else this.timer = setTimeout(() => this.expire(), this.limitMs);
       execute().then(
         (value) => {
-          this.running.delete(call);
+          this.settled(call);
           resolve(value);
         },
         (error: unknown) => {
-          this.running.delete(call);
+          this.settled(call);
           reject(error);
         },
       );
     });
+  }
+
+  private settled(call: { deadline: number; fail: () => void }): void {
+    this.running.delete(call);
+    if (this.running.size === 0) this.timer?.unref();
   }
 
   /** Fails the calls whose deadline passed, and arms the timer for the oldest one left. */
