@@ -23,9 +23,6 @@ class ToolTimeoutError extends Error {
 
 type ToolHook = NonNullable<ReturnType<Parameters<typeof generateMiddleware>[1]>['tool']>;
 
-/** One per limit: a runner's runs share its timer. */
-const deadlinesByLimit = new Map<number, ToolDeadlines>();
-
 /**
  * The runner's genkit middleware, one layer: a run's step hooks (when it has a stepper) around
  * the tool time limit, so a pause does not count against a tool's limit. One layer, not one per
@@ -37,11 +34,9 @@ const deadlinesByLimit = new Map<number, ToolDeadlines>();
  */
 export function runnerMiddleware(options: { ai: GenkitBeta; toolTimeoutMs: number; stepper?: RunStepper }) {
   const limitMs = options.toolTimeoutMs;
-  let deadlines = deadlinesByLimit.get(limitMs);
-  if (!deadlines) deadlinesByLimit.set(limitMs, (deadlines = new ToolDeadlines(limitMs)));
-  const limit = deadlines;
+  const limit = ToolDeadlines.forLimit(limitMs);
   const step = options.stepper ? stepHooks(options.ai, options.stepper) : undefined;
-  const timed = ({ request, context, next }: { request: Parameters<ToolHook>[0]; context: Parameters<ToolHook>[1]; next: Parameters<ToolHook>[2] }) =>
+  const timed = ([request, context, next]: Parameters<ToolHook>) =>
     withToolRequest(request.toolRequest, () =>
       limit.run(
         () => next(request, context),
@@ -53,7 +48,7 @@ export function runnerMiddleware(options: { ai: GenkitBeta; toolTimeoutMs: numbe
     model: step?.model,
     // eslint-disable-next-line @typescript-eslint/max-params -- genkit's middleware hook signature
     tool: (request, context, next) =>
-      step ? step.tool!(request, context, (stepped, steppedContext) => timed({ request: stepped ?? request, context: steppedContext ?? context, next })) : timed({ request, context, next }),
+      step ? step.tool!(request, context, (stepped, steppedContext) => timed([stepped ?? request, steppedContext ?? context, next])) : timed([request, context, next]),
   }));
 }
 

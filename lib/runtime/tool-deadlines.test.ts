@@ -75,6 +75,13 @@ describe('ToolDeadlines', () => {
   });
 });
 
+describe('ToolDeadlines.forLimit', () => {
+  it('gives the runs of one limit one instance (one timer), another limit its own', () => {
+    expect(ToolDeadlines.forLimit(30_000)).toBe(ToolDeadlines.forLimit(30_000));
+    expect(ToolDeadlines.forLimit(30_000)).not.toBe(ToolDeadlines.forLimit(2_000));
+  });
+});
+
 describe('ToolDeadlines in a process', () => {
   it('holds the process while a call runs, not after: the last call settled, the process exits at once', async () => {
     const { execFile } = await import('node:child_process');

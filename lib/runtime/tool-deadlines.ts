@@ -5,9 +5,23 @@
  * raced against it, cost a fast 20-round loop ≈0.3 ms of the runner's 8 a run
  * (bench/runner-process-overhead.ts).
  */
+interface RunningCall {
+  deadline: number;
+  fail: () => void;
+}
+
 export class ToolDeadlines {
+  private static readonly byLimit = new Map<number, ToolDeadlines>();
+
+  /** The one instance for a limit: every run of a runner shares its timer. */
+  static forLimit(limitMs: number): ToolDeadlines {
+    let deadlines = ToolDeadlines.byLimit.get(limitMs);
+    if (!deadlines) ToolDeadlines.byLimit.set(limitMs, (deadlines = new ToolDeadlines(limitMs)));
+    return deadlines;
+  }
+
   /** Calls still running, oldest (earliest deadline) first: a Set keeps insertion order. */
-  private readonly running = new Set<{ deadline: number; fail: () => void }>();
+  private readonly running = new Set<RunningCall>();
   private timer?: NodeJS.Timeout;
 
   constructor(private readonly limitMs: number) {}
@@ -23,7 +37,7 @@ export class ToolDeadlines {
    */
   run<T>(execute: () => Promise<T>, timeoutError: () => Error): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const call = { deadline: Date.now() + this.limitMs, fail: () => reject(timeoutError()) };
+      const call: RunningCall = { deadline: Date.now() + this.limitMs, fail: () => reject(timeoutError()) };
       this.running.add(call);
       // Held while a call runs (a tool that waits on nothing still fails at its limit), not after:
       // a process that ran its last tool call exits without waiting for the limit (the CLI's resume).
@@ -42,7 +56,7 @@ export class ToolDeadlines {
     });
   }
 
-  private settled(call: { deadline: number; fail: () => void }): void {
+  private settled(call: RunningCall): void {
     this.running.delete(call);
     if (this.running.size === 0) this.timer?.unref();
   }
