@@ -17,11 +17,15 @@
  * After each block, two runs of `bench-floor` (one model turn that answers at once, no tools)
  * give the path's floor: what any run pays around its generate (HTTP in, IPC to the runner and
  * back, the event out), and what the ratio would be if that were the only cost.
+ * Then four runs through the bare wire (bench/bare-wire.ts: a node:http server, an IPC child
+ * that answers at once, an event stream; the same client) give the hops' own cost on this
+ * machine, which no code of Loopscope's can take away, and how much of the floor is Loopscope's.
  *
  * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`. With
  * BENCH_SERVER_PROF=<dir> the server and each runner write a CPU profile there when they stop
  * (bench-server.ts; runners through LOOPSCOPE_RUNNER_CPU_PROF).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +41,8 @@ import { median, percentile } from './bench-stats';
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 48);
 const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 4791);
+/** The bare wire's port (bench/bare-wire.ts). */
+const WIRE_PORT = PORT + 1;
 const TOKEN = 'bench-token';
 const projectDir = process.cwd();
 const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
@@ -48,6 +54,8 @@ const FLOOR_SCENARIO = 'bench-floor';
 const FLOOR_SPANS = 2;
 /** Floor runs after each block's captured runs (BENCH_FLOOR_RUNS). */
 const FLOOR_RUNS_PER_BLOCK = Number(process.env.BENCH_FLOOR_RUNS ?? 2);
+/** Runs through the bare wire after each block's floor runs (BENCH_WIRE_RUNS). */
+const WIRE_RUNS_PER_BLOCK = Number(process.env.BENCH_WIRE_RUNS ?? 4);
 /** Bare and captured runs alternate in this many blocks (BENCH_BLOCKS). */
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 12);
 /** Issue 15 item 4: capture overhead per model turn ≤ 2× bare genkit, span end → browser median ≤ 50 ms. */
@@ -95,13 +103,13 @@ async function bareGenkit(): Promise<(runs: number) => Promise<{ perTurn: number
   };
 }
 
-/** B: the same loop run through Loopscope: POST /api/runs, done when the event stream says so. */
-async function loopscopeRunner(): Promise<{ runs: (count: number) => Promise<number[]>; floorRuns: (count: number) => Promise<number[]>; close: () => void }> {
-  const watcher = watchRuns({ port: PORT, token: TOKEN });
+/** B: the same loop run through Loopscope (or the bare wire on WIRE_PORT): POST /api/runs, done when the event stream says so. */
+async function loopscopeRunner(port = PORT): Promise<{ runs: (count: number) => Promise<number[]>; floorRuns: (count: number) => Promise<number[]>; close: () => void }> {
+  const watcher = watchRuns({ port, token: TOKEN });
   await watcher.ready;
   const runOnce = async (scenario = SCENARIO) => {
     const start = performance.now();
-    const { run } = await postJson<{ run: { runId: string } }>({ port: PORT, token: TOKEN, path: '/api/runs', body: { scenario } });
+    const { run } = await postJson<{ run: { runId: string } }>({ port, token: TOKEN, path: '/api/runs', body: { scenario } });
     const status = await watcher.whenFinished(run.runId);
     if (status !== 'finished') throw new Error(`Loopscope run ended ${status}`);
     return performance.now() - start;
@@ -135,6 +143,18 @@ async function checkStored({ runs, floorRuns }: { runs: number; floorRuns: numbe
   // The trace's own time: genkit's generate inside the runner, from its root span's start to its end.
   const duration = (summary: { startTime: number; endTime?: number }) => (summary.endTime ?? summary.startTime) - summary.startTime;
   return { generateMs: whole.map(duration), floorGenerateMs: floor.map(duration) };
+}
+
+/** The wire alone (bench/bare-wire.ts): the path's hops with no work in them. Resolves once it listens. */
+async function startBareWire(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'bare-wire.ts')], { cwd: projectDir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`the bare wire exited with ${code}`)));
+  });
+  return child;
 }
 
 /** Loopscope's run used for the latency figure (the browser counts its spans). */
@@ -215,10 +235,12 @@ async function main() {
     const bareBlock = await bareGenkit();
     const server = await startBenchServer({ port: PORT, token: TOKEN, dataDir, toolsDir });
     if (!process.env.BENCH_NO_SETTLE) await runnersSettled({ port: PORT, token: TOKEN });
+    const bareWire = await startBareWire(WIRE_PORT);
     const bare: number[] = [];
     let bareCpuMs = 0;
     const captured: number[] = [];
     const floorWall: number[] = [];
+    const wireWall: number[] = [];
     const cpu = { server: 0, runners: 0 };
     /** Each block's captured median over its bare median: this VM's speed drifts by half within a minute, a block's pair meets the same speed. */
     const blockRatios: number[] = [];
@@ -227,6 +249,7 @@ async function main() {
     let stored: { generateMs: number[]; floorGenerateMs: number[] };
     try {
       const loopscope = await loopscopeRunner();
+      const wire = await loopscopeRunner(WIRE_PORT);
       // The first run on a fresh runner (it warmed genkit up before it said ready), measured apart.
       const firstBefore = treeCpuMs(server.pid as number);
       const [firstPerTurn] = await loopscope.runs(1);
@@ -252,12 +275,15 @@ async function main() {
         // block's runs left waiting (reads commit at once), so the floor meets no commit of theirs.
         await fetch(`http://127.0.0.1:${PORT}/api/traces`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((response) => response.arrayBuffer());
         floorWall.push(...(await loopscope.floorRuns(FLOOR_RUNS_PER_BLOCK)));
+        wireWall.push(...(await wire.floorRuns(WIRE_RUNS_PER_BLOCK)));
       }
       loopscope.close();
+      wire.close();
       stored = await checkStored({ runs: captured.length + 1, floorRuns: floorWall.length });
       latency = await browserLatency(LATENCY_RUNS);
     } finally {
       server.kill('SIGTERM');
+      bareWire.kill('SIGTERM');
     }
     const bareMedian = median(bare);
     const loopscopeMedian = median(captured);
@@ -283,6 +309,17 @@ async function main() {
       console.log(
         `  the path's floor              : a one-turn run with no tools (${floorWall.length} runs) takes ${floorMs.toFixed(1)} ms, ${floorPathMs.toFixed(1)} ms of it around its generate; with no other cost, this loop would be ${((bareRunMs + floorPathMs) / bareRunMs).toFixed(2)}× bare`,
       );
+      if (wireWall.length > 0) {
+        // The same hops with nothing on them: what of the floor is this machine's, not Loopscope's.
+        const wireMs = median(wireWall);
+        console.log(
+          `  the wire alone                : the same hops with no work on them (bench/bare-wire.ts, ${wireWall.length} runs) take ${wireMs.toFixed(1)} ms a run, alone ${((bareRunMs + wireMs) / bareRunMs).toFixed(2)}× bare; Loopscope's floor is ${(floorPathMs - wireMs).toFixed(1)} ms over it`,
+        );
+        // The target less the wire: what is left for the generate in the runner and all of Loopscope's own path.
+        console.log(
+          `  what ≤ ${RATIO_TARGET}× leaves              : ${(RATIO_TARGET - wireMs / bareRunMs).toFixed(2)}× bare for the generate in the runner and Loopscope's path together (they took ${((wallMs - wireMs) / bareRunMs).toFixed(2)}×: the generate ${(generateMs / bareRunMs).toFixed(2)}×, the path over the wire ${((wallMs - generateMs - wireMs) / bareRunMs).toFixed(2)}×)`,
+        );
+      }
     }
     if (existsSync('/proc/self/stat')) {
       const total = cpuRun.server + cpuRun.runners;
