@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ProviderChoice } from '@/lib/contract/provider';
 import type { Breakpoints, RunMode } from '@/lib/contract/run-mode';
-import type { RunnerResponse, RunnerStatus, ScenarioListResponse } from '@/lib/contract/runner-status';
+import { runnerPoolStatus, type RunnerPoolStatus, type RunnerResponse, type ScenarioListResponse } from '@/lib/contract/runner-status';
 import type { RunResponse } from '@/lib/contract/run-session';
 import type { SavedFileRow, SavedListResponse, TraceListResponse, TraceListRow } from '@/lib/contract/trace-list';
 import { apiJson } from './api-client';
@@ -15,7 +15,7 @@ import { TraceList } from './trace-list';
 import { useLiveEvents } from './use-live-events';
 
 /** "2 of 4 runners busy, 1 idle · 1 run waiting": the pool at a glance. */
-function runnerPoolSummary(status: RunnerStatus): string {
+function runnerPoolSummary(status: RunnerPoolStatus): string {
   const runners = status.runners ?? [];
   const count = (state: string) => runners.filter((runner) => runner.state === state).length;
   const parts = [`${count('busy')} of ${status.capacity ?? runners.length} runners busy`, `${count('idle')} idle`];
@@ -84,7 +84,7 @@ export function HomePage() {
   const [scenarios, setScenarios] = useState<ScenarioListResponse | undefined>();
   const [traces, setTraces] = useState<TraceListRow[] | undefined>();
   const [saved, setSaved] = useState<SavedFileRow[] | undefined>();
-  const [runner, setRunner] = useState<RunnerStatus | undefined>();
+  const [runner, setRunner] = useState<RunnerPoolStatus | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [starting, setStarting] = useState<string | undefined>();
   // Which model the next run plays on (the picker; LOOPSCOPE_MODEL's choice first).
@@ -119,13 +119,14 @@ export function HomePage() {
     void loadScenarios();
     void loadTraces();
     apiJson<RunnerResponse>('/api/runner')
-      .then(({ runner: status }) => setRunner((current) => current ?? status))
+      .then(({ runner: status }) => setRunner((current) => current ?? runnerPoolStatus(status)))
       .catch(() => undefined);
   }, [loadScenarios, loadTraces]);
 
-  // The pool reports every run it starts and ends; the scenario list changes only when
-  // runners come back ready (a start, a restart, tools/ reloaded).
-  const lastRunner = useRef<RunnerStatus | undefined>(undefined);
+  // The pool reports every run it starts and ends, without its catalog; the scenario list
+  // changes only when runners come back ready (a start, a restart) or load a different
+  // catalog (tools/ reloaded: `catalogVersion`).
+  const lastRunner = useRef<RunnerPoolStatus | undefined>(undefined);
   useLiveEvents({
     filter: {},
     onEvent: (event) => {
@@ -134,7 +135,8 @@ export function HomePage() {
         const previous = lastRunner.current;
         lastRunner.current = event.status;
         setRunner(event.status);
-        if (event.status.state === 'ready' && (previous?.state !== 'ready' || previous.restarts !== event.status.restarts)) void loadScenarios();
+        const changed = previous?.state !== 'ready' || previous.restarts !== event.status.restarts || previous.catalogVersion !== event.status.catalogVersion;
+        if (event.status.state === 'ready' && changed) void loadScenarios();
       }
     },
   });

@@ -143,3 +143,37 @@ test('the user restarts the runner from the home page and the next run still fin
   await runScenarioFromHome(page, 'plain-tool-round');
   await expectRunStatus(page, 'finished');
 });
+
+test('the home page’s live runner events carry the pool, not the catalog, which the page reads once', async ({ page }) => {
+  await openHomeWithReadyRunner(page);
+  // The page's own origin and session cookie: what the home page's stream gets during one run.
+  const seen = await page.evaluate(async () => {
+    const source = new EventSource('/api/events');
+    const runner: string[] = [];
+    source.addEventListener('runner', (message) => runner.push((message as MessageEvent<string>).data));
+    await new Promise<void>((resolve) => source.addEventListener('ready', () => resolve(), { once: true }));
+    const response = await fetch('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: 'plain-tool-round' }) });
+    const { run } = (await response.json()) as { run: { runId: string } };
+    await new Promise<void>((resolve) =>
+      source.addEventListener('run', (message) => {
+        const event = JSON.parse((message as MessageEvent<string>).data) as { run: { runId: string; status: string } };
+        if (event.run.runId === run.runId && event.run.status !== 'running') resolve();
+      }),
+    );
+    // The pool's release comes with the run's end: give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    source.close();
+    const status = (await (await fetch('/api/runner')).json()) as { runner: { catalogVersion?: number; scenarios: unknown[] } };
+    return { runner, catalogVersion: status.runner.catalogVersion, scenarios: status.runner.scenarios.length };
+  });
+  expect(seen.runner.length).toBeGreaterThan(0);
+  for (const data of seen.runner) {
+    const { status } = JSON.parse(data) as { status: Record<string, unknown> };
+    for (const field of ['tools', 'aiSdkTools', 'models', 'scenarios', 'problems']) expect(status[field], field).toBeUndefined();
+    expect(status).toMatchObject({ state: 'ready', catalogVersion: seen.catalogVersion });
+    // The examples' catalog alone is ≈26 KB; the pool is a few hundred bytes.
+    expect(data.length).toBeLessThan(2_000);
+  }
+  expect(seen.catalogVersion).toBeGreaterThan(0);
+  expect(seen.scenarios).toBeGreaterThan(5);
+});

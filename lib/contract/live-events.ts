@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Span } from '../trace/span';
-import { RunnerStatusSchema } from './runner-status';
+import { RunnerPoolStatusSchema } from './runner-status';
 import { RunSessionSchema } from './run-session';
 import { SpanStartEventSchema } from './span-start';
 
@@ -23,7 +23,8 @@ export const LiveEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('graph'), runId: z.string(), version: z.number().int().nonnegative(), graph: z.unknown() }),
   /** Traces were stored or changed (the trace list is stale). */
   z.object({ type: z.literal('traces-changed'), traceIds: z.array(z.string()) }),
-  z.object({ type: z.literal('runner'), status: RunnerStatusSchema }),
+  /** The runner pool changed (its catalog is not in it: `catalogVersion` says when to read it again). */
+  z.object({ type: z.literal('runner'), status: RunnerPoolStatusSchema }),
 ]);
 
 type WireLiveEvent = z.infer<typeof LiveEventSchema>;

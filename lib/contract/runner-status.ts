@@ -39,8 +39,29 @@ export const RunnerStatusSchema = z.object({
   capacity: z.number().optional(),
   /** Runs waiting for a free runner. */
   waiting: z.number().optional(),
+  /** Which catalog (tools, models, scenarios, problems) the runners loaded: grows each time it changes. */
+  catalogVersion: z.number().optional(),
 });
 export type RunnerStatus = z.infer<typeof RunnerStatusSchema>;
+
+/** The catalog's fields of a status: what `GET /api/runner` and `GET /api/scenarios` give, and the `runner` live event leaves out. */
+const CATALOG_FIELDS = { tools: true, aiSdkTools: true, models: true, scenarios: true, problems: true } as const;
+
+/**
+ * The pool as the `runner` live event carries it: the status without its catalog. The pool
+ * changes with every run that starts and ends (busy, idle, its run ids), the catalog only when
+ * runners load tools/ again; with the examples' tools/ the catalog is ≈26 KB, which every open
+ * home page got three times a run. A page reads the catalog once and again when
+ * `catalogVersion` changes.
+ */
+export const RunnerPoolStatusSchema = RunnerStatusSchema.omit(CATALOG_FIELDS);
+export type RunnerPoolStatus = z.infer<typeof RunnerPoolStatusSchema>;
+
+/** The status without its catalog (RunnerPoolStatusSchema). */
+export function runnerPoolStatus(status: RunnerStatus): RunnerPoolStatus {
+  const { tools, aiSdkTools, models, scenarios, problems, ...pool } = status;
+  return pool;
+}
 
 /** `GET /api/runner`. */
 export const RunnerResponseSchema = z.object({ runner: RunnerStatusSchema });

@@ -17,6 +17,7 @@ import { OtlpForwarder } from './otlp-forwarder';
 import { IngestGate } from './ingest-gate';
 import { ProviderConfig } from './provider-config';
 import { errorMessage } from '../errors';
+import { runnerPoolStatus } from '../contract/runner-status';
 import { heldAppContext } from './app-context-holder';
 import { createAttachment, type Attachment } from './attach/attach-service';
 import { AttachedSteps } from './attach/attached-steps';
@@ -91,7 +92,7 @@ function createAppContext(): AppContext {
       bus.publish({ type: 'span-start', span });
     },
     onRunTrace: (runId, traceId) => runs.addTrace(runId, traceId),
-    onStatus: (status) => bus.publish({ type: 'runner', status }),
+    onStatus: (status) => bus.publish({ type: 'runner', status: runnerPoolStatus(status) }),
     onPause: (runId, pause) => runs.addPause(runId, pause),
     onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
     onRunRunner: (runId, info) => runs.setRunner(runId, info),

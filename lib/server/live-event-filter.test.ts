@@ -3,7 +3,7 @@ import type { SpanStartEvent } from '../runtime/runner-protocol';
 import type { LiveEvent } from './event-bus';
 import { liveEventFilter } from './live-event-filter';
 import { RunRegistry } from './run-registry';
-import type { RunnerStatus } from './runner-supervisor';
+import type { RunnerPoolStatus } from '../contract/runner-status';
 
 const TRACE_A1 = 'a1'.repeat(16);
 const TRACE_A2 = 'a2'.repeat(16);
@@ -15,7 +15,7 @@ function spanStart(runId: string, traceId: string): LiveEvent {
   return { type: 'span-start', span };
 }
 const spans = (traceId: string): LiveEvent => ({ type: 'spans', traceId, spans: [] });
-const runner: LiveEvent = { type: 'runner', status: { state: 'ready', tools: [], aiSdkTools: [], models: [], scenarios: [], problems: [], restarts: 0 } satisfies RunnerStatus };
+const runner: LiveEvent = { type: 'runner', status: { state: 'ready', restarts: 0 } satisfies RunnerPoolStatus };
 const tracesChanged: LiveEvent = { type: 'traces-changed', traceIds: [TRACE_A1] };
 
 function setUp() {

@@ -219,12 +219,18 @@ describe('RunnerSupervisor with a real runner', () => {
     expect(first.failure).toBeUndefined();
     expect(toolOutput(first, 'echoVersion')).toEqual({ version: 'v1' });
 
+    // The code changes and a tool is added (one reload: the watcher waits for the edits to settle).
     await writeFile(path.join(fixture.toolsDir, 'echo.ts'), echoTool('v2'));
+    await writeFile(path.join(fixture.toolsDir, 'added.ts'), echoTool('added').replace("'echoVersion'", "'addedTool'"));
     // A cold runner (tsx, genkit, the tools, its warm-up generate) took over 12 s to be ready while the
     // whole suite loaded both cores; 5 s alone. The wait is the other restart test's.
-    const after = await statusWhere((status) => status.restarts > before.restarts && status.state === 'ready' && status.pid !== before.pid, 30_000);
+    const after = await statusWhere((status) => status.restarts > before.restarts && status.state === 'ready' && status.pid !== before.pid && status.tools.length === 2, 30_000);
     expect(after.pid).not.toBe(before.pid);
-    expect(after.lastRestartReason).toContain('echo.ts');
+    expect(after.lastRestartReason).toMatch(/echo\.ts|added\.ts/);
+    // A different catalog gets the next version: the page reads it again (the live event leaves it out).
+    expect(before.catalogVersion).toBeGreaterThan(0);
+    expect(after.catalogVersion).toBeGreaterThan(before.catalogVersion!);
+    expect(after.tools.map((tool) => tool.name).sort()).toEqual(['addedTool', 'echoVersion']);
 
     const second = await run(harness, 'echo-version');
     expect(second.failure).toBeUndefined();

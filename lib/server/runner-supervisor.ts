@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
+import type { RunnerProcessStatus, RunnerStatus } from '../contract/runner-status';
 import { errorMessage } from '../errors';
-import type { GenerateCommand, ReplayCommand, SpanStartEvent, ToolInfo } from '../runtime/runner-protocol';
-import type { Scenario } from '../runtime/scenario';
+import type { GenerateCommand, ReplayCommand, SpanStartEvent } from '../runtime/runner-protocol';
 import type { PauseInfo } from '../runtime/step-protocol';
 import { millisToNanos, type Span } from '../trace/span';
 import { describeRunnerDeath } from './describe-runner-death';
@@ -13,36 +13,8 @@ import { SpanWriteBehind } from './span-write-behind';
 
 export type { GenerateResult, StepCommandResult } from './runner-process';
 
-/** One runner process of the pool, as the status shows it. */
-export interface RunnerProcessStatus {
-  pid?: number;
-  state: 'starting' | 'idle' | 'busy' | 'retiring';
-  /** Runs whose requests it is executing. */
-  runIds: string[];
-}
-
-export interface RunnerStatus {
-  /** `ready` while at least one runner takes runs. */
-  state: 'starting' | 'ready' | 'restarting' | 'stopped';
-  /** The runner the next run takes (the warm spare), else any live one. */
-  pid?: number;
-  tools: ToolInfo[];
-  /** The AI SDK tools of tools/ai-sdk/. */
-  aiSdkTools: ToolInfo[];
-  /** Models defined in the runner: a resume of a recording can only call one of these. */
-  models: string[];
-  scenarios: Scenario[];
-  problems: { file: string; message: string }[];
-  /** Why runners were last replaced (tools changed, crashed, hung, restarted by the user). */
-  lastRestartReason?: string;
-  restarts: number;
-  /** The pool, one entry per runner process. */
-  runners?: RunnerProcessStatus[];
-  /** At most this many runners run at once (LOOPSCOPE_MAX_RUNNERS). */
-  capacity?: number;
-  /** Runs waiting for a free runner. */
-  waiting?: number;
-}
+// The status is a wire type: its one definition is the contract's (the page reads it as is).
+export type { RunnerProcessStatus, RunnerStatus } from '../contract/runner-status';
 
 /** Which runner a run was given (or why it waits): shown with the run. */
 export interface RunRunnerInfo {
@@ -105,6 +77,8 @@ export class RunnerSupervisor {
   private restarts = 0;
   private lastRestartReason?: string;
   private statusText = '';
+  private catalogText = '';
+  private catalogVersion = 0;
   private readonly writeBehind: SpanWriteBehind;
   status: RunnerStatus = { state: 'stopped', tools: [], aiSdkTools: [], models: [], scenarios: [], problems: [], restarts: 0 };
 
@@ -142,7 +116,7 @@ export class RunnerSupervisor {
       { projectDir, toolsDir, toolTimeoutMs, memoryLimitMb, pauseTimeoutMs, approvalSecret: this.approvalSecret, extraEnvironment: this.options.runnerEnvironment?.() },
       {
         onReady: (process) => {
-          if (process.catalog && this.pool.isUsable(process)) this.catalog = process.catalog;
+          if (process.catalog && this.pool.isUsable(process)) this.setCatalog(process.catalog);
           this.pool.processReady();
         },
         onExit: (process, exit) => void this.onProcessExit(process, exit),
@@ -190,6 +164,15 @@ export class RunnerSupervisor {
     }
   }
 
+  /** The catalog the runners loaded; a different one gets the next version (a page then reads it again). */
+  private setCatalog(catalog: RunnerCatalog): void {
+    const text = JSON.stringify(catalog);
+    if (text === this.catalogText) return;
+    this.catalog = catalog;
+    this.catalogText = text;
+    this.catalogVersion += 1;
+  }
+
   private refreshStatus(): void {
     const usable = [...this.pool.processes].filter((process) => this.pool.isUsable(process));
     const ready = usable.filter((process) => process.state === 'ready');
@@ -211,6 +194,7 @@ export class RunnerSupervisor {
       runners,
       capacity: this.pool.capacity,
       waiting: this.pool.waiting,
+      catalogVersion: this.catalogVersion,
     };
     const text = JSON.stringify({ ...next, tools: next.tools.length, aiSdkTools: next.aiSdkTools?.length, scenarios: next.scenarios.length, problems: next.problems.length });
     this.status = next;
