@@ -17,27 +17,10 @@ import { readTextFile } from './read-text-file';
 import type { Span } from './span';
 import { summarizeTrace, type TraceSummary } from './summarize-trace';
 import { savedTraceFileName } from './saved-trace-name';
-import { SavedTraceFileSchema } from './trace-index-rows';
+import { SavedTraceFileSchema, type SavedTraceFile } from './trace-index-rows';
 
 export { savedTraceFileName };
-
-/** One file of the saved-traces folder, as listed. A file that cannot be read carries `error`. */
-export interface SavedTraceFile {
-  /** File name inside the saved folder, e.g. `interrupt-bug.json`. */
-  file: string;
-  traceIds: string[];
-  /** Name of the earliest trace in the file (the file name when it cannot be read). */
-  name: string;
-  /** Milliseconds since the epoch of the earliest span (0 when unreadable). */
-  startTime: number;
-  spanCount: number;
-  /** `error` if any trace failed (or the file is unreadable), else the latest trace's status. */
-  status: TraceSummary['status'];
-  /** A top-level `"description"` string of the JSON object (OTLP readers ignore extra fields). */
-  description?: string;
-  /** Why the file could not be read; such files are listed, never modified. */
-  error?: string;
-}
+export type { SavedTraceFile };
 
 const SavedCacheEntrySchema = z.object({ size: z.number(), mtimeMs: z.number(), entry: SavedTraceFileSchema });
 const SavedIndexFileSchema = z.object({ version: z.literal(1), files: z.array(SavedCacheEntrySchema) });

@@ -3,12 +3,30 @@
  * free of Node APIs so that the wire contract (lib/contract/trace-list.ts) lists the same shapes.
  */
 import { z } from 'zod';
-import type { SavedTraceFile } from './saved-traces';
 import type { TraceSummary } from './summarize-trace';
 import { TraceLinkKeysSchema } from './trace-link-keys';
 
 /** The statuses of `TraceSummary['status']`, shared by both of the store's index files. */
 export const TraceStatusSchema = z.enum(['ok', 'error', 'interrupted', 'answered', 'incomplete']);
+
+/** One file of the saved-traces folder, as listed. A file that cannot be read carries `error`. */
+export interface SavedTraceFile {
+  /** File name inside the saved folder, e.g. `interrupt-bug.json`. */
+  file: string;
+  traceIds: string[];
+  /** Name of the earliest trace in the file (the file name when it cannot be read). */
+  name: string;
+  /** Milliseconds since the epoch of the earliest span (0 when unreadable). */
+  startTime: number;
+  spanCount: number;
+  /** `error` if any trace failed (or the file is unreadable), else the latest trace's status. */
+  status: TraceSummary['status'];
+  /** A top-level `"description"` string of the JSON object (OTLP readers ignore extra fields). */
+  description?: string;
+  /** Why the file could not be read; such files are listed, never modified. */
+  error?: string;
+}
+
 /** One file of the saved folder as indexed and as listed (lib/contract/trace-list.ts). */
 export const SavedTraceFileSchema = z.object({
   file: z.string(),
