@@ -59,8 +59,10 @@ export type RunnerPoolStatus = z.infer<typeof RunnerPoolStatusSchema>;
 
 /** The status without its catalog (RunnerPoolStatusSchema). */
 export function runnerPoolStatus(status: RunnerStatus): RunnerPoolStatus {
-  const { tools, aiSdkTools, models, scenarios, problems, ...pool } = status;
-  return pool;
+  // The fields named once, in CATALOG_FIELDS: the schema and this function leave out the same ones.
+  const pool: Record<string, unknown> = { ...status };
+  for (const field of Object.keys(CATALOG_FIELDS)) delete pool[field];
+  return pool as RunnerPoolStatus;
 }
 
 /** `GET /api/runner`. */
