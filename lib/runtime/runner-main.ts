@@ -4,11 +4,13 @@
  * runs generate calls on request. Started as `node --import tsx runner-main.ts`
  * with an IPC channel; it exits when the channel closes, so it never outlives the server.
  *
- * Its spans go to the server over the same IPC channel (runner-telemetry.ts), which stores them.
+ * Its spans go to the server through its spool file, announced over the same IPC channel
+ * (runner-telemetry.ts, runner-span-outbox.ts), and the server stores them.
  *
  * Environment: LOOPSCOPE_TOOLS_DIR, LOOPSCOPE_SCENARIOS_DIR, LOOPSCOPE_TOOL_TIMEOUT_MS,
  * LOOPSCOPE_PAUSE_TIMEOUT_MS, LOOPSCOPE_APPROVAL_SECRET (signs AI SDK approvals), LOOPSCOPE_RUNNER_SPOOL
- * (the spool file the server reads if the runner dies: span-batch-frames.ts),
+ * (the spool file its spans travel through, which the server reads, also after the runner died:
+ * span-batch-frames.ts),
  * LOOPSCOPE_OPENAI_BASE_URL / LOOPSCOPE_OPENAI_API_KEY and GEMINI_API_KEY (real providers: provider-model.ts).
  */
 import path from 'node:path';
@@ -34,20 +36,18 @@ const toolsDir = path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'to
 const scenariosDir = path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios'));
 const toolTimeoutMs = Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000);
 
-/** The spool file the server reads if this runner dies (lib/server/runner-spool.ts); without it every urgent batch goes over IPC at once. */
+/** The spool file (lib/server/runner-spool.ts reads it); without it span batches go in the IPC messages, urgent ones at once. */
 function openSpool(file: string | undefined): SpanSpool | undefined {
   if (!file) return undefined;
   try {
     return openSpoolFile(file);
   } catch (error) {
-    console.error(`runner: no span spool (${error instanceof Error ? error.message : String(error)}); urgent span batches go over IPC at once`);
+    console.error(`runner: no span spool (${error instanceof Error ? error.message : String(error)}); span batches go in the IPC messages`);
     return undefined;
   }
 }
 
 const outbox = new RunnerSpanOutbox(send, openSpool(process.env.LOOPSCOPE_RUNNER_SPOOL));
-/** Generate and replay requests in flight: when none is, the server has every span reported, and the spool is emptied. */
-let requestsInFlight = 0;
 /** True while the runner warms genkit up before it is ready: those spans belong to no run and are not sent. */
 let warmingUp = false;
 // A tool that calls process.exit: what is still queued goes out on the way down.
@@ -91,11 +91,6 @@ async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: st
 function finishRequest(result: Extract<RunnerEvent, { type: 'generate-result' | 'replay-result' }>): void {
   telemetry.closeOpenSpans(result.requestId, result.failure?.message ?? 'The run ended before this span did.');
   outbox.flush(result);
-  // The spool is emptied once what it holds has left (the server reads it only if the runner
-  // dies, and forgets what it saw only when later spans arrive: runner-process.ts). With
-  // another request in flight (a paused run shares the runner) it stays.
-  requestsInFlight -= 1;
-  if (requestsInFlight === 0) outbox.clearSpool();
 }
 
 // Commands are heard from the first moment, so pings are answered while tools load (a tool
@@ -190,7 +185,6 @@ const pauseTimeoutMs = Number(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_
 
 /** Replays a recording on a fresh genkit instance (stubs or this runner's tools/), spans captured as a run. */
 async function handleReplay(command: import('./runner-protocol').ReplayCommand) {
-  requestsInFlight += 1;
   await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   let result: { report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } };
@@ -265,6 +259,8 @@ process.on('message', async (raw) => {
     return;
   }
   const command = parsed.data;
+  // The spool is emptied once the server has read all of it (runner-span-outbox.ts).
+  if (command.type === 'ping' || command.type === 'generate' || command.type === 'replay') outbox.serverRead(command.spoolRead);
   if (command.type === 'ping') return send({ type: 'pong', sentAt: command.sentAt });
   if (command.type === 'shutdown') {
     await telemetry.shutdown().catch(() => undefined);
@@ -272,7 +268,6 @@ process.on('message', async (raw) => {
   }
   if (command.type === 'replay') return handleReplay(command);
   if (command.type !== 'generate') return handleStepCommand(command);
-  requestsInFlight += 1;
   const { ai, scenarios, runGenerate, stepping, aiSdk } = await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
   const aiSdkScenario = aiSdk.scenarios.get(command.scenario);

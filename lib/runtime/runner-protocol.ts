@@ -22,6 +22,25 @@ export type { GenerateFailure, SpanStartEvent, ToolInfo };
 export const ResumeRequestSchema = ResumeAnswersSchema;
 export type ResumeRequest = ResumeAnswers;
 
+/**
+ * Frames of the runner's spool file (lib/runtime/span-batch-frames.ts) that a `span-events`
+ * message announces: `length` bytes from `offset`, whole frames, in the file as it is in
+ * `epoch` (the count of times the runner emptied it).
+ */
+export interface SpoolRange {
+  epoch: number;
+  offset: number;
+  length: number;
+}
+
+/**
+ * What the server has read of the runner's spool: every byte before `bytes` in `epoch`. It
+ * goes with the commands the server sends often (a generate or replay, a ping): the runner
+ * empties its spool once every frame in it was read.
+ */
+const SpoolReadSchema = z.object({ epoch: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() });
+export type SpoolRead = z.infer<typeof SpoolReadSchema>;
+
 export const GenerateCommandSchema = z.object({
   type: z.literal('generate'),
   requestId: z.string(),
@@ -42,6 +61,7 @@ export const GenerateCommandSchema = z.object({
   aiSdkAnswers: AiSdkScriptedResumeSchema.optional(),
   /** A real model to play the scenario's prompt and tools on (the endpoint is the runner's environment: lib/runtime/provider-model.ts); absent: the scripted model. */
   provider: RealModelChoiceSchema.optional(),
+  spoolRead: SpoolReadSchema.optional(),
 });
 
 /** An absolute path: the server resolves every name before it reaches the runner. */
@@ -87,6 +107,7 @@ export const ReplayCommandSchema = z.object({
         .optional(),
     })
     .optional(),
+  spoolRead: SpoolReadSchema.optional(),
 });
 export type ReplayCommand = z.infer<typeof ReplayCommandSchema>;
 
@@ -96,7 +117,7 @@ export const RunnerCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pause-decision'), requestId: z.string(), runId: z.string(), pauseId: z.string(), decision: PauseDecisionSchema }),
   z.object({ type: z.literal('set-mode'), requestId: z.string(), runId: z.string(), mode: RunModeSchema }),
   z.object({ type: z.literal('stop'), requestId: z.string(), runId: z.string() }),
-  z.object({ type: z.literal('ping'), sentAt: z.number() }),
+  z.object({ type: z.literal('ping'), sentAt: z.number(), spoolRead: SpoolReadSchema.optional() }),
   z.object({ type: z.literal('shutdown') }),
 ]);
 export type RunnerCommand = z.infer<typeof RunnerCommandSchema>;
@@ -130,12 +151,13 @@ export type RunnerEvent =
    * Spans that started, and spans that ended (sent at once, so they survive the runner's
    * death: what the server stores), in one message per flush; a span can start in one flush
    * and end in the next, so the starts are read first, and a span that started and ended
-   * before its start left is sent by its end alone (runner-span-outbox.ts). `spooled`: the batches of this flush
-   * that are in the spool file already, as its frames' payloads, queued before `starts` and
-   * `ends` (lib/runtime/span-batch-frames.ts, `spanEventsOf`). `then`: the event that follows
-   * these spans (a request's result, a pause), in the same message.
+   * before its start left is sent by its end alone (runner-span-outbox.ts). `spooled`: the
+   * spool's frames this message announces, by their byte range, queued before `starts` and
+   * `ends`, which hold only what the spool could not take (lib/runtime/span-batch-frames.ts,
+   * `spanEventsOf`). `then`: the event that follows these spans (a request's result, a
+   * pause), in the same message.
    */
-  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[]; spooled?: Uint8Array[]; then?: RunnerEvent }
+  | { type: 'span-events'; starts: SpanStartEvent[]; ends: EndedSpanRecord[]; spooled?: SpoolRange; then?: RunnerEvent }
   | {
       type: 'generate-result';
       requestId: string;

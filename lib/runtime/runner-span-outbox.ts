@@ -1,5 +1,5 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import type { EndedSpanRecord, RunnerEvent, SpanStartEvent } from './runner-protocol';
+import type { EndedSpanRecord, RunnerEvent, SpanStartEvent, SpoolRange, SpoolRead } from './runner-protocol';
 import { encodeSpanBatch, type SpanSpool } from './span-batch-frames';
 
 /** Which run and request a span belongs to (from the moment it started). */
@@ -37,37 +37,42 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): Ende
 }
 
 /**
- * Spooled bytes that are sent without waiting for the tick's message: a pipe's buffer (64 KiB
- * on Linux), so the write does not wait for the server. A 21-turn run's ~300 KB of spans went
- * in one message after its loop, and the server spent ≈3 ms reading them while the run waited.
+ * Spooled bytes that are announced without waiting for the tick's message: a fast loop never
+ * yields to it, and past this much the server reads and decodes them while the loop goes on
+ * instead of after it (a 21-turn run's ~250 KB of spans: bench/capture-overhead.ts).
  */
-const SEND_SPOOLED_BYTES = 64 * 1024;
+const ANNOUNCE_SPOOLED_BYTES = 64 * 1024;
 
 /**
- * Tells the server about span starts and span ends over IPC. The ends are the runner's only
- * copy of its spans that leaves the process: the server stores them
- * (lib/server/span-write-behind.ts). A runner that dies keeps what it did: what it ended
- * is on the server already, and the server closes the spans that started and never ended.
+ * Tells the server about span starts and span ends. The ends are the runner's only copy of
+ * its spans that leaves the process: the server stores them (lib/server/span-write-behind.ts).
+ * A runner that dies keeps what it did: what it ended is on the server or in its spool
+ * already, and the server closes the spans that started and never ended.
  *
- * Events of one tick travel in one message (a turn starts and ends several spans at once).
- * When a span that may run code from tools/ starts (a tool, or a model that is not Loopscope's
- * own: span-lifecycle-reporter.ts), what is queued must be out of the process before that code runs: a tool that then calls process.exit or loops
- * forever never gives the event loop back. With a spool, that batch is encoded once and
- * appended to the spool file at once, and the tick's message carries the same bytes
- * (`spooled`); without one (or when the spool cannot be written) it is sent at once. The
- * spool saves a fast loop a message per tool run, each of which woke the server while the
- * loop ran (a 21-turn run sent 44 before it), and the bytes written once save the run's ~300 KB of attributes a second
- * encoding (as JSON lines before, each batch was written to the spool as JSON and sent again
- * through V8's serializer: bench/capture-overhead.ts). What is still queued when the process
- * exits is sent from the `exit` handler: Node writes IPC messages at once while the pipe takes
- * them (checked here: a 200 KB message sent on exit arrives, a 2 MB one does not).
+ * With a spool (the runner's, lib/runtime/span-batch-frames.ts), every batch is encoded once
+ * and appended to the file, and a small IPC message announces the new frames by their byte
+ * range; the server reads them from the file. When a span that may run code from tools/
+ * starts (a tool, or a model that is not Loopscope's own: span-lifecycle-reporter.ts), what is
+ * queued is appended at once, before that code runs: a tool that then calls process.exit or
+ * loops forever never gives the event loop back, and the server reads what the dead runner
+ * left in the file. Everything else waits for the tick's flush, where events of one tick
+ * go in one batch (a turn starts and ends several spans at once) and one message. Spans
+ * through the file instead of the pipe: the pipe's 64 KiB buffer made each run's last
+ * ~180 KB message wait for the server to read it in parts, ≈1.2 ms a run
+ * (bench/capture-overhead.ts). The file is emptied once the server says it has read all of
+ * it (`serverRead`, on its next command).
+ *
+ * Without a spool, or for a batch the spool cannot take (disk full, a value V8 cannot encode),
+ * the events go in the message itself, behind the range (they are newer), and at once. What
+ * is still queued when the process exits is flushed from the `exit` handler.
  */
 export class RunnerSpanOutbox {
   private starts: SpanStartEvent[] = [];
   private ends: EndedSpanRecord[] = [];
-  /** Batches in the spool already and not sent yet (their frames' payloads), older than `starts` and `ends`. */
-  private spooled: Uint8Array[] = [];
-  private spooledBytes = 0;
+  /** Where the spool's frames that no message announced yet begin (bytes). */
+  private announcedTo = 0;
+  /** How many times the spool was emptied: its byte offsets count from there. */
+  private epoch = 0;
   private scheduled = false;
 
   constructor(
@@ -96,53 +101,65 @@ export class RunnerSpanOutbox {
   }
 
   /**
-   * Sends everything queued now, starts and ends in one message: a tool round flushes at
-   * every action start, and on two busy cores each IPC write is a chance to be preempted.
-   * `then`: an event that goes behind them in the same message (a request's result), or
-   * alone when nothing is queued.
+   * Sends everything queued now, in one message: the spool's new frames by their range, and
+   * what the spool could not take. `then`: an event that goes behind them in the same message
+   * (a request's result, a pause), or alone when there is nothing to send.
    */
   flush(then?: RunnerEvent): void {
-    if (this.starts.length === 0 && this.ends.length === 0 && this.spooled.length === 0) {
+    this.spoolQueued();
+    this.sendNow(then);
+  }
+
+  /**
+   * The server has read the spool up to `read` (it says so with its commands): when that is
+   * all of the file, it is emptied and a new epoch starts.
+   */
+  serverRead(read: SpoolRead | undefined): void {
+    if (!this.spool || !read || read.epoch !== this.epoch || read.bytes === 0 || read.bytes !== this.spool.size()) return;
+    this.spool.clear();
+    this.epoch += 1;
+    this.announcedTo = 0;
+  }
+
+  /** Appends what is queued to the spool as one frame. False when there is no spool or it could not take the batch (it stays queued). */
+  private spoolQueued(): boolean {
+    if (!this.spool) return false;
+    if (this.starts.length === 0 && this.ends.length === 0) return true;
+    try {
+      this.spool.write(encodeSpanBatch({ starts: this.starts, ends: this.ends }));
+    } catch {
+      // A spool that cannot be written (disk full), or a value V8 cannot encode: the batch goes
+      // in the message (lib/runtime/send-cloneable.ts sends such a value as JSON would).
+      return false;
+    }
+    this.starts = [];
+    this.ends = [];
+    return true;
+  }
+
+  /** One message: the spool's frames not announced yet, then what is still queued, then `then`. */
+  private sendNow(then?: RunnerEvent): void {
+    const end = this.spool?.size() ?? 0;
+    const spooled: SpoolRange | undefined = end > this.announcedTo ? { epoch: this.epoch, offset: this.announcedTo, length: end - this.announcedTo } : undefined;
+    if (!spooled && this.starts.length === 0 && this.ends.length === 0) {
       if (then) this.send(then);
       return;
     }
-    const { starts, ends, spooled } = this;
+    const { starts, ends } = this;
     this.starts = [];
     this.ends = [];
-    this.spooled = [];
-    this.spooledBytes = 0;
-    // The channel copies long attribute values as they are (V8's serializer): sending a value
-    // several spans hold once (each turn's generate output is the run's final response) cost
-    // more to find than it saved, 0.55 ms against 0.22 per 62-span run, which it did with JSON.
-    this.send({ type: 'span-events', starts, ends, ...(spooled.length > 0 ? { spooled } : {}), ...(then ? { then } : {}) });
+    this.announcedTo = end;
+    this.send({ type: 'span-events', starts, ends, ...(spooled ? { spooled } : {}), ...(then ? { then } : {}) });
   }
 
-  /** The server has every span reported so far (no request in flight): the spool starts empty again. */
-  clearSpool(): void {
-    this.spool?.clear();
-  }
-
-  /** What is queued leaves the process now: into the spool (and the tick's message), else over IPC at once. */
+  /** What is queued leaves the process now: into the spool (announced at the tick, or now past a pipe's buffer), else over IPC at once. */
   private secure(): void {
-    if (this.spool) {
-      try {
-        const payload = encodeSpanBatch({ starts: this.starts, ends: this.ends });
-        this.spool.write(payload);
-        this.spooled.push(payload);
-        this.spooledBytes += payload.byteLength;
-        this.starts = [];
-        this.ends = [];
-        // A fast loop never yields to the tick's message: past a pipe's buffer of spans, they
-        // go now, and the server reads them while the loop goes on instead of after it.
-        if (this.spooledBytes >= SEND_SPOOLED_BYTES) this.flush();
-        else this.schedule();
-        return;
-      } catch {
-        // A spool that cannot be written (disk full), or a value V8 cannot encode: the batch
-        // goes over IPC at once, as without one (lib/runtime/send-cloneable.ts sends such a value as JSON would).
-      }
+    if (!this.spoolQueued()) {
+      this.sendNow();
+      return;
     }
-    this.flush();
+    if (this.spool!.size() - this.announcedTo >= ANNOUNCE_SPOOLED_BYTES) this.sendNow();
+    else this.schedule();
   }
 
   /** Queued starts are few (those since the last batch left): the latest ones are looked at first. */

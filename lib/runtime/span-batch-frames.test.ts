@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SpanStartEvent } from './runner-protocol';
-import { encodeSpanBatch, openSpoolFile, readSpoolFrames, spanEventsOf } from './span-batch-frames';
+import type { SpanStartEvent, SpoolRange } from './runner-protocol';
+import { encodeSpanBatch, openSpoolFile, readSpoolFrames, readSpoolRange, spanEventsOf } from './span-batch-frames';
 
 const start = (spanId: string): SpanStartEvent => ({ runId: 'r', requestId: 'r:1', traceId: 'c'.repeat(32), spanId, name: 'tool', attributes: { 'genkit:input': '{"city":"Zürich"}' }, startTimeUnixNano: '1000' });
 const folder = mkdtempSync(path.join(os.tmpdir(), 'loopscope-frames-'));
@@ -24,13 +24,25 @@ describe('span batch frames', () => {
     expect(readSpoolFrames(readFileSync(file)).batches.map((batch) => batch.starts[0].spanId[0])).toEqual(['4']);
   });
 
-  it('takes a message’s spooled batches before its own events, also when the message went as JSON, and names a batch it cannot read', () => {
-    const spooled = encodeSpanBatch({ starts: [start('1'.repeat(16))], ends: [] });
-    // What JSON makes of a Buffer, when a value V8 could not clone sent the message as JSON (send-cloneable.ts).
-    const asJson = JSON.parse(JSON.stringify(Buffer.from(spooled))) as { type: 'Buffer'; data: number[] };
-    const events = spanEventsOf({ starts: [start('2'.repeat(16))], ends: [], spooled: [asJson, Buffer.from('junk')] });
-    expect(events.starts.map((event) => event.spanId[0])).toEqual(['1', '2']);
-    expect(events.problems).toEqual([expect.stringMatching(/^spooled batch 2 of 2: /)]);
+  it('takes the frames of a message’s range before its own events, and names the bytes the file does not hold', () => {
+    const file = path.join(folder, 'b.spool');
+    const spool = openSpoolFile(file);
+    spool.write(encodeSpanBatch({ starts: [start('1'.repeat(16))], ends: [] }));
+    const second = spool.size();
+    spool.write(encodeSpanBatch({ starts: [start('2'.repeat(16))], ends: [] }));
+    const fd = openSync(file, 'r');
+    const read = (range: SpoolRange) => readSpoolRange(fd, range);
+    const events = spanEventsOf({ starts: [start('3'.repeat(16))], ends: [], spooled: { epoch: 0, offset: 0, length: spool.size() } }, read);
+    expect(events.starts.map((event) => event.spanId[0])).toEqual(['1', '2', '3']);
+    expect(events.problems).toEqual([]);
+    expect(spanEventsOf({ starts: [], ends: [], spooled: { epoch: 0, offset: second, length: spool.size() - second } }, read).starts.map((event) => event.spanId[0])).toEqual(['2']);
+    // A range past the file's end (it was emptied under it): the whole frames are kept, the rest named.
+    const past = spanEventsOf({ starts: [], ends: [], spooled: { epoch: 0, offset: 0, length: spool.size() + 10 } }, read);
+    expect(past.starts.map((event) => event.spanId[0])).toEqual(['1', '2']);
+    expect(past.problems).toEqual([`spooled bytes 0–${spool.size() + 10}: the spool file holds ${spool.size()} of the ${spool.size() + 10} bytes announced`]);
+    spool.clear();
+    expect(readSpoolRange(fd, { epoch: 0, offset: 0, length: second })).toEqual({ batches: [], problem: `the spool file holds 0 of the ${second} bytes announced` });
+    closeSync(fd);
   });
 
   it('refuses to encode a value V8 cannot clone (the outbox then sends at once, as JSON would)', () => {

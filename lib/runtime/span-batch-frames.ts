@@ -1,15 +1,16 @@
 /**
- * A runner's span batches as bytes: what its spool file holds (lib/runtime/runner-span-outbox.ts,
- * read by lib/server/runner-spool.ts when the runner died) and what a `span-events` message
- * carries of them. One batch is one frame: its length (4 bytes, little-endian) and the batch
- * in V8's serializer format, the format of node's 'advanced' IPC. The runner encodes a batch
- * once, when it spools it before tools/ code runs; the IPC message then carries those bytes
- * as they are, instead of walking the same ~300 KB of span attributes a second time
- * (bench/capture-overhead.ts).
+ * A runner's span batches as bytes: what its spool file holds (lib/runtime/runner-span-outbox.ts
+ * writes it; lib/server/runner-spool.ts reads it). One batch is one frame: its length (4 bytes,
+ * little-endian) and the batch in V8's serializer format, the format of node's 'advanced' IPC.
+ * With a spool, the file is how a runner's spans travel: each batch is encoded once and
+ * appended, and a `span-events` message names the frames it announces by their byte range
+ * (`SpoolRange`), which the server reads from the file. The ~250 KB of spans of a 21-turn
+ * run no longer go through the pipe, whose 64 KiB buffer made the runner wait for the server
+ * to read each part (bench/capture-overhead.ts).
  */
-import { ftruncateSync, openSync, writevSync } from 'node:fs';
+import { ftruncateSync, openSync, readSync, writevSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import type { EndedSpanRecord, SpanStartEvent } from './runner-protocol';
+import type { EndedSpanRecord, SpanStartEvent, SpoolRange } from './runner-protocol';
 
 /**
  * Where the runner writes what must survive it before code from tools/ runs: a file the
@@ -24,8 +25,10 @@ export interface SpanSpool {
    * @throws when it cannot be written (nothing of the frame stays in the file).
    */
   write(payload: Uint8Array): void;
-  /** Empties the file: the server has every span the runner reported (no request in flight). */
+  /** Empties the file: the server has read every frame in it (`SpoolRead`). */
   clear(): void;
+  /** The file's length in bytes: where the next frame goes. */
+  size(): number;
 }
 
 /** Span starts and ends reported together. */
@@ -71,20 +74,13 @@ export function openSpoolFile(file: string): SpanSpool {
       ftruncateSync(fd, 0);
       size = 0;
     },
+    size: () => size,
   };
 }
 
-/**
- * A payload as it arrived: bytes, or — when the message had to go as JSON (a value V8 could
- * not clone, lib/runtime/send-cloneable.ts) — what JSON makes of a Buffer.
- */
-function bytesOf(payload: Uint8Array | { type: 'Buffer'; data: number[] }): Uint8Array {
-  return payload instanceof Uint8Array ? payload : Uint8Array.from(payload.data);
-}
-
 /** One payload back as its batch. @throws when the bytes are not a batch. */
-export function decodeSpanBatch(payload: Uint8Array | { type: 'Buffer'; data: number[] }): SpanBatch {
-  const value = deserialize(bytesOf(payload)) as Partial<SpanBatch> | null;
+export function decodeSpanBatch(payload: Uint8Array): SpanBatch {
+  const value = deserialize(payload) as Partial<SpanBatch> | null;
   if (typeof value !== 'object' || value === null || !Array.isArray(value.starts) || !Array.isArray(value.ends)) throw new Error('a spool frame that is not a span batch');
   return { starts: value.starts, ends: value.ends };
 }
@@ -112,24 +108,44 @@ export function readSpoolFrames(bytes: Uint8Array): { batches: SpanBatch[]; prob
 }
 
 /**
- * The starts and ends of a `span-events` message: its spooled batches first (they were queued
- * first), then the rest. A batch that cannot be read is left out and named in `problems`.
+ * The frames of `range` in a spool file open for reading as `fd`. Bytes the file does not hold
+ * (it was emptied or cut) are named as the problem, after the whole frames before them.
  */
-export function spanEventsOf(event: SpanBatch & { spooled?: ReadonlyArray<Uint8Array | { type: 'Buffer'; data: number[] }> }): SpanBatch & { problems: string[] } {
-  const problems: string[] = [];
-  if (!event.spooled || event.spooled.length === 0) return { starts: event.starts, ends: event.ends, problems };
+export function readSpoolRange(fd: number, range: SpoolRange): { batches: SpanBatch[]; problem?: string } {
+  const bytes = Buffer.allocUnsafe(range.length);
+  let filled = 0;
+  try {
+    while (filled < range.length) {
+      const read = readSync(fd, bytes, filled, range.length - filled, range.offset + filled);
+      if (read === 0) break;
+      filled += read;
+    }
+  } catch (error) {
+    return { batches: [], problem: `the spool file could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const { batches, problem } = readSpoolFrames(bytes.subarray(0, filled));
+  if (problem) return { batches, problem };
+  return filled < range.length ? { batches, problem: `the spool file holds ${filled} of the ${range.length} bytes announced` } : { batches };
+}
+
+/**
+ * The starts and ends of a `span-events` message: the spool's frames it announces first (they
+ * were queued first), read with `readSpooled`, then the rest. What cannot be read is named in
+ * `problems`; the batches before it are kept.
+ */
+export function spanEventsOf(
+  event: SpanBatch & { spooled?: SpoolRange },
+  readSpooled: (range: SpoolRange) => { batches: SpanBatch[]; problem?: string },
+): SpanBatch & { problems: string[] } {
+  if (!event.spooled) return { starts: event.starts, ends: event.ends, problems: [] };
+  const { batches, problem } = readSpooled(event.spooled);
   const starts: SpanStartEvent[] = [];
   const ends: EndedSpanRecord[] = [];
-  event.spooled.forEach((payload, index) => {
-    try {
-      const batch = decodeSpanBatch(payload);
-      for (const start of batch.starts) starts.push(start);
-      for (const end of batch.ends) ends.push(end);
-    } catch (error) {
-      problems.push(`spooled batch ${index + 1} of ${event.spooled!.length}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  });
+  for (const batch of batches) {
+    for (const start of batch.starts) starts.push(start);
+    for (const end of batch.ends) ends.push(end);
+  }
   for (const start of event.starts) starts.push(start);
   for (const end of event.ends) ends.push(end);
-  return { starts, ends, problems };
+  return { starts, ends, problems: problem ? [`spooled bytes ${event.spooled.offset}–${event.spooled.offset + event.spooled.length}: ${problem}`] : [] };
 }

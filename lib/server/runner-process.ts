@@ -31,7 +31,7 @@ export type StepCommand =
   | { type: 'set-mode'; runId: string; mode: RunMode }
   | { type: 'stop'; runId: string };
 
-export type RunnerRequest = Omit<GenerateCommand, 'requestId'> | Omit<ReplayCommand, 'requestId'>;
+export type RunnerRequest = Omit<GenerateCommand, 'requestId' | 'spoolRead'> | Omit<ReplayCommand, 'requestId' | 'spoolRead'>;
 
 /** What a runner loaded when it became ready. */
 export interface RunnerCatalog {
@@ -99,7 +99,7 @@ let requestCounter = 0;
  */
 export class RunnerProcess {
   readonly ledger = new RunnerSpanLedger();
-  /** What the runner writes before tools/ code runs, read if it dies (runner-spool.ts). */
+  /** The runner's spool file, which its spans come through (runner-spool.ts). */
   private readonly spool = new RunnerSpool(newSpoolPath());
   readonly startedAt = Date.now();
   state: 'starting' | 'ready' | 'exited' = 'starting';
@@ -205,7 +205,7 @@ export class RunnerProcess {
         return;
       }
       this.pending.set(requestId, { requestId, runId: command.runId, traceIds: new Set(), resolve });
-      this.child.send({ ...command, requestId }, (error) => {
+      this.child.send({ ...command, requestId, spoolRead: this.spool.read }, (error) => {
         if (!error || !this.pending.delete(requestId)) return;
         resolve({ traceIds: [], failure: { message: `Could not reach the runner: ${error.message}`, status: 'UNAVAILABLE' } });
       });
@@ -274,7 +274,7 @@ export class RunnerProcess {
       );
       return;
     }
-    this.child.send({ type: 'ping', sentAt: Date.now() }, () => undefined);
+    this.child.send({ type: 'ping', sentAt: Date.now(), spoolRead: this.spool.read }, () => undefined);
   }
 
   /** Kills the process now; runs in flight fail with `reason`. */
@@ -334,17 +334,15 @@ export class RunnerProcess {
         this.lastPong = Date.now();
         break;
       case 'span-events': {
-        const { starts, ends, problems } = spanEventsOf(event);
+        const { starts, ends, problems } = spanEventsOf(event, (range) => this.spool.readRange(range));
         for (const problem of problems) console.error(`loopscope: spans from runner ${this.pid ?? '?'} could not be read (${problem}); the rest are kept`);
         if (starts.length > 0) {
           this.noteTraces(starts);
-          this.spool.receivedStarts(starts);
           this.ledger.recordStarts(starts);
           this.events.onSpanStarts(starts);
         }
         if (ends.length > 0) {
           this.noteTraces(ends);
-          this.spool.receivedEnds(ends);
           this.ledger.recordEnds(ends);
           this.events.onSpanEnds(spansFromEndedRecords(ends));
         }
@@ -373,8 +371,6 @@ export class RunnerProcess {
         const pending = this.pending.get(event.requestId);
         if (!pending) break;
         this.pending.delete(event.requestId);
-        // The runner empties its spool when its last request ended (runner-main.ts), right after this result.
-        if (this.pending.size === 0) this.spool.cleared();
         if (!this.holdsRun(pending.runId)) this.pauses.delete(pending.runId);
         pending.resolve(
           event.type === 'generate-result'

@@ -27,17 +27,32 @@ const end = (spanId: string): EndedSpanRecord => ({
 afterAll(() => removeSpoolDirectory());
 
 describe('RunnerSpool', () => {
-  it('gives back, once, the spooled starts and ends that never arrived over IPC, skipping a frame cut short, and removes the file', () => {
+  it('reads the frames a message announces, and says how far it read', () => {
     const spool = new RunnerSpool(newSpoolPath());
-    // As the runner writes it (lib/runtime/runner-main.ts).
+    const file = openSpoolFile(spool.file);
+    file.write(encodeSpanBatch({ starts: [start('1'.repeat(16))], ends: [] }));
+    const first = file.size();
+    file.write(encodeSpanBatch({ starts: [], ends: [end('1'.repeat(16))] }));
+    expect(spool.read).toEqual({ epoch: 0, bytes: 0 });
+    expect(spool.readRange({ epoch: 0, offset: 0, length: first }).batches).toEqual([{ starts: [start('1'.repeat(16))], ends: [] }]);
+    expect(spool.read).toEqual({ epoch: 0, bytes: first });
+    expect(spool.readRange({ epoch: 0, offset: first, length: file.size() - first }).batches).toEqual([{ starts: [], ends: [end('1'.repeat(16))] }]);
+    expect(spool.read).toEqual({ epoch: 0, bytes: file.size() });
+    spool.takeMissed();
+  });
+
+  it('gives back, once, the spooled starts and ends that no message announced, skipping a frame cut short, and removes the file', () => {
+    const spool = new RunnerSpool(newSpoolPath());
+    // As the runner writes it (lib/runtime/runner-span-outbox.ts).
     const file = openSpoolFile(spool.file);
     file.write(encodeSpanBatch({ starts: [start('1'.repeat(16)), start('2'.repeat(16))], ends: [] }));
+    const announced = file.size();
     file.write(encodeSpanBatch({ starts: [start('3'.repeat(16))], ends: [end('2'.repeat(16))] }));
     // The runner died in the middle of this write.
     const cut = encodeSpanBatch({ starts: [start('5'.repeat(16))], ends: [] });
     appendFileSync(spool.file, Buffer.concat([frameHeader(cut), cut.subarray(0, 10)]));
-    // The first frame's batch arrived over IPC; the second never did.
-    spool.receivedStarts([start('1'.repeat(16)), start('2'.repeat(16))]);
+    // A message announced the first frame; the second never was.
+    spool.readRange({ epoch: 0, offset: 0, length: announced });
     const missed = spool.takeMissed();
     expect(missed.starts.map((event) => event.spanId)).toEqual(['3'.repeat(16)]);
     expect(missed.endRecords.map((record) => record.spanId)).toEqual(['2'.repeat(16)]);
@@ -46,31 +61,32 @@ describe('RunnerSpool', () => {
     expect(spool.takeMissed()).toEqual({ starts: [], endRecords: [], ends: [] });
   });
 
-  it('counts nothing twice when the runner dies after its last result, before it emptied its spool', () => {
+  it('counts nothing twice when the runner dies with everything announced, before it emptied its spool', () => {
     const spool = new RunnerSpool(newSpoolPath());
-    openSpoolFile(spool.file).write(encodeSpanBatch({ starts: [], ends: [end('3'.repeat(16))] }));
-    spool.receivedEnds([end('3'.repeat(16))]);
-    // The request's result arrived (spool.cleared); the runner died before it emptied the file.
-    spool.cleared();
+    const file = openSpoolFile(spool.file);
+    file.write(encodeSpanBatch({ starts: [], ends: [end('3'.repeat(16))] }));
+    spool.readRange({ epoch: 0, offset: 0, length: file.size() });
     expect(spool.takeMissed().ends).toEqual([]);
   });
 
-  it('forgets what it saw once the runner sends more after emptying its spool, and reads nothing from a spool never written', () => {
+  it('forgets what it saw once the runner announces frames of a new epoch (it emptied the file), and reads nothing from a spool never written', () => {
     const spool = new RunnerSpool(newSpoolPath());
     const file = openSpoolFile(spool.file);
     file.write(encodeSpanBatch({ starts: [], ends: [end('4'.repeat(16))] }));
-    spool.receivedEnds([end('4'.repeat(16))]);
-    spool.cleared();
+    spool.readRange({ epoch: 0, offset: 0, length: file.size() });
     file.clear();
-    // The next request's spans: the file was emptied before them, so what was seen is forgotten
-    // (a frame holding span 4 again is read as missed: the sets do not grow run after run).
-    spool.receivedEnds([end('5'.repeat(16))]);
+    file.write(encodeSpanBatch({ starts: [], ends: [end('5'.repeat(16))] }));
+    spool.readRange({ epoch: 1, offset: 0, length: file.size() });
+    expect(spool.read).toEqual({ epoch: 1, bytes: file.size() });
+    // A frame holding span 4 again is read as missed: the sets hold only this epoch's spans (they do not grow run after run).
     file.write(encodeSpanBatch({ starts: [], ends: [end('4'.repeat(16)), end('5'.repeat(16))] }));
     expect(spool.takeMissed().ends.map((span) => span.spanId)).toEqual(['4'.repeat(16)]);
     expect(new RunnerSpool(newSpoolPath()).takeMissed().ends).toEqual([]);
   });
 
-  it('keeps the whole frames before one that is not a span batch', () => {
+  it('names a range it cannot read, and keeps the whole frames before one that is not a span batch', () => {
+    const missing = new RunnerSpool(newSpoolPath());
+    expect(missing.readRange({ epoch: 0, offset: 0, length: 8 })).toEqual({ batches: [], problem: expect.stringMatching(/^the spool file could not be opened: .*ENOENT/) });
     const spool = new RunnerSpool(newSpoolPath());
     openSpoolFile(spool.file).write(encodeSpanBatch({ starts: [], ends: [end('6'.repeat(16))] }));
     const junk = Buffer.from('not V8 bytes');

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spanFromEndedRecord, type EndedSpanRecord } from '../contract/ended-span';
 import { errorMessage } from '../errors';
-import type { SpanStartEvent } from '../runtime/runner-protocol';
-import { readSpoolFrames } from '../runtime/span-batch-frames';
+import type { SpanStartEvent, SpoolRange, SpoolRead } from '../runtime/runner-protocol';
+import { readSpoolFrames, readSpoolRange, type SpanBatch } from '../runtime/span-batch-frames';
 import type { Span } from '../trace/span';
 
 let directory: string | undefined;
@@ -27,51 +27,59 @@ export function newSpoolPath(): string {
 const keyOf = (span: { traceId: string; spanId: string }) => `${span.traceId}:${span.spanId}`;
 
 /**
- * What a runner reported over IPC, against what it wrote to its spool before code from tools/
- * ran: when it dies, the spool's starts and ends that never arrived over IPC (a tool that
- * busy-looped or took the process down before the event loop turned) are taken from the file.
+ * A runner's spool file, as the server reads it: the frames each `span-events` message
+ * announces by their byte range (lib/runtime/runner-span-outbox.ts), and, when the runner
+ * died, the starts and ends in the file that no message announced (a tool that busy-looped or
+ * took the process down before the event loop turned).
  */
 export class RunnerSpool {
   private readonly startsSeen = new Set<string>();
   private readonly endsSeen = new Set<string>();
-  /** The runner's last request ended: it empties its spool after that result, so what was seen goes when more arrives. */
-  private forgetOnNext = false;
+  private fd?: number;
+  /** What was read: the runner empties the file once this is all of it (`read`, with each command). */
+  private epoch = 0;
+  private bytesRead = 0;
 
   constructor(readonly file: string) {}
 
-  receivedStarts(events: readonly SpanStartEvent[]): void {
-    this.forgetIfCleared();
-    for (const event of events) this.startsSeen.add(keyOf(event));
-  }
-
-  receivedEnds(records: readonly EndedSpanRecord[]): void {
-    this.forgetIfCleared();
-    for (const record of records) this.endsSeen.add(keyOf(record));
+  /** What the server has read of the file so far: goes back to the runner with its commands. */
+  get read(): SpoolRead {
+    return { epoch: this.epoch, bytes: this.bytesRead };
   }
 
   /**
-   * The runner has no request in flight: it empties its spool right after sending the last
-   * result, so what was seen is forgotten once it sends more (by then the file was emptied).
-   * A runner that dies in between leaves frames that were all seen: none counts twice.
+   * The frames of an announced range. A new epoch means the runner emptied the file after
+   * everything in it was read: what was seen is forgotten (the sets do not grow run after run).
    */
-  cleared(): void {
-    this.forgetOnNext = true;
-  }
-
-  private forgetIfCleared(): void {
-    if (!this.forgetOnNext) return;
-    this.forgetOnNext = false;
-    this.startsSeen.clear();
-    this.endsSeen.clear();
+  readRange(range: SpoolRange): { batches: SpanBatch[]; problem?: string } {
+    if (range.epoch !== this.epoch) {
+      this.epoch = range.epoch;
+      this.startsSeen.clear();
+      this.endsSeen.clear();
+    }
+    this.bytesRead = range.offset + range.length;
+    let read: { batches: SpanBatch[]; problem?: string };
+    try {
+      this.fd ??= openSync(this.file, 'r');
+      read = readSpoolRange(this.fd, range);
+    } catch (error) {
+      read = { batches: [], problem: `the spool file could not be opened: ${errorMessage(error)}` };
+    }
+    for (const batch of read.batches) {
+      for (const start of batch.starts) this.startsSeen.add(keyOf(start));
+      for (const end of batch.ends) this.endsSeen.add(keyOf(end));
+    }
+    return read;
   }
 
   /**
-   * The runner died: the spool's starts and ends that never arrived over IPC, then the file is
+   * The runner died: the spool's starts and ends that no message announced, then the file is
    * removed. A frame cut short by the death is skipped (the frames before it are whole: each
    * was one write; lib/runtime/span-batch-frames.ts).
    */
   takeMissed(): { starts: SpanStartEvent[]; endRecords: EndedSpanRecord[]; ends: Span[] } {
     let bytes: Buffer;
+    this.close();
     try {
       bytes = readFileSync(this.file);
     } catch {
@@ -104,6 +112,15 @@ export class RunnerSpool {
     return { starts, endRecords, ends };
   }
 
+  private close(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // closed already
+    }
+    this.fd = undefined;
+  }
 }
 
 /** Removes this server's spool folder once it is empty (each runner's file goes when it exits; another supervisor in the process may still use it). */
