@@ -21,6 +21,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RunnerEvent } from '../lib/runtime/runner-protocol';
 import { spanEventsOf } from '../lib/runtime/span-batch-frames';
+import { RunnerSpool } from '../lib/server/runner-spool';
 import { median } from './bench-stats';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
@@ -46,6 +47,8 @@ function startChild(options: { name: string; script: string; spool?: string; mod
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, LOOPSCOPE_TOOLS_DIR: path.join(projectDir, 'bench', 'fixtures', 'tools'), ...(options.spool ? { LOOPSCOPE_RUNNER_SPOOL: options.spool } : {}) },
   });
+  // Its spool, read as the server reads it: each message's announced range, and what was read goes back with each command.
+  const spool = options.spool ? new RunnerSpool(options.spool) : undefined;
   const waiting = new Map<string, () => void>();
   let markReady = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -55,14 +58,19 @@ function startChild(options: { name: string; script: string; spool?: string; mod
       const requestId = `${options.name}:${++count}`;
       const start = performance.now();
       waiting.set(requestId, () => resolve(performance.now() - start));
-      child.send({ type: 'generate', requestId, runId: requestId, scenario: 'bench-loop', ...(options.mode ? { mode: { kind: 'run' } } : {}) });
+      child.send({ type: 'generate', requestId, runId: requestId, scenario: 'bench-loop', ...(options.mode ? { mode: { kind: 'run' } } : {}), ...(spool ? { spoolRead: spool.read } : {}) });
     });
   const state: Child = { name: options.name, process: child, ready, run, spanEnds: 0 };
   type Message = { type: string; requestId?: string; outcome?: { finishReason?: string }; then?: Message };
   const onMessage = (message: Message): void => {
     if (message.type === 'ready') markReady();
     else if (message.type === 'span-events') {
-      state.spanEnds += spanEventsOf(message as Extract<RunnerEvent, { type: 'span-events' }>).ends.length;
+      const events = spanEventsOf(message as Extract<RunnerEvent, { type: 'span-events' }>, (range) => {
+        if (!spool) throw new Error(`${options.name}: a spool range from a runner without a spool`);
+        return spool.readRange(range);
+      });
+      if (events.problems.length > 0) throw new Error(`${options.name}: ${events.problems.join('; ')}`);
+      state.spanEnds += events.ends.length;
       // A request's result comes behind its last spans, in the same message (as the server reads it).
       if (message.then) onMessage(message.then);
     }
