@@ -214,7 +214,7 @@ export class RunnerProcess {
   }
 
   /**
-   * The process died: the span starts and ends it wrote to its spool and never sent over IPC
+   * The process died: the span starts and ends it wrote to its spool that no message announced
    * (a tool busy-looped or took it down before the event loop turned) go into the ledger, and
    * the ended spans are returned, to be stored. Call it before `ledger.remains`.
    */

@@ -141,7 +141,7 @@ export class RunnerSupervisor {
    */
   private async onProcessExit(process: RunnerProcess, exit: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
     const headline = withoutPeriod(process.exitReason ?? (exit.signal ? `The runner was killed (${exit.signal})` : `The runner exited with code ${exit.code}`));
-    // What it wrote to its spool before a tool ran and never sent (a busy loop, a crash) counts as reported.
+    // What it wrote to its spool and no message announced (a tool's busy loop, a crash) counts as reported.
     const spooled = process.takeSpooled();
     const remains = process.ledger.remains({ endTimeUnixNano: millisToNanos(Date.now()), message: `${headline} before this span ended (closed by Loopscope).` });
     const pending = process.takePending();
