@@ -5,12 +5,13 @@
  */
 import path from 'node:path';
 
-export async function benchLoopGenkit() {
+/** `projectDir`: the checkout whose bench/fixtures/tools are loaded (the working directory unless given). */
+export async function benchLoopGenkit(projectDir = process.cwd()) {
   const { genkit } = await import('genkit/beta');
   const { loadToolModules } = await import('../lib/runtime/load-tools');
   const { loadScenarios, isGenkitScenario } = await import('../lib/runtime/scenario');
   const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
-  const toolsDir = path.join(process.cwd(), 'bench', 'fixtures', 'tools');
+  const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
   const ai = genkit({});
   await loadToolModules(ai, toolsDir);
   const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.filter(isGenkitScenario).find((candidate) => candidate.name === 'bench-loop');

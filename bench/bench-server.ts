@@ -19,6 +19,22 @@ export async function startBenchServer({ port, token, dataDir, toolsDir }: { por
   return child;
 }
 
+/** Genkit's own telemetry server, the Dev UI's (bench/genkit-telemetry-server.ts), in its own process on `port`, storing under `storeRoot`. Resolves once it answers. */
+export async function startGenkitTelemetryServer({ port, storeRoot }: { port: number; storeRoot: string }) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'genkit-telemetry-server.ts')], {
+    cwd: process.cwd(),
+    env: { ...process.env, BENCH_GENKIT_PORT: String(port), BENCH_GENKIT_DIR: storeRoot },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('genkit telemetry server ready')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`genkit's telemetry server exited with ${code}`)));
+  });
+  return child;
+}
+
 /**
  * The benchmarks' HTTP client: node:http on a keep-alive agent, not fetch, so less of the
  * client's own time is billed to Loopscope. Measured here (2026-12-02, time stamps on both sides

@@ -20,13 +20,17 @@
  * Then four runs through the bare wire (bench/bare-wire.ts: a node:http server, an IPC child
  * that answers at once, an event stream; the same client) give the hops' own cost on this
  * machine, which no code of Loopscope's can take away, and how much of the floor is Loopscope's.
+ * Last in each block, C: the same loop with genkit's own capture, the one the Genkit Dev UI
+ * reads (bench/genkit-dev-capture-child.ts: GENKIT_ENV=dev, every span POSTed as it ends to
+ * `@genkit-ai/telemetry-server` in its own process; a run is done when all its POSTs are
+ * answered), checked after the runs by counting the spans that server holds.
  *
  * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`. With
  * BENCH_SERVER_PROF=<dir> the server and each runner write a CPU profile there when they stop
  * (bench-server.ts; runners through LOOPSCOPE_RUNNER_CPU_PROF).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -35,7 +39,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
-import { postJson, startBenchServer, runnersSettled, watchRuns } from './bench-server';
+import { postJson, startBenchServer, startGenkitTelemetryServer, runnersSettled, watchRuns } from './bench-server';
 import { median, percentile } from './bench-stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 48);
@@ -43,6 +47,8 @@ const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 4791);
 /** The bare wire's port (bench/bare-wire.ts). */
 const WIRE_PORT = PORT + 1;
+/** Genkit's telemetry server's port (side C). */
+const GENKIT_TELEMETRY_PORT = PORT + 2;
 const TOKEN = 'bench-token';
 const projectDir = process.cwd();
 const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
@@ -126,6 +132,62 @@ async function loopscopeRunner(port = PORT): Promise<{ runs: (count: number) => 
     return wall;
   };
   return { runs, floorRuns, close: () => watcher.close() };
+}
+
+/**
+ * C: bare genkit with its own dev-mode capture into genkit's telemetry server, in a child
+ * process (bench/genkit-dev-capture-child.ts) that times its runs itself, so no IPC is billed to
+ * it. Its working folder is a temporary one with a package.json of its own: the dev mode's
+ * reflection server writes a runtime file under it.
+ */
+async function genkitDevCapture(telemetryUrl: string, workDir: string) {
+  const child = fork(path.join(projectDir, 'bench', 'genkit-dev-capture-child.ts'), [], {
+    cwd: workDir,
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    env: { ...process.env, GENKIT_ENV: 'dev', GENKIT_TELEMETRY_SERVER: telemetryUrl, BENCH_PROJECT_DIR: projectDir, TSX_TSCONFIG_PATH: path.join(projectDir, 'tsconfig.json') },
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  type Answer = { type: 'ready' } | { type: 'block'; perTurn: number[] } | { type: 'traces'; traceIds: string[] } | { type: 'error'; message: string };
+  const next = <T extends Answer['type']>(type: T) =>
+    new Promise<Extract<Answer, { type: T }>>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`genkit's dev capture child exited with ${code}`));
+      child.once('exit', onExit);
+      child.once('message', (answer: Answer) => {
+        child.off('exit', onExit);
+        if (answer.type === 'error') reject(new Error(`genkit's dev capture: ${answer.message}`));
+        else if (answer.type !== type) reject(new Error(`genkit's dev capture answered ${answer.type}, expected ${type}`));
+        else resolve(answer as Extract<Answer, { type: T }>);
+      });
+    });
+  await next('ready');
+  return {
+    block: async (runs: number) => {
+      const answer = next('block');
+      child.send({ type: 'block', runs });
+      return (await answer).perTurn;
+    },
+    traceIds: async () => {
+      const answer = next('traces');
+      child.send({ type: 'traces' });
+      return (await answer).traceIds;
+    },
+    close: () => child.kill('SIGTERM'),
+  };
+}
+
+/** Every run of side C is in genkit's telemetry server with all its spans, counted there. @throws naming what is missing. */
+async function checkGenkitStored({ telemetryUrl, traceIds, runs }: { telemetryUrl: string; traceIds: string[]; runs: number }): Promise<number> {
+  if (traceIds.length !== runs) throw new Error(`genkit's dev capture posted ${traceIds.length} traces, expected ${runs}`);
+  let spans = 0;
+  for (const traceId of traceIds) {
+    const response = await fetch(`${telemetryUrl}/api/traces/${traceId}`);
+    const trace = (await response.json()) as { spans?: Record<string, unknown> };
+    const count = Object.keys(trace.spans ?? {}).length;
+    if (count !== 2 * MODEL_TURNS + 20) throw new Error(`genkit's telemetry server holds ${count} spans of trace ${traceId}, expected ${2 * MODEL_TURNS + 20}`);
+    spans += count;
+  }
+  return spans;
 }
 
 /**
@@ -230,12 +292,22 @@ async function main() {
     process.exit(2);
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-bench-'));
+  // Side C's: genkit's telemetry server's files, and the dev-mode child's working folder.
+  const genkitDir = mkdtempSync(path.join(os.tmpdir(), 'genkit-telemetry-bench-'));
+  const genkitWorkDir = mkdtempSync(path.join(os.tmpdir(), 'genkit-dev-bench-'));
+  // The reflection server writes its runtime file under the nearest package.json's folder.
+  writeFileSync(path.join(genkitWorkDir, 'package.json'), JSON.stringify({ name: 'genkit-dev-bench', private: true }));
+  const telemetryUrl = `http://127.0.0.1:${GENKIT_TELEMETRY_PORT}`;
   try {
     console.log(`capture overhead: scenario ${SCENARIO} (${MODEL_TURNS} model turns, 20 tool runs), ${ITERATIONS} runs each, in ${BLOCKS} alternating blocks`);
     const bareBlock = await bareGenkit();
     const server = await startBenchServer({ port: PORT, token: TOKEN, dataDir, toolsDir });
     if (!process.env.BENCH_NO_SETTLE) await runnersSettled({ port: PORT, token: TOKEN });
     const bareWire = await startBareWire(WIRE_PORT);
+    const genkitTelemetry = await startGenkitTelemetryServer({ port: GENKIT_TELEMETRY_PORT, storeRoot: genkitDir });
+    const devCapture = await genkitDevCapture(telemetryUrl, genkitWorkDir);
+    const devCaptured: number[] = [];
+    let devSpans = 0;
     const bare: number[] = [];
     let bareCpuMs = 0;
     const captured: number[] = [];
@@ -276,14 +348,18 @@ async function main() {
         await fetch(`http://127.0.0.1:${PORT}/api/traces`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((response) => response.arrayBuffer());
         floorWall.push(...(await loopscope.floorRuns(FLOOR_RUNS_PER_BLOCK)));
         wireWall.push(...(await wire.floorRuns(WIRE_RUNS_PER_BLOCK)));
+        devCaptured.push(...(await devCapture.block(runs)));
       }
       loopscope.close();
       wire.close();
       stored = await checkStored({ runs: captured.length + 1, floorRuns: floorWall.length });
+      devSpans = await checkGenkitStored({ telemetryUrl, traceIds: await devCapture.traceIds(), runs: devCaptured.length });
       latency = await browserLatency(LATENCY_RUNS);
     } finally {
       server.kill('SIGTERM');
       bareWire.kill('SIGTERM');
+      devCapture.close();
+      genkitTelemetry.kill('SIGTERM');
     }
     const bareMedian = median(bare);
     const loopscopeMedian = median(captured);
@@ -325,6 +401,11 @@ async function main() {
       const total = cpuRun.server + cpuRun.runners;
       console.log(`  CPU of server + runners       : ${total.toFixed(1)} ms per run (server ${cpuRun.server.toFixed(1)}, runners ${cpuRun.runners.toFixed(1)}; ${(total / MODEL_TURNS).toFixed(2)} ms per model turn)`);
     }
+    // Beside genkit's own capture, the one the Dev UI reads: the same loop, spans stored in its telemetry server.
+    const devMedian = median(devCaptured);
+    console.log(
+      `  genkit's own capture (Dev UI) : ${devMedian.toFixed(3)} ms per model turn (median), ${(devMedian / bareMedian).toFixed(2)}× bare: every span POSTed to @genkit-ai/telemetry-server as it ends (${devCaptured.length} runs, ${devSpans} spans counted there); Loopscope's captured run takes ${(loopscopeMedian / devMedian).toFixed(2)}× its time`,
+    );
     console.log(`  first run on a fresh runner   : ${first.wallMs.toFixed(1)} ms${first.cpuMs !== undefined ? `, CPU ${first.cpuMs.toFixed(0)} ms` : ''}`);
     const latencyMedian = median(latency.latencies);
     console.log(
@@ -332,7 +413,7 @@ async function main() {
     );
     if (latency.spanCount !== expectedSpans) console.log(`  WARNING: ${latency.spanCount} spans reached the browser, expected ${expectedSpans}`);
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, genkitDir, genkitWorkDir]) rmSync(dir, { recursive: true, force: true });
   }
 }
 

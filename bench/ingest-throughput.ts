@@ -12,13 +12,13 @@
  *
  * Needs a production build (`npm run build`). Run: `node --import tsx bench/ingest-throughput.ts`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startBenchServer } from './bench-server';
+import { startBenchServer, startGenkitTelemetryServer } from './bench-server';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SPANS_PER_REQUEST = 56;
@@ -83,29 +83,13 @@ async function bareSink(): Promise<{ url: string; close: () => Promise<void> }> 
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/traces`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Genkit's telemetry server in its own process (bench/genkit-telemetry-server.ts); resolves once it answers. */
-async function genkitTelemetryServer(storeRoot: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'genkit-telemetry-server.ts')], {
-    cwd: process.cwd(),
-    env: { ...process.env, BENCH_GENKIT_PORT: String(GENKIT_PORT), BENCH_GENKIT_DIR: storeRoot },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('genkit telemetry server ready')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`genkit's telemetry server exited with ${code}`)));
-  });
-  return child;
-}
-
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-ingest-bench-'));
 const genkitDir = mkdtempSync(path.join(os.tmpdir(), 'genkit-telemetry-bench-'));
 const sink = await bareSink();
 const children: ChildProcess[] = [];
 try {
   children.push(await startBenchServer({ port: PORT, token: TOKEN, dataDir, toolsDir: path.join(process.cwd(), 'bench', 'fixtures', 'tools') }));
-  children.push(await genkitTelemetryServer(genkitDir));
+  children.push(await startGenkitTelemetryServer({ port: GENKIT_PORT, storeRoot: genkitDir }));
   const loopscope = `http://127.0.0.1:${PORT}/v1/traces`;
   const genkitUrl = `http://127.0.0.1:${GENKIT_PORT}/api/otlp`;
   // Warm all three up (JIT, Next's route compile) on as many exports each.
