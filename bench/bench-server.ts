@@ -1,38 +1,43 @@
 /** The server side every capture benchmark shares: start a production server, watch its runs, wait for its runners. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
-/** A production Loopscope server for a benchmark: its own port, token, data folder and tools folder. Resolves once it listens. */
-export async function startBenchServer({ port, token, dataDir, toolsDir }: { port: number; token: string; dataDir: string; toolsDir: string }) {
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []), 'scripts/start.js'], {
-    cwd: process.cwd(),
-    env: { ...process.env, ...(process.env.BENCH_SERVER_PROF ? { LOOPSCOPE_RUNNER_CPU_PROF: process.env.BENCH_SERVER_PROF } : {}), PORT: String(port), LOOPSCOPE_TOKEN: token, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TOOLS_DIR: toolsDir, LOOPSCOPE_TRACES_DIR: path.join(dataDir, 'saved') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+/**
+ * A benchmark's child process (node with `args`, in this folder, stdout piped): resolves once its
+ * output says `ready`, rejects naming it (`name`) if it exits before.
+ */
+export async function spawnReady({ name, args, env, ready }: { name: string; args: string[]; env: NodeJS.ProcessEnv; ready: string }): Promise<ChildProcessByStdio<null, Readable, null>> {
+  const child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Loopscope is running')) resolve();
+      if (chunk.toString().includes(ready)) resolve();
     });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
   });
   return child;
 }
 
+/** A production Loopscope server for a benchmark: its own port, token, data folder and tools folder. Resolves once it listens. */
+export async function startBenchServer({ port, token, dataDir, toolsDir }: { port: number; token: string; dataDir: string; toolsDir: string }) {
+  const profile = process.env.BENCH_SERVER_PROF;
+  return spawnReady({
+    name: 'server',
+    args: [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), 'scripts/start.js'],
+    env: { ...process.env, ...(profile ? { LOOPSCOPE_RUNNER_CPU_PROF: profile } : {}), PORT: String(port), LOOPSCOPE_TOKEN: token, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TOOLS_DIR: toolsDir, LOOPSCOPE_TRACES_DIR: path.join(dataDir, 'saved') },
+    ready: 'Loopscope is running',
+  });
+}
+
 /** Genkit's own telemetry server, the Dev UI's (bench/genkit-telemetry-server.ts), in its own process on `port`, storing under `storeRoot`. Resolves once it answers. */
 export async function startGenkitTelemetryServer({ port, storeRoot }: { port: number; storeRoot: string }) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'genkit-telemetry-server.ts')], {
-    cwd: process.cwd(),
+  return spawnReady({
+    name: "genkit's telemetry server",
+    args: ['--import', 'tsx', path.join('bench', 'genkit-telemetry-server.ts')],
     env: { ...process.env, BENCH_GENKIT_PORT: String(port), BENCH_GENKIT_DIR: storeRoot },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    ready: 'genkit telemetry server ready',
   });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('genkit telemetry server ready')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`genkit's telemetry server exited with ${code}`)));
-  });
-  return child;
 }
 
 /**

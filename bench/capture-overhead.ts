@@ -29,7 +29,7 @@
  * BENCH_SERVER_PROF=<dir> the server and each runner write a CPU profile there when they stop
  * (bench-server.ts; runners through LOOPSCOPE_RUNNER_CPU_PROF).
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,7 +39,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
-import { postJson, startBenchServer, startGenkitTelemetryServer, runnersSettled, watchRuns } from './bench-server';
+import { postJson, spawnReady, startBenchServer, startGenkitTelemetryServer, runnersSettled, watchRuns } from './bench-server';
 import { median, percentile } from './bench-stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 48);
@@ -148,7 +148,7 @@ async function genkitDevCapture(telemetryUrl: string, workDir: string) {
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  type Answer = { type: 'ready' } | { type: 'block'; perTurn: number[] } | { type: 'traces'; traceIds: string[] } | { type: 'error'; message: string };
+  type Answer = { type: 'ready' } | { type: 'block'; runMs: number[] } | { type: 'traces'; traceIds: string[] } | { type: 'error'; message: string };
   const next = <T extends Answer['type']>(type: T) =>
     new Promise<Extract<Answer, { type: T }>>((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`genkit's dev capture child exited with ${code}`));
@@ -165,7 +165,7 @@ async function genkitDevCapture(telemetryUrl: string, workDir: string) {
     block: async (runs: number) => {
       const answer = next('block');
       child.send({ type: 'block', runs });
-      return (await answer).perTurn;
+      return (await answer).runMs.map((ms) => ms / MODEL_TURNS);
     },
     traceIds: async () => {
       const answer = next('traces');
@@ -208,15 +208,8 @@ async function checkStored({ runs, floorRuns }: { runs: number; floorRuns: numbe
 }
 
 /** The wire alone (bench/bare-wire.ts): the path's hops with no work in them. Resolves once it listens. */
-async function startBareWire(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'bare-wire.ts')], { cwd: projectDir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('listening')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`the bare wire exited with ${code}`)));
-  });
-  return child;
+function startBareWire(port: number): Promise<ChildProcess> {
+  return spawnReady({ name: 'the bare wire', args: ['--import', 'tsx', path.join('bench', 'bare-wire.ts')], env: { ...process.env, PORT: String(port) }, ready: 'listening' });
 }
 
 /** Loopscope's run used for the latency figure (the browser counts its spans). */

@@ -12,14 +12,13 @@
  * spans are handed to the store). The POSTs are counted by wrapping `fetch`, which genkit's
  * exporter calls for each one; nothing else is changed. Commands over IPC:
  * `{ type: 'block', runs }` runs that many generates one after another and answers with each
- * one's time per model turn; `{ type: 'traces' }` answers with the trace ids posted so far.
+ * one's time (ms); `{ type: 'traces' }` answers with the trace ids posted so far.
  */
 import { performance } from 'node:perf_hooks';
 
 const projectDir = process.env.BENCH_PROJECT_DIR;
 const telemetryServer = process.env.GENKIT_TELEMETRY_SERVER;
 if (!projectDir || !telemetryServer || process.env.GENKIT_ENV !== 'dev') throw new Error('bench: set BENCH_PROJECT_DIR, GENKIT_TELEMETRY_SERVER and GENKIT_ENV=dev');
-const MODEL_TURNS = 21;
 
 let inFlight = 0;
 let settled: (() => void) | undefined;
@@ -74,9 +73,9 @@ process.on('message', (message: { type: 'block'; runs: number } | { type: 'trace
     return;
   }
   void (async () => {
-    const perTurn: number[] = [];
-    for (let index = 0; index < message.runs; index++) perTurn.push((await run()) / MODEL_TURNS);
-    process.send?.({ type: 'block', perTurn });
+    const runMs: number[] = [];
+    for (let index = 0; index < message.runs; index++) runMs.push(await run());
+    process.send?.({ type: 'block', runMs });
   })().catch((error: unknown) => process.send?.({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
 });
 process.on('disconnect', () => process.exit(0));

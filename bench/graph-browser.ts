@@ -9,7 +9,6 @@
  *
  * Needs a production build (`npm run build`). Run: `node --import tsx bench/graph-browser.ts`.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { chromium } from '@playwright/test';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
+import { spawnReady } from './bench-server';
 import { decodeOtlpJson, encodeOtlpJson } from '../lib/trace/otlp-json';
 import { median } from './bench-stats';
 
@@ -52,15 +52,7 @@ async function recordLoop(rounds: number): Promise<string> {
 }
 
 async function startServer(dataDir: string, savedDir: string) {
-  const child = spawn(process.execPath, ['scripts/start.js'], {
-    env: { ...process.env, PORT: String(PORT), LOOPSCOPE_TOKEN: TOKEN, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TRACES_DIR: savedDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Loopscope is running') && resolve());
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return child;
+  return spawnReady({ name: 'server', args: ['scripts/start.js'], env: { ...process.env, PORT: String(PORT), LOOPSCOPE_TOKEN: TOKEN, LOOPSCOPE_DATA_DIR: dataDir, LOOPSCOPE_TRACES_DIR: savedDir }, ready: 'Loopscope is running' });
 }
 
 if (!existsSync(path.join('.next', 'BUILD_ID'))) {

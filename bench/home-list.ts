@@ -11,11 +11,12 @@
  *
  * Needs a production build (`npm run build`). Run: `node --import tsx bench/home-list.ts`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { spawnReady } from './bench-server';
 import { summarizeCapturedTrace } from '../lib/graph/trace-sessions';
 import { TraceStore } from '../lib/trace/trace-store';
 import { median } from './bench-stats';
@@ -35,15 +36,12 @@ async function seed(dataDir: string, count: number): Promise<void> {
 }
 
 async function startServer(options: { port: number; dataDir: string }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['scripts/start.js'], {
+  return spawnReady({
+    name: 'server',
+    args: ['scripts/start.js'],
     env: { ...process.env, PORT: String(options.port), LOOPSCOPE_TOKEN: TOKEN, LOOPSCOPE_DATA_DIR: options.dataDir, LOOPSCOPE_TRACES_DIR: path.join(options.dataDir, 'saved'), LOOPSCOPE_MAX_RUNNERS: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    ready: 'Loopscope is running',
   });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Loopscope is running') && resolve());
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return child;
 }
 
 /** Opens the home page; returns ms to the first row, ms for a search to answer, and the rows in the DOM. */
