@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { SessionGate } from '@/components/session-gate';
 import { ShortcutHelp } from '@/components/shortcut-help';
+import { TopbarLinks } from '@/components/topbar-links';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -19,17 +20,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body>
-        <nav className="topbar">
+        <nav className="topbar" aria-label="Loopscope">
           <Link href="/" className="brand">
             Loopscope
           </Link>
           <span className="tagline">tool rounds, pauses and answers of your genkit (JS, Go) and AI SDK loops</span>
-          <Link href="/" className="topbar-home" data-testid="home-link">
-            Runs and traces
-          </Link>
-          <Link href="/compare" className="topbar-home" data-testid="compare-link">
-            JS ↔ Go
-          </Link>
+          <TopbarLinks />
           <ShortcutHelp />
         </nav>
         <SessionGate>{children}</SessionGate>

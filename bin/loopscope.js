@@ -7,7 +7,7 @@
  * folder (not the caller's working directory), so it works from any folder; trace paths stay
  * relative to where it was called. In-process rather than a child `node --import tsx`: argv,
  * stdio, signals and the exit code are the command's own, and no wrapper process can outlive
- * its child (NEXT-NOTES.md on the tsx CLI wrapper).
+ * its child (docs/runtime-notes.md, "The runner child process": the tsx CLI wrapper).
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

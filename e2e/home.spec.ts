@@ -31,3 +31,28 @@ test('the user opens the home page and sees every scenario with its description 
   }
   await expect(page.getByTestId('trace-table')).toBeAttached();
 });
+
+test('the header leads to the Apps page by keyboard, and marks the page shown as the current one', async ({ page }) => {
+  await openHomeWithReadyRunner(page);
+  const header = page.getByRole('navigation', { name: 'Loopscope' });
+  const home = header.getByRole('link', { name: 'Runs and traces' });
+  const apps = header.getByRole('link', { name: 'Apps', exact: true });
+  await expect(home).toHaveAttribute('aria-current', 'page');
+  await expect(apps).not.toHaveAttribute('aria-current');
+
+  // Tab from the top of the page reaches the header's Apps link (the brand and the home link come first).
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  let reached = false;
+  for (let press = 0; press < 6 && !reached; press++) {
+    await page.keyboard.press('Tab');
+    reached = await apps.evaluate((link) => link === document.activeElement);
+  }
+  expect(reached, 'Tab reaches the Apps link in the header').toBe(true);
+  await page.keyboard.press('Enter');
+
+  await expect(page).toHaveURL(/\/apps$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your apps');
+  await expect(apps).toHaveAttribute('aria-current', 'page');
+  await expect(home).not.toHaveAttribute('aria-current');
+  await expect(header.locator('[aria-current=page]')).toHaveCount(1);
+});

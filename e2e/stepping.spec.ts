@@ -257,6 +257,32 @@ test('breakpoint (tool): an input that breaks the schema is refused; an edited i
   await expect(page.getByTestId('detail-output')).toContainText('Porto');
 });
 
+test('genkit JS tools: the step panel starts its editors from the tool schemas — a hand-written request, a tool answer', async ({ page }) => {
+  const runId = await startFromHome(page, 'plain-tool-round', { kind: 'breakpoints', tools: ['getWeather'], everyModelCall: true });
+
+  // Model call 1: a request added for getWeather starts with an input made from its input schema.
+  const model = modelPause(page);
+  await expect(model.locator('h3')).toHaveText('Paused before model call 1');
+  await openSection(model, "Replace the model's answer");
+  await model.getByTestId('pause-tool-picker').selectOption('getWeather');
+  await model.getByTestId('pause-add-request').click();
+  await expect(model.getByTestId('pause-parts')).toHaveValue(/getWeather/);
+  const parts = JSON.parse(await model.getByTestId('pause-parts').inputValue()) as unknown[];
+  expect(parts.at(-1)).toEqual({ toolRequest: { name: 'getWeather', ref: 'hand-1', input: { city: '' } } });
+  await expectDecisionAccepted(page, runId, model.getByTestId('pause-continue'));
+
+  // getWeather's pause: its input is the one the model sent; the answer starts from its output schema.
+  const tool = toolPause(page, 'getWeather');
+  await expect(tool).toHaveCount(1);
+  await openSection(tool, 'Edit the input');
+  expect(JSON.parse(await tool.getByTestId('pause-input').inputValue())).toEqual({ city: 'Lisbon' });
+  await openSection(tool, 'Answer without running');
+  expect(JSON.parse(await tool.getByTestId('pause-output').inputValue())).toEqual({ city: '', temperatureC: 0, conditions: '' });
+  // The example fits the schema genkit checks the answer against: sent as it is, it is accepted.
+  await expectDecisionAccepted(page, runId, tool.getByTestId('pause-answer'));
+  await expect(graphNodes(page, 'tool-call').filter({ hasText: 'getWeather#weather-1' }).getByTestId('graph-node-status')).toHaveText('answered by hand — the tool did not run');
+});
+
 test('breakpoint (tool): a throwing tool answered without running lets the run finish', async ({ page }) => {
   const runId = await startFromHome(page, 'tool-throws', { kind: 'breakpoints', tools: ['checkInventory'] });
   const card = toolPause(page, 'checkInventory');

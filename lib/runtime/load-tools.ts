@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { GenkitBeta } from 'genkit/beta';
+import { toJsonSchema, type ProvidedSchema } from 'genkit/schema';
 import { errorMessage } from '../errors';
 import type { ToolInfo } from './runner-protocol';
 
@@ -12,8 +13,12 @@ interface ToolActionLike {
   __action: {
     name: string;
     description?: string;
-    inputJsonSchema?: unknown;
-    outputJsonSchema?: unknown;
+    /** The zod schema the tool was defined with. */
+    inputSchema?: ProvidedSchema['schema'];
+    outputSchema?: ProvidedSchema['schema'];
+    /** Set only for a tool defined with a JSON schema (genkit 1.42: undefined for a zod one). */
+    inputJsonSchema?: ProvidedSchema['jsonSchema'];
+    outputJsonSchema?: ProvidedSchema['jsonSchema'];
     metadata?: Record<string, unknown>;
   };
 }
@@ -21,6 +26,20 @@ interface ToolActionLike {
 async function toolKeys(ai: GenkitBeta): Promise<Set<string>> {
   const actions = await ai.registry.listActions();
   return new Set(Object.keys(actions).filter((key) => key.startsWith('/tool/')));
+}
+
+/**
+ * A tool's schema as JSON schema, converted the way genkit converts it for the model:
+ * `toToolDefinition` (@genkit-ai/ai tool.ts) calls `toJsonSchema({ schema, jsonSchema })` on the
+ * action's zod schema and its JSON schema. genkit 1.42 sets `__action.inputJsonSchema` only when the
+ * tool was defined with one, so a zod-defined tool has only `inputSchema` (zod) there.
+ * toToolDefinition puts `z.void()` in place of a missing schema; here none stays undefined, so an
+ * editor has nothing to start from rather than a schema that says nothing. A copy: toJsonSchema
+ * returns the object genkit caches for the schema, which nobody here may change.
+ */
+function jsonSchemaOf(provided: ProvidedSchema): unknown {
+  const converted = toJsonSchema(provided);
+  return converted ? structuredClone(converted) : undefined;
 }
 
 function describeTool(action: ToolActionLike, file: string): ToolInfo {
@@ -31,8 +50,8 @@ function describeTool(action: ToolActionLike, file: string): ToolInfo {
   return {
     name: action.__action.name,
     description: action.__action.description ?? '',
-    inputSchema: action.__action.inputJsonSchema,
-    outputSchema: action.__action.outputJsonSchema,
+    inputSchema: jsonSchemaOf({ schema: action.__action.inputSchema, jsonSchema: action.__action.inputJsonSchema }),
+    outputSchema: jsonSchemaOf({ schema: action.__action.outputSchema, jsonSchema: action.__action.outputJsonSchema }),
     restartable,
     file,
   };

@@ -13,7 +13,7 @@ const toolName = (tool: string) => tool.replace(/^\/tool(\.v2)?\//, '');
 
 /**
  * The `/util/generate` input that resumes a paused call with checked answers.
- * The messages are copied: genkit 1.42's resume mutates them in place (INTERRUPT-MODEL.md bug 3).
+ * The messages are copied: genkit 1.42's resume mutates them in place (docs/interrupt-model.md §7, bug 3).
  */
 export function resumeGenerateInput(options: { model: string; tools: readonly string[]; payload: ResumePayload }): Record<string, unknown> {
   const { model, tools, payload } = options;

@@ -6,9 +6,10 @@
  * A tool that interrupts, run on its own (not inside a generate), is not reported as an
  * interrupt: genkit answers `{error: {code: 13, message: "", details: {stack:
  * "ToolInterruptError\n at …"}}}` — INTERNAL with an empty message and no interrupt metadata
- * (genkit #4637; INTERRUPT-MODEL.md bug 5, measured here on 1.42.0 for `/tool/…` and
- * `/tool.v2/…`). The stack's first line is the only evidence, so that is what is read; the
- * metadata, when the tool passed one, is on the tool span of the trace (`genkit:metadata:interrupt`).
+ * (genkit #4637, a fix proposed in #5825; docs/interrupt-model.md §7, bug 5, measured here on
+ * 1.42.0 for `/tool/…` and `/tool.v2/…`). The stack's first line is the only evidence, so that
+ * is what is read; the metadata, when the tool passed one, is on the tool span of the trace
+ * (`genkit:metadata:interrupt`).
  * genkit Go 1.12 and Python 0.12 report it as code 13 too, each with its own message (measured,
  * docs/attach-runtimes.md): Go with the data as JSON after a blank line, Python without it.
  */
