@@ -108,7 +108,7 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
   it('a respond to the multipart bookHotel: a bare output is refused before anything runs (Go checks it against the envelope); {output: …} runs in the app', async () => {
     const output = { city: 'Porto', nights: 2, confirmedBy: 'by-hand' };
     const request = { source: { traceIds: [flowTraceId] }, respond: [{ name: 'bookHotel', ref: 'book-1', output }], restart: [] };
-    await expect(resumeFromTrace(harness.context, { ...request, confirmWarnings: true })).rejects.toThrow(/output validation failed: .*MultipartToolResponse envelope/);
+    await expect(resumeFromTrace(harness.context, { ...request, confirmWarnings: true })).rejects.toThrow(/output validation failed: data did not match expected schema:\n- \(root\): Additional property city is not allowed(.|\n)*MultipartToolResponse envelope/);
     const { run } = await resumeFromTrace(harness.context, { ...request, respond: [{ name: 'bookHotel', ref: 'book-1', output: { output } }], confirmWarnings: true });
     const ended = await runEnded({ context: harness.context, runId: run.runId });
     expect(ended.status).toBe('finished');
