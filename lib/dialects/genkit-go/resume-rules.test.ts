@@ -8,9 +8,9 @@ import type { LocalToolFacts } from '../resume-model';
 
 /**
  * genkit Go's answer rules on the paused calls of real Go runs. What genkit Go itself does with
- * each broken answer is measured against the real module in
- * lib/runtime/genkit-go/go-scenarios.capture.test.ts ("genkit Go's own answer to broken parts",
- * "a ToolApproval hold").
+ * each answer is measured against the real module, row by row, in resume-verdicts.capture.test.ts
+ * (and lib/runtime/genkit-go/go-scenarios.capture.test.ts: "genkit Go's own answer to broken
+ * parts", "a ToolApproval hold").
  */
 const FIXTURES = path.join(process.cwd(), 'lib', 'dialects', 'genkit-go', '__fixtures__');
 async function pausedCall(name: string) {
