@@ -91,6 +91,8 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     expect(check.target.runner).toBe('app');
     expect(check.blockers).toEqual([]);
     expect(check.validation.errors).toEqual([]);
+    // The app says no resume type (genkit Go records none): the typed bookHotel's data is unchecked, and runs.
+    expect(check.validation.unchecked).toEqual([expect.objectContaining({ code: 'UNCHECKED', request: 'bookHotel#book-1' })]);
     const started = Date.now();
     const { run } = await resumeFromTrace(harness.context, { ...request, confirmWarnings: true });
     const ended = await runEnded({ context: harness.context, runId: run.runId });
