@@ -11,8 +11,9 @@ import { useResumeCheck } from './use-resume-check';
 /**
  * The resume workbench: every request of the paused call, an answer per paused request in the
  * kinds its runtime takes (genkit: respond / restart; the AI SDK: approve / deny / respond —
- * named by the server from the call's dialect), checked live against that runtime's rules, the
- * exact payload and the same as the app's own code, and Resume.
+ * named by the server from the call's dialect), checked live against that runtime's rules — the
+ * verdict: accepted, refused (each broken rule), or unchecked (each part the rules cannot check
+ * here, saying why) — the exact payload and the same as the app's own code, and Resume.
  */
 export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSource }) {
   // What the interrupted generate asked, read from its spans on the server (the page holds none).
@@ -60,6 +61,8 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
   // Text that is not JSON is named as such; the rules are checked once every answer parses.
   const errors = parseErrors.length > 0 ? parseErrors : [...(checkError ? [checkError] : []), ...(validation?.errors.map((issue) => issue.message) ?? [])];
   const warnings = validation?.warnings.map((issue) => issue.message) ?? [];
+  // What the rules cannot check (genkit Go: restart data for a resume type the trace does not record): the runtime may take it or refuse it.
+  const unchecked = validation?.unchecked.map((issue) => issue.message) ?? [];
   const checking = parseErrors.length === 0 && !validation && !checkError;
   const canResume = validation !== undefined && errors.length === 0 && (warnings.length === 0 || confirmed) && !busy;
 
@@ -163,6 +166,17 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
             </li>
           ))}
         </ul>
+      ) : validation?.verdict === 'unchecked' ? (
+        <div className="workbench-issues warning" data-testid="workbench-verdict-unchecked">
+          <p>{context.runtimeTitle} may accept or refuse this answer: part of it cannot be checked without running it.</p>
+          <ul>
+            {unchecked.map((message) => (
+              <li key={message} data-testid="workbench-unchecked">
+                {message}
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : (
         <p className="ok-text" data-testid="workbench-ok">
           {context.runtimeTitle} would accept this answer.

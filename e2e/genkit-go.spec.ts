@@ -170,6 +170,32 @@ test('genkit go: answer a Go interrupt and a ToolApproval hold of saved traces o
   expect(files.map((file) => readFileSync(path.join(process.cwd(), E2E_TRACES_DIR, file), 'utf8'))).toEqual(before);
 });
 
+test('genkit go: on a server that cannot build the Go runner, typed restart data is unchecked — the workbench says Go may accept or refuse it, and lists every schema problem of a response', async ({ page }) => {
+  test.setTimeout(180_000);
+  // No Go toolchain on PATH: the runner never says its tools' resume types, and the trace records none.
+  const server = await startSecondServer({ env: { PATH: '/usr/bin:/bin' } });
+  try {
+    await openHomeWithReadyRunner(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/saved/go-restart-after-approval.json`);
+    await openGoWorkbench(page);
+    const transfer = page.locator('[data-testid=workbench-request][data-request="transferMoney#transfer-1"]');
+    await transfer.getByTestId('workbench-mode-restart').check();
+    await transfer.getByTestId('workbench-resumed').fill('{"approved": "yes"}');
+    await expect(page.getByTestId('workbench-verdict-unchecked')).toContainText('genkit Go may accept or refuse this answer', { timeout: 60_000 });
+    await expect(page.getByTestId('workbench-unchecked')).toContainText('The resume data of transferMoney#transfer-1 is unchecked: transferMoney is recorded as a multipart tool');
+    await expect(page.getByTestId('workbench-ok')).toHaveCount(0);
+    // A bare response to the typed tool: every problem genkit Go lists, one a line.
+    await transfer.getByTestId('workbench-mode-respond').check();
+    await transfer.getByTestId('workbench-output').fill('{"status": "done", "to": "Bob"}');
+    const error = page.getByTestId('workbench-error');
+    await expect(error).toContainText('data did not match expected schema:');
+    expect(await error.innerText()).toContain('- (root): Additional property status is not allowed\n- (root): Additional property to is not allowed');
+    await expect(page.getByTestId('workbench-verdict-unchecked')).toHaveCount(0);
+  } finally {
+    await server.stop();
+  }
+});
+
 /** How each Go scenario ends from the home page, and after its scripted answer. */
 const GO_OUTCOMES: Record<string, { first: 'finished' | 'interrupted' | 'failed'; text?: string }> = {
   'go-plain-tool-round': { first: 'finished', text: 'It is 24°C (75°F) and sunny in Lisbon.' },

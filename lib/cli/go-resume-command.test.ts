@@ -35,6 +35,21 @@ describe('loopscope resume on genkit Go traces', () => {
     expect((await capturedTracesIn(dataDir)).size).toBe(0);
   }, 120_000);
 
+  it('--dry-run says what genkit Go does: a hold is named held; a call answered twice is accepted as Go takes it; typed data of an unknown resume type is unchecked (exit 3)', async () => {
+    const held = await loopscope(['resume', fixture('go-tool-approval-approved'), '--respond', 'sendEmail#email-1={"status":"not sent","to":"ana@example.com","subject":"x"}', '--restart', 'sendEmail#email-1={"toolApproved":false}', '--dry-run']);
+    expect(held.stdout).toContain('\n  sendEmail#email-1  held by ToolApproval  {"message":"Tool not in approved list: sendEmail"}\n');
+    expect(held.stdout).toContain('warning: sendEmail#email-1 is answered 2 times: genkit Go takes the first response part (checked against the output schema) and ignores the others, so sendEmail is not run again');
+    expect(held.stdout).toContain('ok: genkit Go would accept this answer.');
+    expect(held.status).toBe(0);
+    const typed = await loopscope(['resume', fixture('go-restart-after-approval'), '--restart', 'transferMoney#transfer-1={"approved":"yes"}', '--dry-run']);
+    expect(typed.stdout).toMatch(/\nunchecked: The resume data of transferMoney#transfer-1 is unchecked: transferMoney is recorded as a multipart tool/);
+    expect(typed.stdout).toContain('unchecked: genkit Go may accept or refuse this answer — 1 part(s) cannot be checked without running it (see above).');
+    expect(typed.stdout).not.toContain('would accept');
+    expect(typed.status).toBe(3);
+    const json = await loopscope(['resume', fixture('go-restart-after-approval'), '--restart', 'transferMoney#transfer-1={"approved":"yes"}', '--dry-run', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, verdict: 'unchecked', errors: [], unchecked: [{ code: 'UNCHECKED', request: 'transferMoney#transfer-1' }] });
+  }, 120_000);
+
   it('a restart runs in genkit Go: the new trace stored (its restarted tool inside the generate), linked to the interrupt', async () => {
     const result = await loopscope(['resume', fixture('go-restart-after-approval'), '--restart', 'transferMoney#transfer-1={"approved":true,"approvedBy":"erin"}', '--json']);
     expect(result.status).toBe(0);

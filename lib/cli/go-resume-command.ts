@@ -55,6 +55,8 @@ export async function runGoResumeCommand(options: GoResumeOptions): Promise<numb
     if (unavailable) throw new LoopscopeError('FAILED_PRECONDITION', unavailable.message);
     if (target.blockers.length > 0) return options.refuse({ errors: target.blockers, warnings: validation.warnings });
     for (const issue of validation.warnings) process.stderr.write(`loopscope: warning: ${issue.message}\n`);
+    // What the rules could not check runs anyway: genkit Go's answer is the check.
+    for (const issue of validation.unchecked ?? []) process.stderr.write(`loopscope: unchecked: ${issue.message}\n`);
 
     const command = target.command(validation);
     const result = await runner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume, answers: command.answers });

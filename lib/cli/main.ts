@@ -1,6 +1,7 @@
 /**
  * The `loopscope` command: `npm run -s loopscope -- <command>`.
- * Exit codes: 0 ok, 1 the check failed, 2 bad usage or unreadable input.
+ * Exit codes: 0 ok, 1 the check failed, 2 bad usage or unreadable input, 3 (resume --dry-run)
+ * part of the answer cannot be checked without running it.
  */
 import { errorMessage, LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
@@ -11,6 +12,7 @@ import { dialectTitle } from '../dialects/registry';
 import { compareRuns, renderComparisonText } from '../graph/compare-runs';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { tryParseJsonLimited } from '../trace/parse-json-limited';
+import { resumeVerdictOf, type ResumeVerdict } from '../contract/resume-answers';
 import { replayCommand } from './replay-command';
 import { reproCommand } from './repro-command';
 import type { Span } from '../trace/span';
@@ -28,8 +30,11 @@ Commands:
                            deny, the reason in plain text) and handed-back tools (respond).
                            Checks the answers against the runtime's rules first (exit 1 naming each
                            broken rule; nothing runs). --dry-run stops there and prints the
-                           payload. Otherwise runs the answer with tools/ (tools/ai-sdk/) and
-                           the recorded model (scripted/<scenario>) in real genkit / ai, stores the
+                           payload; it exits 3 when part of the answer cannot be checked
+                           without running it (genkit Go: restart data for a typed tool whose
+                           resume type the trace does not record), naming each part.
+                           Otherwise runs the answer with tools/ (tools/ai-sdk/) and the
+                           recorded model (scripted/<scenario>) in real genkit / ai, stores the
                            new trace in LOOPSCOPE_DATA_DIR (default .loopscope/; through a server
                            running on PORT when there is one) and prints the graph of the
                            interrupted trace + the new one (--json: Graph JSON). Saved files are
@@ -102,6 +107,16 @@ function optionValues(argv: string[], option: string): string[] {
   return values;
 }
 
+/** The dry run's last line: what the runtime would do with the answer. */
+const VERDICT_LINES: Record<ResumeVerdict, (options: { runtime: string; count: number }) => string> = {
+  accepted: ({ runtime }) => `ok: ${runtime} would accept this answer.`,
+  refused: ({ runtime, count }) => `${count} rule(s) broken: ${runtime} would refuse this answer.`,
+  unchecked: ({ runtime, count }) => `unchecked: ${runtime} may accept or refuse this answer — ${count} part(s) cannot be checked without running it (see above).`,
+};
+
+/** The dry run's exit code: 0 accepted, 1 refused, 3 unchecked (neither can be told here). */
+const VERDICT_EXIT_CODES: Record<ResumeVerdict, number> = { accepted: 0, refused: 1, unchecked: 3 };
+
 async function resumeCommand({ argv, files, flags }: { argv: string[]; files: string[]; flags: Set<string> }): Promise<number> {
   if (files.length !== 1) throw new UsageError('resume needs exactly one trace file.');
   const respond = optionValues(argv, '--respond').map((text) => parseAnswer({ text, option: '--respond', valueOptional: false })).map((answer) => ({ name: answer.name, ref: answer.ref, output: answer.value }));
@@ -126,22 +141,25 @@ async function resumeCommand({ argv, files, flags }: { argv: string[]; files: st
   }
   const context = resumeContextFrom(await loadTraceFile(files[0]));
   const result = validateResume({ context, respond, restart, approve, deny });
+  const verdict = resumeVerdictOf(result);
   const runtime = dialectTitle(context.dialect);
   if (flags.has('--json')) {
-    process.stdout.write(`${JSON.stringify({ ok: result.errors.length === 0, errors: result.errors, warnings: result.warnings, payload: result.payload }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ok: verdict === 'accepted', verdict, errors: result.errors, warnings: result.warnings, unchecked: result.unchecked ?? [], payload: result.payload }, null, 2)}\n`);
   } else {
-    const pending = context.requests.map((request) => `  ${request.name}${request.ref ? `#${request.ref}` : ''}  ${request.state}${request.interruptMetadata !== undefined ? `  ${JSON.stringify(request.interruptMetadata)}` : ''}`);
+    // A call held by a hook (genkit Go's ToolApproval) is named as held: it waits for an approval, not for the tool.
+    const pending = context.requests.map((request) => `  ${request.name}${request.ref ? `#${request.ref}` : ''}  ${request.heldBy ? `held by ${request.heldBy.by}` : request.state}${request.interruptMetadata !== undefined ? `  ${JSON.stringify(request.interruptMetadata)}` : ''}`);
     const lines = [`Answer to the paused ${runtime} call in trace ${context.traceId}:`, ...pending];
     for (const issue of result.errors) lines.push(`error ${issue.code}: ${issue.message}`);
     for (const issue of result.warnings) lines.push(`warning: ${issue.message}`);
+    for (const issue of result.unchecked ?? []) lines.push(`unchecked: ${issue.message}`);
     for (const note of result.payload.notes ?? []) lines.push(`note: ${note}`);
-    lines.push(result.errors.length === 0 ? `ok: ${runtime} would accept this answer.` : `${result.errors.length} rule(s) broken: ${runtime} would refuse this answer.`);
+    lines.push(VERDICT_LINES[verdict]({ runtime, count: verdict === 'refused' ? result.errors.length : (result.unchecked ?? []).length }));
     if (result.payload.resume) lines.push('payload (messages + resume parts):', JSON.stringify({ resume: result.payload.resume }, null, 2));
     else lines.push('payload (generateText({ messages }), the last messages):', JSON.stringify(result.payload.messages.slice(-2), null, 2));
     lines.push(`as ${runtime} code:`, resumeSnippet({ context, payload: result.payload }));
     process.stdout.write(`${lines.join('\n')}\n`);
   }
-  return result.errors.length === 0 ? 0 : 1;
+  return VERDICT_EXIT_CODES[verdict];
 }
 
 async function compareCommand(files: string[], flags: Set<string>): Promise<number> {

@@ -59,9 +59,13 @@ export const ResumeFromTraceSchema = z.object({
 });
 export type ResumeFromTrace = z.infer<typeof ResumeFromTraceSchema>;
 
-/** One broken rule (error) or known genkit pitfall (warning), with genkit's own code. */
+/**
+ * One broken rule (error, with the runtime's own code), known pitfall (`WARNING`), or part of the
+ * answer that cannot be checked here (`UNCHECKED`: the runtime may take it or refuse it, and the
+ * message says why it cannot be told).
+ */
 export const ResumeIssueSchema = z.object({
-  code: z.enum(['FAILED_PRECONDITION', 'INVALID_ARGUMENT', 'NOT_FOUND', 'WARNING']),
+  code: z.enum(['FAILED_PRECONDITION', 'INVALID_ARGUMENT', 'NOT_FOUND', 'INTERNAL', 'WARNING', 'UNCHECKED']),
   /** `name#ref` the issue is about, when it is about one request. */
   request: z.string().optional(),
   message: z.string(),
@@ -80,10 +84,27 @@ export const ResumePayloadSchema = z.object({
 });
 export type ResumePayload = z.infer<typeof ResumePayloadSchema>;
 
-/** `POST /api/resume/check` → what genkit would refuse, what it would get wrong, and the payload (nothing runs). */
+/**
+ * What the check says the runtime would do with the answer: take it, refuse it, or — when part of
+ * it depends on what the trace does not record (genkit Go: a typed tool's resume type) —
+ * unchecked: it may go either way.
+ */
+export const ResumeVerdictSchema = z.enum(['accepted', 'refused', 'unchecked']);
+export type ResumeVerdict = z.infer<typeof ResumeVerdictSchema>;
+
+/** The verdict of a check: refused when a rule is broken, else unchecked when something could not be checked, else accepted. */
+export function resumeVerdictOf(issues: { errors: readonly ResumeIssue[]; unchecked?: readonly ResumeIssue[] }): ResumeVerdict {
+  if (issues.errors.length > 0) return 'refused';
+  return (issues.unchecked ?? []).length > 0 ? 'unchecked' : 'accepted';
+}
+
+/** `POST /api/resume/check` → what genkit would refuse, what it would get wrong, what cannot be checked, and the payload (nothing runs). */
 export const ResumeCheckResponseSchema = z.object({
+  verdict: ResumeVerdictSchema,
   errors: z.array(ResumeIssueSchema),
   warnings: z.array(ResumeIssueSchema),
+  /** The parts of the answer the runtime may take or refuse, each saying why it cannot be told here. */
+  unchecked: z.array(ResumeIssueSchema),
   payload: ResumePayloadSchema,
   /** The payload as the app's own code (`ai.generate({…})`, `generateText({…})`), for the copy button. */
   snippet: z.string(),

@@ -64,6 +64,8 @@ export type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ResumeIss
 export interface ResumeValidation {
   errors: ResumeIssue[];
   warnings: ResumeIssue[];
+  /** What the rules cannot check with what they know (genkit Go: restart data for a resume type the trace does not record); none when absent. */
+  unchecked?: ResumeIssue[];
   /** The exact payload the runtime would get (genkit: `ai.generate({ messages, resume })`; AI SDK: `generateText({ messages })`). */
   payload: ResumePayload;
 }

@@ -43,6 +43,6 @@ describe('answering genkit Go interrupts of recorded traces, in the Go runner', 
     await expect(resumeFromTrace(runner.context, { source: { traceIds: [transfer[0].traceId] }, respond: [], restart: [{ name: 'transferMoney', ref: 'transfer-1', resumed: 'yes' }] })).rejects.toThrow(/genkit Go would refuse this answer: tool\.Resume: resume data must serialize to a JSON object/);
     expect(runner.context.runs.list().length).toBe(before);
     const check = await checkResumeFromTrace(runner.context, { source: { traceIds: [transfer[0].traceId] }, respond: [], restart: [] });
-    expect(check.validation.warnings.map((issue) => issue.message).join(' ')).toMatch(/does not refuse that/);
+    expect(check.validation.warnings.map((issue) => issue.message).join(' ')).toMatch(/is not answered, and nothing else is: genkit Go 1.12.0 does not treat that as a resume/);
   }, 320_000);
 });

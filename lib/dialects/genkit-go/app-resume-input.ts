@@ -16,14 +16,9 @@
  */
 import type { ResumePayload } from '../../contract/resume-answers';
 import type { RecordedToolDefinition } from '../resume-model';
+import { isMultipartEnvelope } from './multipart-envelope';
 
-const ENVELOPE_KEYS = new Set(['output', 'content', 'metadata']);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Already the envelope: an object with `output` and nothing outside `{output, content, metadata}`. */
-function isEnvelope(output: unknown): boolean {
-  return isRecord(output) && Object.hasOwn(output, 'output') && Object.keys(output).every((key) => ENVELOPE_KEYS.has(key));
-}
 
 /**
  * The payload with each response to a multipart tool wrapped as `{output: …}` (unless the answer
@@ -37,7 +32,7 @@ export function goAppResumePayload(options: { payload: ResumePayload; tools: rea
   const respond = payload.resume.respond.map((part) => {
     if (!isRecord(part) || !isRecord(part.toolResponse)) return part;
     const response = part.toolResponse;
-    if (typeof response.name !== 'string' || !multipart.has(response.name) || isEnvelope(response.output)) return part;
+    if (typeof response.name !== 'string' || !multipart.has(response.name) || isMultipartEnvelope(response.output)) return part;
     return { ...part, toolResponse: { ...response, output: { output: response.output } } };
   });
   return { ...payload, resume: { ...payload.resume, respond } };

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { resumeContextFrom } from '../../resume/resume-context';
 import { resumeSnippet, validateResume } from '../../resume/validate-resume';
 import { loadTraceFile } from '../../trace/load-trace-file';
+import { resumeVerdictOf } from '../../contract/resume-answers';
 import type { LocalToolFacts } from '../resume-model';
 
 /**
  * genkit Go's answer rules on the paused calls of real Go runs. What genkit Go itself does with
- * each broken answer is measured against the real module in
- * lib/runtime/genkit-go/go-scenarios.capture.test.ts ("genkit Go's own answer to broken parts",
- * "a ToolApproval hold").
+ * each answer is measured against the real module, row by row, in resume-verdicts.capture.test.ts
+ * (and lib/runtime/genkit-go/go-scenarios.capture.test.ts: "genkit Go's own answer to broken
+ * parts", "a ToolApproval hold").
  */
 const FIXTURES = path.join(process.cwd(), 'lib', 'dialects', 'genkit-go', '__fixtures__');
 async function pausedCall(name: string) {
@@ -61,33 +62,57 @@ describe('genkit Go answer rules, each named', () => {
 
   it('resume data that is not an object is refused in tool.Resume’s words', async () => {
     const context = await pausedCall('go-restart-after-approval');
-    expect(words(validateResume({ context, restart: [{ ...TRANSFER, resumed: 'yes' }] }).errors)).toMatch(/^tool\.Resume: resume data must serialize to a JSON object \(a struct or map\): the resume data of transferMoney#transfer-1 is "yes"\.$/);
+    expect(words(validateResume({ context, restart: [{ ...TRANSFER, resumed: 'yes' }] }).errors)).toMatch(/^tool\.Resume: resume data must serialize to a JSON object \(a struct or map\), got string: the resume data of transferMoney#transfer-1 is "yes"\.$/);
+    expect(words(validateResume({ context, restart: [{ ...TRANSFER, resumed: 5 }] }).errors)).toMatch(/, got float64: /);
+    // null is no data, as the tool's Restart without ResumedMetadata.
+    expect(validateResume({ context, restart: [{ ...TRANSFER, resumed: null }] }).errors).toEqual([]);
   });
 
-  it('resume data that does not fit the typed tool’s Go resume type is refused; fields it lacks are not (json.Unmarshal ignores them)', async () => {
+  it('resume data that does not fit the typed tool’s Go resume type is refused; fields it lacks or has extra are not (json.Unmarshal); without the type, it is unchecked', async () => {
     const context = await pausedCall('go-restart-after-approval');
     const wrong = validateResume({ context, restart: [{ ...TRANSFER, resumed: { approved: 'yes' } }], localTools: GO_TOOLS });
-    expect(words(wrong.errors)).toMatch(/resume data of transferMoney#transfer-1 does not fit its Go resume type tools\.Approval: .*approved.*aix\.wrapInterruptibleFunc: failed to convert resumed data/);
-    expect(validateResume({ context, restart: [{ ...TRANSFER, resumed: { approvedBy: 'x', extra: 1 } }], localTools: GO_TOOLS }).errors).toEqual([]);
-    // Without the runner's word on the tool, nothing is claimed.
-    expect(validateResume({ context, restart: [{ ...TRANSFER, resumed: { approved: 'yes' } }] }).errors).toEqual([]);
+    expect(wrong.errors).toEqual([expect.objectContaining({ code: 'INTERNAL' })]);
+    expect(words(wrong.errors)).toMatch(/^tool "transferMoney" failed: error calling tool transferMoney: aix\.wrapInterruptibleFunc: failed to convert resumed data: json: cannot unmarshal string into Go struct field … — the resume data of transferMoney#transfer-1 does not fit its Go resume type tools\.Approval \(approved: Invalid type\. Expected: boolean, given: string\)/);
+    expect(resumeVerdictOf(wrong)).toBe('refused');
+    const fits = validateResume({ context, restart: [{ ...TRANSFER, resumed: { approvedBy: 'x', extra: 1, approved: null } }], localTools: GO_TOOLS });
+    expect([fits.errors, fits.unchecked, resumeVerdictOf(fits)]).toEqual([[], [], 'accepted']);
+    // Without the runner's word on the tool, the trace cannot tell: unchecked, saying why — not accepted.
+    const unknown = validateResume({ context, restart: [{ ...TRANSFER, resumed: { approved: 'yes' } }] });
+    expect(unknown.errors).toEqual([]);
+    expect(unknown.unchecked).toEqual([expect.objectContaining({ code: 'UNCHECKED', request: 'transferMoney#transfer-1' })]);
+    expect(words(unknown.unchecked!)).toMatch(/^The resume data of transferMoney#transfer-1 is unchecked: transferMoney is recorded as a multipart tool .* genkit Go 1\.12\.0 records no resume type/);
+    expect(resumeVerdictOf(unknown)).toBe('unchecked');
+    // No field to convert (none, {}): any Go type takes it.
+    expect(resumeVerdictOf(validateResume({ context, restart: [{ ...TRANSFER, resumed: {} }] }))).toBe('accepted');
+    // A stable tool (multipart: false in the trace) reads a map: nothing is converted.
+    const question = await pausedCall('go-respond-to-question');
+    expect(resumeVerdictOf(validateResume({ context: question, restart: [{ name: 'askUser', ref: 'seat-1', resumed: { seat: 5 } }] }))).toBe('accepted');
   });
 
   it('a response part against the output schema the tool was offered with, in genkit Go’s words — and the typed tool’s envelope named', async () => {
     const context = await pausedCall('go-restart-after-approval');
     const message = words(validateResume({ context, respond: [{ ...TRANSFER, output: { status: 'answered', to: 'Bob', amountUsd: 500 } }] }).errors);
-    expect(message).toMatch(/^handleResumedToolRequest: tool "transferMoney" output validation failed: /);
+    expect(message).toMatch(/^handleResumedToolRequest: tool "transferMoney" output validation failed: data did not match expected schema:\n- \(root\): Additional property status is not allowed\n- \(root\): Additional property to is not allowed\n- \(root\): Additional property amountUsd is not allowed\n/);
     expect(message).toMatch(/genkit Go 1\.12\.0: transferMoney is a typed tool \(genkit\/exp\); .* MultipartToolResponse envelope/);
     // A stable tool's own schema: a good answer passes.
     const question = await pausedCall('go-respond-to-question');
     expect(validateResume({ context: question, respond: [{ name: 'askUser', ref: 'seat-1', output: { answer: 'Window' } }] }).errors).toEqual([]);
   });
 
-  it('an unanswered interrupt is a warning: genkit Go 1.12.0 sends the model the request without a response (genkit JS refuses)', async () => {
+  it('nothing answered is a warning (genkit Go 1.12.0 sends the model the request without a response); once anything is answered, an unanswered interrupt is refused in Go’s words', async () => {
     const context = await pausedCall('go-restart-after-approval');
     const result = validateResume({ context });
     expect(result.errors).toEqual([]);
-    expect(words(result.warnings)).toMatch(/transferMoney#transfer-1 is not answered, and genkit Go 1\.12\.0 does not refuse that/);
+    expect(words(result.warnings)).toMatch(/transferMoney#transfer-1 is not answered, and nothing else is: genkit Go 1\.12\.0 does not treat that as a resume/);
+    // The finished sibling needs no answer; the interrupted one does, once the resume answers anything.
+    const parallel = await pausedCall('go-parallel-pending-output');
+    expect(validateResume({ context: parallel }).errors).toEqual([]);
+    const partial = validateResume({ context: parallel, respond: [{ name: 'transferMoney', ref: 'refund-9', output: {} }] });
+    expect(partial.errors).toContainEqual({
+      code: 'INVALID_ARGUMENT',
+      request: 'transferMoney#refund-1',
+      message: expect.stringMatching(/^unresolved tool request "#refund-1" was not handled by the Resume argument; you must supply Respond or Restart directives, or ensure there is pending output from a previous tool call — /),
+    });
   });
 
   it('answers only to requests of the last model message; a restart without data and a new input are warned about', async () => {
@@ -99,16 +124,20 @@ describe('genkit Go answer rules, each named', () => {
     expect(words(replaced.warnings)).toMatch(/history the model sees keeps the original input — as genkit JS 1\.42's bug 2/);
   });
 
-  it('a finished sibling answered, and one request answered twice, are refused as genkit Go refuses them', async () => {
+  it('one request answered twice is taken as genkit Go takes it (the response, never the restart), said as a warning; a finished sibling answered is refused', async () => {
     const context = await pausedCall('go-parallel-pending-output');
     const twice = validateResume({
       context,
       respond: [{ name: 'transferMoney', ref: 'refund-1', output: { output: { status: 'done', to: 'Ada Lovelace', amountUsd: 240 } } }],
-      restart: [{ name: 'transferMoney', ref: 'refund-1', resumed: { approved: true } }],
+      restart: [{ name: 'transferMoney', ref: 'refund-1', resumed: { approved: 'not even checked' } }],
     });
-    expect(words(twice.errors)).toMatch(/answered 2 times: genkit Go checks the response part .* never the restart/);
+    expect(twice.errors).toEqual([]);
+    expect(resumeVerdictOf(twice)).toBe('accepted');
+    expect(words(twice.warnings)).toMatch(/transferMoney#refund-1 is answered 2 times: genkit Go takes the first response part \(checked against the output schema\) and ignores the others, so transferMoney is not run again/);
+    // …and the envelope it takes is what the model sees.
+    expect(words(twice.warnings)).toMatch(/the model sees \{"output": …\} as the tool's output/);
     const sibling = validateResume({ context, respond: [{ name: 'lookupOrder', ref: 'order-1', output: {} }], restart: [{ name: 'transferMoney', ref: 'refund-1', resumed: { approved: true } }] });
-    expect(words(sibling.errors)).toMatch(/lookupOrder#order-1 was not interrupted \(it finished: its pendingOutput is reused\): tool\.Respond \/ tool\.Resume refuse it/);
+    expect(words(sibling.errors)).toMatch(/^tool\.Respond: part is not an interrupted tool request — lookupOrder#order-1 was not interrupted \(it finished: its pendingOutput is reused\)/);
   });
 
   it('a ToolApproval hold is released only by toolApproved: true (else it is held again and genkit Go fails); a response part refuses it; the snippet uses the middleware again', async () => {

@@ -91,6 +91,8 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     expect(check.target.runner).toBe('app');
     expect(check.blockers).toEqual([]);
     expect(check.validation.errors).toEqual([]);
+    // The app says no resume type (genkit Go records none): the typed bookHotel's data is unchecked, and runs.
+    expect(check.validation.unchecked).toEqual([expect.objectContaining({ code: 'UNCHECKED', request: 'bookHotel#book-1' })]);
     const started = Date.now();
     const { run } = await resumeFromTrace(harness.context, { ...request, confirmWarnings: true });
     const ended = await runEnded({ context: harness.context, runId: run.runId });
@@ -108,7 +110,7 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
   it('a respond to the multipart bookHotel: a bare output is refused before anything runs (Go checks it against the envelope); {output: …} runs in the app', async () => {
     const output = { city: 'Porto', nights: 2, confirmedBy: 'by-hand' };
     const request = { source: { traceIds: [flowTraceId] }, respond: [{ name: 'bookHotel', ref: 'book-1', output }], restart: [] };
-    await expect(resumeFromTrace(harness.context, { ...request, confirmWarnings: true })).rejects.toThrow(/output validation failed: .*MultipartToolResponse envelope/);
+    await expect(resumeFromTrace(harness.context, { ...request, confirmWarnings: true })).rejects.toThrow(/output validation failed: data did not match expected schema:\n- \(root\): Additional property city is not allowed(.|\n)*MultipartToolResponse envelope/);
     const { run } = await resumeFromTrace(harness.context, { ...request, respond: [{ name: 'bookHotel', ref: 'book-1', output: { output } }], confirmWarnings: true });
     const ended = await runEnded({ context: harness.context, runId: run.runId });
     expect(ended.status).toBe('finished');
