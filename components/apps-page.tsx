@@ -133,6 +133,11 @@ export function AppsPage() {
             {runtime.name} <span className="hint">({runtime.runtime}, id {runtime.id})</span>
           </h2>
           {runtime.problem ? <p role="alert">{runtime.problem}</p> : null}
+          {runtime.reflectionWarning ? (
+            <p className="warning" data-testid="reflection-warning">
+              {runtime.reflectionWarning}
+            </p>
+          ) : null}
           {runtime.runtime === 'genkit-js' && canGenerate(runtime.actions) ? <GenerateForm runtime={runtime} /> : null}
           <h3>Actions</h3>
           <ul className="action-list">

@@ -1,17 +1,21 @@
 /**
  * attach, through the real command: `npm run -s loopscope -- start -- <cmd>` typed in the app's
- * folder (npm moves to the package; INIT_CWD says where the user was, and the app runs there), and
- * `loopscope start` without a command attaching to an app already running in dev mode (found by its
- * `.genkit/runtimes/` file, told by genkit's /api/notify to send its spans here). Each: the app's
- * flow runs, its 5 spans arrive, and Ctrl+C (SIGINT to the terminal's process group) leaves no
- * process behind.
+ * folder (npm moves to the package; INIT_CWD says where the user was, and the app runs there; it
+ * dials in to Loopscope's reflection door, so no port of the whole process tree answers a page
+ * that rebinds a name to 127.0.0.1 — issue 36), and `loopscope start` without a command attaching
+ * to an app already running in dev mode (found by its `.genkit/runtimes/` file, told by genkit's
+ * /api/notify to send its spans here; its open reflection server is named on the Apps page). Each:
+ * the app's flow runs, its 5 spans arrive, and Ctrl+C (SIGINT to the terminal's process group)
+ * leaves no process behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { decodeOtlpJson } from '../lib/trace/otlp-json';
+import { listeningPortsOfTree } from '../lib/server/attach/testing/listening-ports';
+import { rebindingRunAction, refused } from '../lib/server/attach/testing/rebinding-request';
 import { AUTH, freePort, groupAlive, signalGroup, TOKEN } from './helpers';
 
 const repo = process.cwd();
@@ -66,6 +70,7 @@ interface ListedRuntime {
   runtime: string;
   pid?: number;
   actions: { key: string }[];
+  reflectionWarning?: string;
 }
 
 /** The attached trip-planner runtime, once its flow is listed. */
@@ -111,8 +116,24 @@ test('attach: `npm run -s loopscope -- start -- <cmd>` in the app’s folder run
     await until('the start banner', async () => (cli.output().includes('Loopscope is running') ? true : undefined));
     const runtime = await tripPlanner(request, baseUrl);
     expect(runtime.runtime).toBe('genkit-js');
-    // The app ran in the folder the command was typed in: its runtime file is there.
-    expect(readdirSync(path.join(appDir, '.genkit', 'runtimes')).length).toBeGreaterThan(0);
+    // A page that rebinds a name to 127.0.0.1 (issue 36): every port the command's processes listen
+    // on — Loopscope's, its runners', the app's — refuses genkit's runAction, and the app listens on none.
+    const ports = await listeningPortsOfTree(cli.child.pid as number);
+    console.log(`attach-cli: listening sockets of the command's processes: ${ports.map((entry) => `${entry.address}:${entry.port} (pid ${entry.pid})`).join(', ')}`);
+    expect(ports.map((entry) => entry.port)).toContain(port);
+    const answered = [];
+    for (const entry of ports) {
+      const answer = await rebindingRunAction({ port: entry.port, address: entry.address, key: '/tool/getWeather', input: { city: 'Oslo' } });
+      if (!refused(answer)) answered.push({ ...entry, answer });
+    }
+    expect(answered).toEqual([]);
+    expect(ports.filter((entry) => entry.pid === runtime.pid)).toEqual([]);
+    // The app ran in the folder the command was typed in; it dialed in, so it wrote no runtime file there.
+    const listed = (await (await request.get(`${baseUrl}/api/runtimes`, { headers: AUTH })).json()) as { app: { cwd: string; pid: number } };
+    expect(listed.app.cwd).toBe(appDir);
+    expect(runtime.pid).toBe(listed.app.pid);
+    expect(runtime.reflectionWarning).toBeUndefined();
+    expect(existsSync(path.join(appDir, '.genkit', 'runtimes')) ? readdirSync(path.join(appDir, '.genkit', 'runtimes')) : []).toEqual([]);
     expect(cli.output()).toContain(`[app]`);
     expect(await runFlow(request, { baseUrl, runtimeId: runtime.id })).toEqual(['bookTrip', 'demo/trip-model', 'generate', 'getWeather', 'planTrip']);
     const appPid = runtime.pid ?? Number(runtime.id.split('-')[0]);
@@ -124,7 +145,7 @@ test('attach: `npm run -s loopscope -- start -- <cmd>` in the app’s folder run
   }
 });
 
-test('attach: `loopscope start` without a command attaches to an app already running in dev mode and gets its spans', async ({ request }) => {
+test('attach: `loopscope start` without a command attaches to an app already running in dev mode, gets its spans, and names its open reflection server', async ({ request, browser }) => {
   test.setTimeout(120_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-cli-'));
   try {
@@ -146,6 +167,14 @@ test('attach: `loopscope start` without a command attaches to an app already run
     await until('the start banner', async () => (cli.output().includes('Loopscope is running') ? true : undefined));
     const runtime = await tripPlanner(request, baseUrl);
     expect(runtime.id.split('-')[0]).toBe(String(app.child.pid));
+    // Loopscope did not start it: its reflection server is genkit's, open to a rebinding page, and the Apps page says so.
+    expect(runtime.reflectionWarning).toMatch(/checks neither Host nor Origin/);
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/#token=${TOKEN}`);
+    await page.getByTestId('apps-link').click();
+    await expect(page.getByTestId('reflection-warning')).toContainText('(DNS rebinding) can list and run its actions');
+    await context.close();
     // Told by /api/notify, the running app now sends its spans to Loopscope.
     expect(await runFlow(request, { baseUrl, runtimeId: runtime.id })).toEqual(['bookTrip', 'demo/trip-model', 'generate', 'getWeather', 'planTrip']);
     await cli.interrupt();

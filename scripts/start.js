@@ -37,6 +37,7 @@ const { createOtlpFastPath } = await load('lib/server/otlp-fast-path.ts');
 const { createRunsFastPath } = await load('lib/server/runs-fast-path.ts');
 const { createEventsFastPath } = await load('lib/server/events-fast-path.ts');
 const { existingAppContext } = await load('lib/server/app-context-holder.ts');
+const { createReflectionDoor } = await load('lib/server/attach/reflection-door.ts');
 
 const port = Number(option('--port') ?? process.env.PORT ?? DEFAULT_PORT);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`"${option('--port') ?? process.env.PORT}" is not a port number.`);
@@ -77,11 +78,17 @@ try {
   const runs = createRunsFastPath({ context: existingAppContext, guard });
   const direct = (request) => otlp(request) ?? runs(request);
   const stream = createEventsFastPath({ context: existingAppContext, guard });
-  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts(), direct, stream });
+  // The WebSocket the app `loopscope start -- <cmd>` runs dials in on (genkit's reflection API v2).
+  const upgrade = createReflectionDoor({ attachment: () => existingAppContext()?.attachment, guard });
+  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts(), direct, stream, upgrade });
 } catch (error) {
   console.error(`loopscope: cannot listen on port ${port}: ${error.message}`);
   process.exit(1);
 }
+// Started only now: the app dials in to this port as it starts (lib/server/attach/attach-service.ts createAttachment).
+const attachment = existingAppContext()?.attachment;
+if (attachment) attachment.app?.start();
+else if (process.env.LOOPSCOPE_APP_COMMAND) console.error('loopscope: the app was not started: the server made no context (instrumentation.ts did not run).');
 
 let stopping = false;
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
@@ -108,7 +115,7 @@ console.log(
     ipv6 ? `  ➜ IPv6:    http://[::1]:${port} and localhost work too` : `  ➜ IPv6:    not listening on [::1] (${ipv6Problem?.reason ?? 'not bound'}); use 127.0.0.1`,
     ...(plan.extraHost ? [`  ➜ Exposed: http://${plan.extraHost}:${port}  (--dangerously-expose-to-network)`] : []),
     `  ➜ Data:    ${process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope/'} (captured) · traces/ (saved)`,
-    ...(process.env.LOOPSCOPE_APP_COMMAND ? [`  ➜ App:     ${JSON.parse(process.env.LOOPSCOPE_APP_COMMAND).join(' ')}  (in ${process.env.LOOPSCOPE_APP_CWD}; output prefixed [app]; GENKIT_ENV=dev, GENKIT_TELEMETRY_SERVER=${base}/genkit)`] : []),
+    ...(process.env.LOOPSCOPE_APP_COMMAND ? [`  ➜ App:     ${JSON.parse(process.env.LOOPSCOPE_APP_COMMAND).join(' ')}  (in ${process.env.LOOPSCOPE_APP_CWD}; output prefixed [app]; GENKIT_ENV=dev, GENKIT_TELEMETRY_SERVER=${base}/genkit; its reflection API connects to Loopscope, no port of its own)`] : []),
     ...(process.env.LOOPSCOPE_APP_CWD ? [`  ➜ Attach:  genkit apps running in dev mode under ${process.env.LOOPSCOPE_APP_CWD} (.genkit/runtimes/): ${base}/apps`] : []),
     ...(forwarding ? [`  ➜ Forward: every received span also goes to ${forwarding.url} (LOOPSCOPE_FORWARD_OTLP)`] : []),
     '',

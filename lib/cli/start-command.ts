@@ -2,7 +2,8 @@
  * `loopscope start [--port N] [--attach DIR]… [-- <app command…>]`: the production server
  * (scripts/start.js, as `npm start`) with a genkit app attached. With a command, the server runs
  * it as a supervised child in dev mode with Loopscope as its telemetry server (the environment
- * `genkit start` gives an app: lib/server/attach/app-environment.ts), in the folder this was called
+ * `genkit start` gives an app: lib/server/attach/app-environment.ts) and its reflection API dialing
+ * in to Loopscope, so it opens no port of its own (issue 36), in the folder this was called
  * from — INIT_CWD under `npm run`, as genkit's CLI does. Without one, it attaches to the apps
  * already running in dev mode in that folder's project (their `.genkit/runtimes/*.json`), and in
  * each `--attach` folder.

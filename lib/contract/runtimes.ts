@@ -1,6 +1,7 @@
 /**
- * The wire of attached apps (issue 16): the genkit runtimes Loopscope found through their
- * runtime files (`.genkit/runtimes/*.json`), their actions as the reflection API lists them, the
+ * The wire of attached apps (issue 16): the genkit runtimes Loopscope is attached to (the app
+ * `loopscope start` runs dials in; others are found through their runtime files,
+ * `.genkit/runtimes/*.json`), their actions as the reflection API lists them, the
  * app process `loopscope start -- <cmd>` supervises, and running one of their actions.
  */
 import { z } from 'zod';
@@ -24,14 +25,14 @@ export const RuntimeActionSchema = z.object({
 export type RuntimeAction = z.infer<typeof RuntimeActionSchema>;
 
 export const AttachedRuntimeSchema = z.object({
-  /** The runtime's id from its runtime file (genkit JS: `<pid>-<port>` — a restarted app gets a new one). */
+  /** The runtime's id: from its registration when it dialed in (genkit: its pid), else from its runtime file (genkit JS: `<pid>-<port>`) — a restarted app gets a new one. */
   id: z.string(),
   name: z.string(),
   runtime: AttachedRuntimeKindSchema,
   pid: z.number().int(),
-  /** The runtime file's `genkitVersion`, e.g. `nodejs/1.42.0`. */
+  /** The `genkitVersion` it registered with or its runtime file names, e.g. `nodejs/1.42.0`. */
   genkitVersion: z.string().optional(),
-  /** The project folder whose `.genkit/runtimes/` holds its file. */
+  /** The project folder whose `.genkit/runtimes/` holds its file (a runtime that dialed in: the app's folder). */
   projectDir: z.string(),
   actions: z.array(RuntimeActionSchema),
   /** Why the actions could not be listed (the runtime answered its health check but not `/api/actions`). */
@@ -42,6 +43,12 @@ export const AttachedRuntimeSchema = z.object({
    * stepped. Absent when it could not be asked (another runtime, or no answer).
    */
   stepPlugin: z.boolean().optional(),
+  /**
+   * Set when Loopscope reaches the runtime through genkit's reflection server over HTTP (found by
+   * its runtime file, not dialed in): that server checks neither Host nor Origin, so a web page
+   * that rebinds a name to 127.0.0.1 can run the app's actions. The sentence says so and how to close it.
+   */
+  reflectionWarning: z.string().optional(),
 });
 export type AttachedRuntime = z.infer<typeof AttachedRuntimeSchema>;
 

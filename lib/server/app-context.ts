@@ -135,7 +135,8 @@ function createAppContext(): AppContext {
     ...goStepEvents({ runs, bus }),
   });
   const forwarder = createForwarder(config.port);
-  const attachment = createAttachment({ environment: process.env, port: config.port });
+  // The app (LOOPSCOPE_APP_COMMAND) dials in to our port: scripts/start.js starts it once the server listens.
+  const attachment = createAttachment({ environment: process.env, port: config.port, startApp: false });
   context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, attachment, attachedSteps, ...(forwarder ? { forwarder } : {}) };
   return context;
 }

@@ -1,4 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { errorMessage } from '../errors';
 import { declaredBodyRefusal, type EarlyResponse } from './declared-body-refusal';
 import type { ListenPlan } from './listen-plan';
@@ -54,6 +55,12 @@ export type DirectHandler = (request: IncomingMessage) => Promise<DirectAnswer> 
  */
 export type StreamHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
 
+/**
+ * Takes an HTTP upgrade request (the reflection door's WebSocket: lib/server/attach/reflection-door.ts)
+ * and returns true, or returns false: the server then answers 404 and closes the connection.
+ */
+export type UpgradeHandler = (options: { request: IncomingMessage; socket: Duplex; head: Buffer }) => boolean;
+
 function sendEarly(response: ServerResponse, early: DirectAnswer): void {
   if (early.headers.connection === 'close') lingerOnClose(response);
   response.writeHead(early.status, { ...securityHeaders(), ...early.headers, 'content-length': Buffer.byteLength(early.body) });
@@ -65,6 +72,24 @@ interface ServerOptions {
   timeouts: HttpTimeouts;
   direct?: DirectHandler;
   stream?: StreamHandler;
+  upgrade?: UpgradeHandler;
+}
+
+/** The connections handed over by an upgrade: the HTTP server no longer tracks them, so closing it must end them itself. */
+function takeUpgrades(options: { server: http.Server; upgrade?: UpgradeHandler; upgraded: Set<Duplex> }): void {
+  // eslint-disable-next-line @typescript-eslint/max-params -- node:http's 'upgrade' event signature
+  options.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    options.upgraded.add(socket);
+    socket.once('close', () => options.upgraded.delete(socket));
+    let status = '404 Not Found';
+    try {
+      if (options.upgrade?.({ request, socket, head })) return;
+    } catch (error) {
+      console.error('loopscope: upgrade request failed', error);
+      status = '500 Internal Server Error';
+    }
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  });
 }
 
 function createServer(options: ServerOptions): http.Server {
@@ -131,7 +156,9 @@ export async function startHttpServers(options: ServerOptions & { port: number; 
   const servers: http.Server[] = [];
   const listening: string[] = [];
   const unavailable: RunningHttpServers['unavailable'] = [];
+  const upgraded = new Set<Duplex>();
   const close = async () => {
+    for (const socket of upgraded) socket.destroy();
     await Promise.all(
       servers.map(
         (server) =>
@@ -145,6 +172,7 @@ export async function startHttpServers(options: ServerOptions & { port: number; 
   };
   for (const address of [...options.plan.required, ...options.plan.optional]) {
     const server = createServer(options);
+    takeUpgrades({ server, upgrade: options.upgrade, upgraded });
     try {
       await listen(server, { address, port: options.port });
       servers.push(server);

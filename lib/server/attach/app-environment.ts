@@ -10,8 +10,16 @@
  *   as TraceData to `<that>/api/traces` (and logs to `<that>/api/otlp`): Loopscope's
  *   telemetry-server door (lib/server/attach/genkit-telemetry.ts). The `/genkit` prefix keeps
  *   those paths apart from Loopscope's own token-guarded `/api`. No exporter code in the app.
- * - GENKIT_REFLECTION_HOST=127.0.0.1 — genkit JS's default already; set so an inherited value
- *   cannot put the reflection server (no authentication) on a public interface.
+ * - GENKIT_REFLECTION_V2_SERVER=ws://127.0.0.1:<port>/genkit/reflection/<secret> — genkit's
+ *   reflection API v2 (genkit JS ≥ 1.31, Go ≥ 1.7, Python ≥ 0.6): the app starts NO reflection
+ *   server and writes no runtime file; it connects to Loopscope's reflection door
+ *   (reflection-door.ts) and answers there. genkit's reflection server checks neither Host nor
+ *   Origin, so any port it listened on would be open to a page that rebinds a name to 127.0.0.1
+ *   (issue 36); the door checks Host, refuses any Origin and wants the secret, which only this
+ *   environment carries. (genkit's own CLI sets this variable in its experimental v2 mode.)
+ * - GENKIT_REFLECTION_HOST=127.0.0.1 — for a genkit too old to read the v2 variable, which starts
+ *   its reflection server instead: genkit JS's default already; set so an inherited value cannot
+ *   put that server on a public interface.
  *
  * Not set: GENKIT_ENABLE_REALTIME_TELEMETRY (it also exports every span when it *starts*, with
  * endTime 0; Loopscope stores ended spans, and live views come from the ends anyway) and
@@ -24,10 +32,16 @@
  */
 export const GENKIT_TELEMETRY_PREFIX = '/genkit';
 
+/** Where apps dial in: `<this><secret>` on Loopscope's port (reflection-door.ts). */
+export const REFLECTION_DOOR_PREFIX = '/genkit/reflection/';
+
 const DROPPED = [/^LOOPSCOPE_/, /^PORT$/, /^NODE_ENV$/, /^NEXT_/, /^__NEXT/, /^TURBOPACK/, /^GENKIT_RUNTIME_ID$/];
 
-/** The app's environment: the inherited one without Loopscope's own, plus genkit's dev-mode variables. */
-export function appEnvironment(options: { inherited: NodeJS.ProcessEnv; port: number }): Record<string, string> {
+/**
+ * The app's environment: the inherited one without Loopscope's own, plus genkit's dev-mode variables.
+ * @param options.reflectionSecret the reflection door's secret for this Loopscope server (attach-service.ts)
+ */
+export function appEnvironment(options: { inherited: NodeJS.ProcessEnv; port: number; reflectionSecret: string }): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.inherited)) {
     if (value !== undefined && !DROPPED.some((pattern) => pattern.test(name))) environment[name] = value;
@@ -36,8 +50,14 @@ export function appEnvironment(options: { inherited: NodeJS.ProcessEnv; port: nu
     ...environment,
     GENKIT_ENV: 'dev',
     GENKIT_TELEMETRY_SERVER: telemetryServerUrl(options.port),
+    GENKIT_REFLECTION_V2_SERVER: reflectionDoorUrl({ port: options.port, secret: options.reflectionSecret }),
     GENKIT_REFLECTION_HOST: '127.0.0.1',
   };
+}
+
+/** The WebSocket URL an app dials in on (reflection-door.ts); the secret is URL-safe (base64url). */
+export function reflectionDoorUrl(options: { port: number; secret: string }): string {
+  return `ws://127.0.0.1:${options.port}${REFLECTION_DOOR_PREFIX}${options.secret}`;
 }
 
 /** Where genkit runtimes send their traces: Loopscope's telemetry-server door. */

@@ -3,6 +3,7 @@
  * `loopscope start -- <cmd>` supervises (AppProcess), running one of their actions, and which
  * attached runtime can run the answer to a paused call of an app's trace.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import type { RunActionRequest, RunActionResult, RuntimesResponse } from '../../contract/runtimes';
@@ -11,7 +12,6 @@ import { findAction } from '../../dialects/genkit-reflection/reflection-actions'
 import { readRunActionAnswer } from '../../dialects/genkit-reflection/run-action-answer';
 import { appEnvironment, telemetryServerUrl } from './app-environment';
 import { AppProcess } from './app-process';
-import { runReflectionAction } from './reflection-client';
 import { projectRootOf, RuntimeRegistry, type KnownRuntime } from './runtime-registry';
 import { TraceArrivals } from './trace-arrivals';
 
@@ -22,6 +22,11 @@ export interface Attachment {
   registry: RuntimeRegistry;
   /** The app started with Loopscope (`loopscope start -- <cmd>`), if any. */
   app?: AppProcess;
+  /**
+   * The reflection door's secret (reflection-door.ts): random per server start, given only to the
+   * app in its GENKIT_REFLECTION_V2_SERVER URL, so nothing else can pose as an attached runtime.
+   */
+  reflectionSecret: string;
   /** Root spans that arrived through the genkit telemetry door (a run waits for its own). */
   arrivals: TraceArrivals;
 }
@@ -49,6 +54,9 @@ function readList(environment: NodeJS.ProcessEnv, name: string): string[] {
 /**
  * The attachment the environment asks for: watch the project roots of the app's folder and of
  * LOOPSCOPE_ATTACH_DIRS, and start the app when LOOPSCOPE_APP_COMMAND is set.
+ * @param options.startApp false to start the app later (`attachment.app.start()`): the app dials
+ *   in to Loopscope's port as it starts (genkit Go panics when that fails), so the server that
+ *   makes the attachment before it listens (scripts/start.js) starts the app once it does.
  */
 export function createAttachment(options: { environment: NodeJS.ProcessEnv; port: number; startApp?: boolean }): Attachment {
   const { environment, port } = options;
@@ -56,13 +64,14 @@ export function createAttachment(options: { environment: NodeJS.ProcessEnv; port
   const cwd = path.resolve(environment[ATTACH_ENVIRONMENT.cwd] ?? process.cwd());
   const dirs = [...(command.length > 0 || environment[ATTACH_ENVIRONMENT.cwd] ? [cwd] : []), ...readList(environment, ATTACH_ENVIRONMENT.dirs)];
   const projectDirs = [...new Set(dirs.map((dir) => projectRootOf(dir)))];
-  const registry = new RuntimeRegistry({ projectDirs, telemetryServerUrl: telemetryServerUrl(port) });
+  const registry = new RuntimeRegistry({ projectDirs, telemetryServerUrl: telemetryServerUrl(port), dialedProjectDir: projectRootOf(cwd) });
   registry.start();
   const arrivals = new TraceArrivals();
-  if (command.length === 0) return { registry, arrivals };
-  const app = new AppProcess({ command, cwd, env: appEnvironment({ inherited: environment, port }) });
+  const reflectionSecret = randomBytes(24).toString('base64url');
+  if (command.length === 0) return { registry, arrivals, reflectionSecret };
+  const app = new AppProcess({ command, cwd, env: appEnvironment({ inherited: environment, port, reflectionSecret }) });
   if (options.startApp !== false) app.start();
-  return { registry, app, arrivals };
+  return { registry, app, arrivals, reflectionSecret };
 }
 
 /** `GET /api/runtimes`. */
@@ -101,7 +110,7 @@ export async function runInRuntime(options: { attachment: Attachment; request: R
     throw new LoopscopeError('NOT_FOUND', `The runtime ${runtime.name} (${runtime.id}) has no action "${request.action}"; it has ${names.join(', ') || 'none'}.`);
   }
   const started = performance.now();
-  const { body, headerTraceId } = await runReflectionAction({ url: runtime.url, key: action.key, input: request.input });
+  const { body, headerTraceId } = await runtime.reflection.runAction({ key: action.key, input: request.input });
   const answer = readRunActionAnswer({ body, headerTraceId });
   const durationMs = Math.round(performance.now() - started);
   // genkit answers before its span exports are done: report the trace once its root is stored.

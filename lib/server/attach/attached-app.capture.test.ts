@@ -1,8 +1,9 @@
 /**
  * A real genkit JS app (examples/apps/genkit-js) attached as `loopscope start -- node --import
- * tsx app.ts` attaches it: the supervisor starts it with genkit's dev-mode environment, the
- * registry finds its runtime file, its spans arrive at Loopscope's real telemetry door (the HTTP
- * server's fast path: guard, body limit, TraceData reader, store) and are counted; its flow runs,
+ * tsx app.ts` attaches it: the supervisor starts it with genkit's dev-mode environment, it dials
+ * in to Loopscope's reflection door (and listens on no port a web page could reach), its spans
+ * arrive at Loopscope's real telemetry door (the HTTP server's fast path: guard, body limit,
+ * TraceData reader, store) and are counted; its flow runs,
  * its interrupt is answered and resumed IN the app (the app's tool writes a marker), and when it
  * is killed it comes back with a new runtime id.
  */
@@ -23,7 +24,7 @@ import { decidePause, setBreakpoints, stopRun } from '../run-service';
 import { listRuntimes, runInRuntime, type Attachment } from './attach-service';
 import { startAttachedStepRun } from './attached-generate';
 import { answerStepDoor } from './step-door';
-import { startAttachedApp, until, type AttachedAppHarness } from './testing/attached-app-harness';
+import { rebindingProbe, startAttachedApp, until, type AttachedAppHarness } from './testing/attached-app-harness';
 
 const appDir = path.join(process.cwd(), 'examples/apps/genkit-js');
 
@@ -52,7 +53,7 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
   let firstRuntimeId = '';
   let flowTraceId = '';
 
-  it('registers: the runtime file is found and its actions are listed with schemas', async () => {
+  it('registers: the app dials in to the reflection door (no runtime file) and its actions are listed with schemas', async () => {
     const started = Date.now();
     const listed = await until('the app to register', async () => {
       const { runtimes } = await listRuntimes(attachment);
@@ -62,7 +63,10 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
     firstRuntimeId = listed.id;
     expect(listed.runtime).toBe('genkit-js');
     expect(listed.name).toBe('trip-planner');
-    expect(listed.id).toBe(`${attachment.app!.pid}-${listed.id.split('-')[1]}`);
+    // genkit's reflection API v2 registers the runtime by its pid; no port, so no runtime file either.
+    expect(listed.id).toBe(String(attachment.app!.pid));
+    expect(listed.reflectionWarning).toBeUndefined();
+    expect(existsSync(path.join(appDir, '.genkit', 'runtimes')) ? readdirSync(path.join(appDir, '.genkit', 'runtimes')) : []).toEqual([]);
     const keys = listed.actions.map((action) => action.key);
     expect(keys).toEqual(expect.arrayContaining(['/flow/planTrip', '/tool/getWeather', '/tool/bookTrip', '/tool/askTraveler', '/model/demo/trip-model', '/util/generate']));
     // Flows first, then tools, models, util (reflection-actions.ts).
@@ -73,6 +77,14 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
     const env = attachment.app!.status();
     expect(env.state).toBe('running');
     expect(env.logs.some((line) => line.text.includes('GENKIT_ENV=dev'))).toBe(true);
+  });
+
+  it('offers a page no port: the rebinding runAction of getWeather is refused on every port the app listens on, and it listens on none (issue 36)', async () => {
+    await until('the app to register', async () => (await listRuntimes(attachment)).runtimes.find((runtime) => runtime.actions.some((action) => action.key === '/tool/getWeather')));
+    const { ports, answered } = await rebindingProbe({ attachment, key: '/tool/getWeather' });
+    expect(answered).toEqual([]);
+    // The reflection API reaches Loopscope over the app's own outgoing connection instead.
+    expect(ports).toEqual([]);
   });
 
   it('runs the flow: interrupted, and all 5 of its spans arrive through the genkit telemetry door', async () => {

@@ -17,7 +17,6 @@ import { STEP_CONTEXT_KEY, STEP_MIDDLEWARE } from '../../contract/attach-step';
 import type { AppContext } from '../app-context';
 import type { GenerateResult } from '../runner-process';
 import { attachedRuntime } from './attach-service';
-import { fetchReflectionValues, runReflectionAction } from './reflection-client';
 
 /** How long a stepped generate may take in all, pauses included (the reflection call stays open meanwhile). */
 const STEPPED_GENERATE_TIMEOUT_MS = 60 * 60_000;
@@ -115,7 +114,7 @@ export async function startAttachedStepRun(options: { context: AppContext; runti
   if (runtime.runtime !== 'genkit-js') throw new LoopscopeError('FAILED_PRECONDITION', `Step and breakpoints work in genkit JS apps; ${runtime.name} is ${runtime.runtime}.`);
   const { actions } = await context.attachment.registry.describe(runtime);
   const target = steppedTarget({ action: options.action, input: options.input, actions, runtimeName: runtime.name });
-  const middleware = await fetchReflectionValues({ url: runtime.url, type: 'middleware' });
+  const middleware = await runtime.reflection.listValues('middleware');
   if (!(STEP_MIDDLEWARE in middleware)) {
     throw new LoopscopeError(
       'FAILED_PRECONDITION',
@@ -126,7 +125,8 @@ export async function startAttachedStepRun(options: { context: AppContext; runti
   const run = context.runs.create({ label: target.label, mode, app });
   const token = context.attachedSteps.open(run.runId, mode);
   const carried = target.carry({ runId: run.runId, url: `http://127.0.0.1:${context.config.port}`, token });
-  void runReflectionAction({ url: runtime.url, key: target.key, ...carried, timeoutMs: STEPPED_GENERATE_TIMEOUT_MS })
+  void runtime.reflection
+    .runAction({ key: target.key, ...carried, timeoutMs: STEPPED_GENERATE_TIMEOUT_MS })
     .then(async ({ body, headerTraceId }): Promise<GenerateResult> => {
       const answer = readRunActionAnswer({ body, headerTraceId });
       const traceIds = answer.traceId ? [answer.traceId] : [];

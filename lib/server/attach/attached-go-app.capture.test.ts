@@ -1,11 +1,13 @@
 /**
  * The genkit Go test app (examples/apps/genkit-go, genkit go v1.12.0) attached as `loopscope start
- * -- <its binary>` attaches it: started by the supervisor with genkit's dev environment, found by
- * its runtime file, its actions listed as tools / flows by name, its spans counted on arrival at
+ * -- <its binary>` attaches it: started by the supervisor with genkit's dev environment, dialed in
+ * to Loopscope's reflection door (genkit Go's reflection API v2: no port of its own, no runtime
+ * file), its actions listed as tools / flows by name, its spans counted on arrival at
  * Loopscope's real telemetry door (TraceData, OTel-Go status codes), its interrupt answered and
  * resumed IN the app through genkit Go's /util/generate (the app's bookHotel writes the marker), and
  * restarted with a new runtime id when killed. Measured facts: docs/attach-runtimes.md.
  */
+import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +17,7 @@ import { dialectOf } from '../../dialects/registry';
 import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
 import { runEnded } from '../testing/runner-context';
 import { runInRuntime } from './attach-service';
-import { appRuntime, EXAMPLE_APP_ACTIONS, killAndReregister, markerLines, startAttachedApp, storedSpans, until, type AttachedAppHarness } from './testing/attached-app-harness';
+import { appRuntime, EXAMPLE_APP_ACTIONS, killAndReregister, markerLines, rebindingProbe, startAttachedApp, storedSpans, until, type AttachedAppHarness } from './testing/attached-app-harness';
 
 let harness: AttachedAppHarness;
 let startedAt = 0;
@@ -45,9 +47,19 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     const runtime = await appRuntime(harness);
     console.log(`attach go: registered ${Date.now() - startedAt} ms after the start`);
     firstRuntimeId = runtime.id;
-    expect(runtime).toMatchObject({ runtime: 'genkit-go', genkitVersion: 'go/1.12.0', projectDir: harness.appCwd });
+    expect(runtime).toMatchObject({ runtime: 'genkit-go', genkitVersion: 'go/1.12.0', projectDir: harness.appCwd, id: String(harness.attachment.app!.pid) });
+    expect(runtime.reflectionWarning).toBeUndefined();
+    expect(existsSync(path.join(harness.appCwd, '.genkit'))).toBe(false);
     expect(runtime.actions.map((action) => [action.type, action.key])).toEqual(EXAMPLE_APP_ACTIONS);
     expect(runtime.actions.find((action) => action.name === 'getWeather')?.outputSchema).toMatchObject({ required: ['city', 'celsius', 'conditions'] });
+  });
+
+  it('offers a page no port: the rebinding runAction of getWeather is refused on every port the app listens on, and it listens on none (issue 36)', async () => {
+    await appRuntime(harness);
+    const { ports, answered } = await rebindingProbe({ attachment: harness.attachment, key: '/tool.v2/getWeather' });
+    expect(answered).toEqual([]);
+    // The reflection API reaches Loopscope over the app's own outgoing connection instead.
+    expect(ports).toEqual([]);
   });
 
   it('runs planTrip by name: its tools run in the app (marker), and all 10 spans arrive through the door, OK and read as genkit Go', async () => {

@@ -1,13 +1,15 @@
 /**
  * The genkit Python test app (examples/apps/genkit-python, genkit 0.12.0 from PyPI) attached as
  * `loopscope start -- .venv/bin/python app.py` attaches it: started by the supervisor with
- * genkit's dev environment, found by its runtime file — and attached only once its action list
- * is stable, since genkit Python writes that file before app.py has defined its flows — its
+ * genkit's dev environment, dialed in to Loopscope's reflection door (genkit Python's reflection
+ * API v2: no port of its own, no runtime file) — and attached only once its action list is stable,
+ * since genkit Python dials in before app.py has defined its flows — its
  * actions listed as tools / flows by name, its spans counted on arrival at Loopscope's real
  * telemetry door (two TraceData posts per span), its interrupt answered and resumed IN the app
  * through /util/generate (the app's bookHotel writes the marker), and restarted with a new id
  * when killed. Measured facts: docs/attach-runtimes.md.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
@@ -15,7 +17,7 @@ import { ensureGenkitPythonApp, GENKIT_PYTHON_APP_DIR } from '../../attach/testi
 import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
 import { runEnded } from '../testing/runner-context';
 import { runInRuntime } from './attach-service';
-import { appRuntime, EXAMPLE_APP_ACTIONS, killAndReregister, markerLines, startAttachedApp, storedSpans, until, type AttachedAppHarness } from './testing/attached-app-harness';
+import { appRuntime, EXAMPLE_APP_ACTIONS, killAndReregister, markerLines, rebindingProbe, startAttachedApp, storedSpans, until, type AttachedAppHarness } from './testing/attached-app-harness';
 
 let harness: AttachedAppHarness;
 let startedAt = 0;
@@ -40,13 +42,23 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
   // genkit Python posts to /api/traces, not under GENKIT_TELEMETRY_SERVER's /genkit (genkit-telemetry.ts).
   const traces = () => harness.doorRequests.filter((request) => request.path === '/api/traces' && request.status === 200).length;
 
-  it('registers only once all 8 actions are defined (its runtime file comes first), tool.v2 keys listed as tools', async () => {
+  it('registers only once all 8 actions are defined (it dials in first), tool.v2 keys listed as tools', async () => {
     const runtime = await appRuntime(harness);
     console.log(`attach python: registered ${Date.now() - startedAt} ms after the start`);
     firstRuntimeId = runtime.id;
-    expect(runtime).toMatchObject({ runtime: 'genkit-python', genkitVersion: 'py/0.12.0', projectDir: harness.appCwd });
+    expect(runtime).toMatchObject({ runtime: 'genkit-python', genkitVersion: 'py/0.12.0', projectDir: harness.appCwd, id: String(harness.attachment.app!.pid) });
+    expect(runtime.reflectionWarning).toBeUndefined();
+    expect(existsSync(path.join(harness.appCwd, '.genkit'))).toBe(false);
     expect(runtime.actions.map((action) => [action.type, action.key])).toEqual(EXAMPLE_APP_ACTIONS);
     expect(runtime.actions.find((action) => action.name === 'getWeather')?.outputSchema).toMatchObject({ title: 'Weather' });
+  });
+
+  it('offers a page no port: the rebinding runAction of getWeather is refused on every port the app listens on, and it listens on none (issue 36)', async () => {
+    await appRuntime(harness);
+    const { ports, answered } = await rebindingProbe({ attachment: harness.attachment, key: '/tool.v2/getWeather' });
+    expect(answered).toEqual([]);
+    // The reflection API reaches Loopscope over the app's own outgoing connection instead.
+    expect(ports).toEqual([]);
   });
 
   it('runs planTrip by name, first thing after registering: its tools run in the app (marker), and all 8 spans arrive (16 posts)', async () => {

@@ -1,10 +1,13 @@
 /**
  * HTTP calls to a genkit reflection server (loopback only: the URL comes from
- * `loopbackReflectionUrl`). The server makes them; a web page never reaches the reflection port —
- * only Loopscope's guarded routes, which name an action from the runtime's own list.
+ * `loopbackReflectionUrl`): the `http` ReflectionTransport, for a runtime Loopscope found by its
+ * runtime file. Loopscope's own pages reach it only through Loopscope's guarded routes, which name
+ * an action from the runtime's own list — but genkit's server itself checks neither Host nor
+ * Origin, so a page that rebinds a name to 127.0.0.1 can call it directly (docs/security-model.md).
  */
 import { LoopscopeError } from '../../errors';
 import { REFLECTION_API_SPEC_VERSION } from '../../dialects/genkit-reflection/runtime-file';
+import type { ReflectionTransport, RunActionAnswer } from './reflection-transport';
 
 const HEALTH_TIMEOUT_MS = 2_000;
 const LIST_TIMEOUT_MS = 5_000;
@@ -61,7 +64,7 @@ export async function fetchReflectionValues(options: { url: string; type: 'middl
  * soon as the action's root span starts.
  * @throws LoopscopeError UNAVAILABLE when the runtime cannot be reached, DEADLINE_EXCEEDED past the time limit.
  */
-export async function runReflectionAction(options: { url: string; key: string; input: unknown; context?: Record<string, unknown>; timeoutMs?: number }): Promise<{ body: unknown; headerTraceId?: string }> {
+export async function runReflectionAction(options: { url: string; key: string; input: unknown; context?: Record<string, unknown>; timeoutMs?: number }): Promise<RunActionAnswer> {
   let response: Response;
   try {
     response = await fetch(`${options.url}/api/runAction`, {
@@ -85,4 +88,17 @@ export async function runReflectionAction(options: { url: string; key: string; i
     body = { error: { code: response.status === 404 ? 5 : 13, message: text.slice(0, 500) } };
   }
   return { body, headerTraceId };
+}
+
+/** The runtime whose reflection server is at `url`, as a ReflectionTransport. */
+export function httpReflection(url: string): ReflectionTransport {
+  return {
+    kind: 'http',
+    where: url,
+    healthy: () => reflectionHealthy(url),
+    notify: (telemetryServerUrl) => notifyReflection({ url, telemetryServerUrl }),
+    listActions: () => fetchReflectionActions(url),
+    listValues: (type) => fetchReflectionValues({ url, type }),
+    runAction: (options) => runReflectionAction({ url, ...options }),
+  };
 }

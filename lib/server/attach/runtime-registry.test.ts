@@ -69,6 +69,8 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     const described = await registry.describe(runtime);
     expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
     expect(notified).toHaveLength(1);
+    // Reached over genkit's HTTP reflection server: described as open to DNS-rebinding pages (issue 36).
+    expect(described.reflectionWarning).toMatch(/checks neither Host nor Origin: a web page on a name that resolves to 127\.0\.0\.1 \(DNS rebinding\) can list and run its actions/);
   });
 
   it('a runtime whose list is complete from the start is attached at the second scan', async () => {

@@ -1,17 +1,23 @@
 /**
- * The genkit runtimes Loopscope is attached to, discovered as genkit's CLI discovers them
- * (tools-common `RuntimeManager`): every JSON file in `<project root>/.genkit/runtimes/` of the
- * watched folders is a runtime that answered `GET /api/__health` when last checked. A file
- * whose runtime stopped answering is dropped (its file deleted only when its pid is gone, as a
- * killed runtime leaves it behind); a restarted app writes a new file with a new id. Each newly
- * found runtime is told Loopscope's telemetry URL (`POST /api/notify`), so an app started
- * without GENKIT_TELEMETRY_SERVER sends its spans here too.
+ * The genkit runtimes Loopscope is attached to, found two ways:
+ *
+ * - **Dialed in** (issue 36): the app `loopscope start -- <cmd>` runs opens a WebSocket to
+ *   Loopscope's reflection door and registers there (genkit's reflection API v2,
+ *   dialed-runtime.ts); it is gone when that connection closes. Such an app listens on no port.
+ * - **By runtime file**, as genkit's CLI discovers them (tools-common `RuntimeManager`): every JSON
+ *   file in `<project root>/.genkit/runtimes/` of the watched folders is a runtime that answered
+ *   `GET /api/__health` when last checked. A file whose runtime stopped answering is dropped (its
+ *   file deleted only when its pid is gone, as a killed runtime leaves it behind); a restarted app
+ *   writes a new file with a new id. Each newly found runtime is told Loopscope's telemetry URL
+ *   (`POST /api/notify`), so an app started without GENKIT_TELEMETRY_SERVER sends its spans here
+ *   too. Its reflection server checks neither Host nor Origin: the runtime is described with a
+ *   `reflectionWarning` saying so (docs/security-model.md).
  *
  * A runtime is attached only once two action lists in a row (one scan apart) name the same
- * actions: genkit writes its runtime file as soon as its reflection server listens, before the
- * app has defined its flows and tools. Measured on genkit Python 0.12: a list read straight after
- * the file appeared named 4 of 8 actions, and a flow run in that window exported no span
- * (docs/attach-runtimes.md). genkit JS and Go define theirs within milliseconds; they wait one scan.
+ * actions: genkit writes its runtime file (and dials in) as soon as its reflection API is up,
+ * before the app has defined its flows and tools. Measured on genkit Python 0.12: a list read
+ * straight after the file appeared named 4 of 8 actions, and a flow run in that window exported
+ * no span (docs/attach-runtimes.md). genkit JS and Go define theirs within milliseconds; they wait one scan.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, unlink } from 'node:fs/promises';
@@ -20,7 +26,9 @@ import type { AttachedRuntime, AttachedRuntimeKind } from '../../contract/runtim
 import { loopbackReflectionUrl, PROJECT_MARKERS, RuntimeFileSchema, runtimeKindOf, type RuntimeFile } from '../../dialects/genkit-reflection/runtime-file';
 import { readReflectionActions } from '../../dialects/genkit-reflection/reflection-actions';
 import { STEP_MIDDLEWARE } from '../../contract/attach-step';
-import { fetchReflectionActions, fetchReflectionValues, notifyReflection, reflectionHealthy } from './reflection-client';
+import { DialedRuntime, type MessageSocket } from './dialed-runtime';
+import { httpReflection } from './reflection-client';
+import type { ReflectionTransport } from './reflection-transport';
 
 export interface KnownRuntime {
   id: string;
@@ -28,9 +36,23 @@ export interface KnownRuntime {
   runtime: AttachedRuntimeKind;
   pid: number;
   genkitVersion?: string;
-  url: string;
+  /** How Loopscope reaches its reflection API: the connection it dialed in on, or genkit's HTTP server. */
+  reflection: ReflectionTransport;
   projectDir: string;
-  file: string;
+  /** Its runtime file (a runtime found by one). */
+  file?: string;
+}
+
+/**
+ * Why a runtime reached over HTTP is open to web pages, for the Apps page and the log. genkit's
+ * reflection server (read in JS 1.42, Go 1.12 and Python 0.12, and measured with each) answers
+ * whatever Host and Origin a request carries.
+ */
+function reflectionWarning(url: string): string {
+  return (
+    `This app's genkit reflection server (${url}) checks neither Host nor Origin: a web page on a name that resolves to 127.0.0.1 (DNS rebinding) can list and run its actions. ` +
+    'Run it with `loopscope start -- <command>` on genkit JS ≥ 1.31, Go ≥ 1.7 or Python ≥ 0.6: it then connects to Loopscope and listens on no port.'
+  );
 }
 
 /** The project root genkit's CLI would pick from `dir`: the nearest folder holding a project marker (else `dir`). */
@@ -56,21 +78,48 @@ function processAlive(pid: number): boolean {
 const ACTIONS_FRESH_MS = 1_000;
 
 export class RuntimeRegistry {
+  /** Attached runtimes, by source: a runtime file's path, or `dialed:<n>`. */
   private readonly known = new Map<string, KnownRuntime>();
+  /** Registered dialed-in runtimes (attached or settling), by `dialed:<n>`. */
+  private readonly dialed = new Map<string, DialedRuntime>();
+  private dialedCount = 0;
   private readonly refused = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | undefined;
   private readonly actions = new Map<string, { at: number; value: Promise<Pick<AttachedRuntime, 'actions' | 'problem' | 'stepPlugin'>> }>();
   private readonly listeners = new Set<() => void>();
-  /** Healthy runtimes not attached yet: the action keys of their last list, by file. */
+  /** Healthy runtimes not attached yet: the action keys of their last list, by source. */
   private readonly settling = new Map<string, { id: string; keys: string }>();
 
   /**
    * @param options.projectDirs project roots whose `.genkit/runtimes/` to watch
-   * @param options.telemetryServerUrl told to every runtime found (genkit's notify)
+   * @param options.telemetryServerUrl told to every runtime found (genkit's notify) and answered to each that dials in
+   * @param options.dialedProjectDir the project folder of runtimes that dial in (the app's: they do not say theirs)
    * @param options.pollMs how often the folders and the runtimes' health are checked
    */
-  constructor(private readonly options: { projectDirs: string[]; telemetryServerUrl: string; pollMs?: number }) {}
+  constructor(private readonly options: { projectDirs: string[]; telemetryServerUrl: string; dialedProjectDir?: string; pollMs?: number }) {}
+
+  /**
+   * A runtime that opened a connection to the reflection door (reflection-door.ts, which checked
+   * the connection's Host, Origin and secret). It is attached once it registered and its actions
+   * settled; the returned runtime is fed what arrives on the connection.
+   */
+  dialedIn(socket: MessageSocket): DialedRuntime {
+    const source = `dialed:${(this.dialedCount += 1)}`;
+    return new DialedRuntime({
+      socket,
+      telemetryServerUrl: this.options.telemetryServerUrl,
+      onRegister: (runtime) => {
+        this.dialed.set(source, runtime);
+        void this.scan();
+      },
+      onClose: () => {
+        this.dialed.delete(source);
+        this.settling.delete(source);
+        if (this.known.delete(source)) for (const listener of this.listeners) listener();
+      },
+    });
+  }
 
   get watching(): string[] {
     return [...this.options.projectDirs];
@@ -118,9 +167,10 @@ export class RuntimeRegistry {
         seen.add(file);
         const runtime = await this.read({ file, projectDir });
         const before = this.known.get(file);
-        if (runtime && (await reflectionHealthy(runtime.url))) {
-          if ((!before || before.id !== runtime.id) && (await this.settled({ file, runtime }))) {
+        if (runtime && (await runtime.reflection.healthy())) {
+          if ((!before || before.id !== runtime.id) && (await this.settled({ source: file, runtime }))) {
             this.known.set(file, runtime);
+            console.error(`loopscope: attached ${runtime.name} (${runtime.id}) by its runtime file. ${reflectionWarning(runtime.reflection.where)}`);
             changed = true;
           }
         } else if (before || runtime) {
@@ -131,37 +181,66 @@ export class RuntimeRegistry {
         }
       }
     }
-    for (const file of [...this.settling.keys()]) if (!seen.has(file)) this.settling.delete(file);
-    for (const file of [...this.known.keys()]) {
-      if (!seen.has(file)) {
-        this.known.delete(file);
+    for (const [source, dialed] of this.dialed) {
+      seen.add(source);
+      if (this.known.has(source)) continue;
+      const runtime = this.fromRegistration(dialed);
+      if (runtime && (await this.settled({ source, runtime })) && this.dialed.has(source)) {
+        this.known.set(source, runtime);
+        changed = true;
+      }
+    }
+    for (const source of [...this.settling.keys()]) if (!seen.has(source)) this.settling.delete(source);
+    for (const source of [...this.known.keys()]) {
+      if (!seen.has(source)) {
+        this.known.delete(source);
         changed = true;
       }
     }
     if (changed) for (const listener of this.listeners) listener();
   }
 
+  /** A dialed-in runtime as the registry lists it, or undefined (closed) when its genkit is no runtime Loopscope knows. */
+  private fromRegistration(dialed: DialedRuntime): KnownRuntime | undefined {
+    const registration = dialed.registration!;
+    const runtime = runtimeKindOf(registration.genkitVersion);
+    if (!runtime) {
+      console.error(`loopscope: refused the runtime that dialed in as ${registration.id}: genkitVersion "${registration.genkitVersion}" is no runtime Loopscope knows.`);
+      dialed.close();
+      return undefined;
+    }
+    return {
+      id: registration.id,
+      name: registration.name ?? registration.id,
+      runtime,
+      pid: registration.pid,
+      ...(registration.genkitVersion ? { genkitVersion: registration.genkitVersion } : {}),
+      reflection: dialed,
+      projectDir: this.options.dialedProjectDir ?? this.options.projectDirs[0] ?? process.cwd(),
+    };
+  }
+
   /**
    * True once the runtime listed the same actions as at the previous scan. Its first sighting
    * tells it Loopscope's telemetry URL (so an early run's spans are not lost either).
    */
-  private async settled(options: { file: string; runtime: KnownRuntime }): Promise<boolean> {
-    const { file, runtime } = options;
-    const previous = this.settling.get(file);
-    if (previous?.id !== runtime.id) await notifyReflection({ url: runtime.url, telemetryServerUrl: this.options.telemetryServerUrl }).catch(() => undefined);
+  private async settled(options: { source: string; runtime: KnownRuntime }): Promise<boolean> {
+    const { source, runtime } = options;
+    const previous = this.settling.get(source);
+    if (previous?.id !== runtime.id) await runtime.reflection.notify(this.options.telemetryServerUrl).catch(() => undefined);
     let keys: string;
     try {
-      keys = Object.keys((await fetchReflectionActions(runtime.url)) as object).sort().join('\n');
+      keys = Object.keys((await runtime.reflection.listActions()) as object).sort().join('\n');
     } catch {
       // Not answering its list yet: try again at the next scan.
-      this.settling.delete(file);
+      this.settling.delete(source);
       return false;
     }
     if (previous?.id === runtime.id && previous.keys === keys) {
-      this.settling.delete(file);
+      this.settling.delete(source);
       return true;
     }
-    this.settling.set(file, { id: runtime.id, keys });
+    this.settling.set(source, { id: runtime.id, keys });
     return false;
   }
 
@@ -179,7 +258,16 @@ export class RuntimeRegistry {
     if (!url.ok) return this.refuse(options.file, `its reflection URL is refused: ${url.problem}`);
     const runtime = runtimeKindOf(data.genkitVersion);
     if (!runtime) return this.refuse(options.file, `genkitVersion "${data.genkitVersion}" is no runtime Loopscope knows`);
-    return { id: data.id, name: data.name ?? data.id, runtime, pid: data.pid, ...(data.genkitVersion ? { genkitVersion: data.genkitVersion } : {}), url: url.url, projectDir: options.projectDir, file: options.file };
+    return {
+      id: data.id,
+      name: data.name ?? data.id,
+      runtime,
+      pid: data.pid,
+      ...(data.genkitVersion ? { genkitVersion: data.genkitVersion } : {}),
+      reflection: httpReflection(url.url),
+      projectDir: options.projectDir,
+      file: options.file,
+    };
   }
 
   private refuse(file: string, why: string): undefined {
@@ -201,14 +289,14 @@ export class RuntimeRegistry {
   async describe(runtime: KnownRuntime): Promise<AttachedRuntime> {
     let cached = this.actions.get(runtime.id);
     if (!cached || Date.now() - cached.at > ACTIONS_FRESH_MS) {
-      const listed = fetchReflectionActions(runtime.url).then(
+      const listed = runtime.reflection.listActions().then(
         (body) => ({ actions: readReflectionActions(body) }),
         (error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${(error as Error).message}` }),
       );
       // Only genkit JS has the middleware registry the plugin writes to; an unanswered ask leaves it unknown.
       const plugin =
         runtime.runtime === 'genkit-js'
-          ? fetchReflectionValues({ url: runtime.url, type: 'middleware' }).then(
+          ? runtime.reflection.listValues('middleware').then(
               (values) => ({ stepPlugin: Object.hasOwn(values, STEP_MIDDLEWARE) }),
               () => ({}),
             )
@@ -228,6 +316,7 @@ export class RuntimeRegistry {
       actions,
       ...(problem ? { problem } : {}),
       ...(stepPlugin !== undefined ? { stepPlugin } : {}),
+      ...(runtime.reflection.kind === 'http' ? { reflectionWarning: reflectionWarning(runtime.reflection.where) } : {}),
     };
   }
 }

@@ -1,19 +1,22 @@
 /**
  * What the attach integration tests share (attached-app / -go-app / -python-app): Loopscope's
- * real genkit telemetry door (createOtlpFastPath: guard, body limit, TraceData reader, store) on
- * an HTTP port, an attachment created from the environment `loopscope start -- <cmd>` sets, and
+ * real genkit telemetry door (createOtlpFastPath: guard, body limit, TraceData reader, store) and
+ * its real reflection door (the WebSocket the app dials in on: reflection-door.ts) on an HTTP
+ * port, an attachment created from the environment `loopscope start -- <cmd>` sets, and
  * an AppContext with the store, the runs, that attachment and the step door's AttachedSteps (no
  * built-in runner).
  *
  * Each test app runs in a scratch folder of its own (its cwd, holding a copy of the marker file
- * genkit looks for): genkit Go writes its runtime file next to the nearest go.mod and genkit Python
- * in its cwd, so two test files run in parallel by vitest never share a `.genkit/runtimes/`
- * (the reflection-only capture tests run the same apps from examples/apps/).
+ * genkit looks for; the runtimes' projectDir): an app that dials in writes no runtime file, but a
+ * genkit that would not (or the reflection-only capture tests, which run the same apps from
+ * examples/apps/) writes it next to the nearest go.mod (Go) or in its cwd (Python), so two test
+ * files run in parallel by vitest never share a `.genkit/runtimes/`.
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { TraceStore } from '../../../trace/trace-store';
 import type { AppContext } from '../../app-context';
 import { IngestGate } from '../../ingest-gate';
@@ -23,7 +26,10 @@ import { RunRegistry } from '../../run-registry';
 import { freePort } from '../../testing/free-port';
 import { createAttachment, listRuntimes, type Attachment } from '../attach-service';
 import { AttachedSteps } from '../attached-steps';
+import { createReflectionDoor } from '../reflection-door';
 import { answerStepDoor } from '../step-door';
+import { listeningPortsOfTree, type ListeningPort } from './listening-ports';
+import { rebindingRunAction, refused, type RebindingAnswer } from './rebinding-request';
 
 export interface AttachedAppHarness {
   attachment: Attachment;
@@ -61,6 +67,20 @@ export function appRuntime(harness: AttachedAppHarness) {
     const { runtimes } = await listRuntimes(harness.attachment);
     return runtimes.find((runtime) => runtime.pid === harness.attachment.app?.pid && runtime.actions.length > 0);
   });
+}
+
+/**
+ * What a page that rebinds a name to 127.0.0.1 reaches of the supervised app (issue 36): every TCP
+ * port its process tree listens on, and the ports where the rebinding runAction of `key` ran.
+ */
+export async function rebindingProbe(options: { attachment: Attachment; key: string }): Promise<{ ports: ListeningPort[]; answered: (ListeningPort & { answer: RebindingAnswer })[] }> {
+  const ports = await listeningPortsOfTree(options.attachment.app!.pid!);
+  const answered: (ListeningPort & { answer: RebindingAnswer })[] = [];
+  for (const entry of ports) {
+    const answer = await rebindingRunAction({ port: entry.port, address: entry.address, key: options.key, input: { city: 'Oslo' } });
+    if (!refused(answer)) answered.push({ ...entry, answer });
+  }
+  return { ports, answered };
 }
 
 /** The step door as the server answers it (app/attach/step/[op]): JSON in, JSON or the error's status out. */
@@ -132,6 +152,11 @@ export async function startAttachedApp(options: {
       doorRequests.push({ path: request.url ?? '', status: reply.status });
       response.writeHead(reply.status, reply.headers).end(Buffer.from(reply.body));
     });
+  });
+  const reflectionDoor = createReflectionDoor({ attachment: () => holder.attachment, guard: { port, token } });
+  // eslint-disable-next-line @typescript-eslint/max-params -- node:http's 'upgrade' event signature
+  server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!reflectionDoor({ request, socket, head })) socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const attachment = createAttachment({
