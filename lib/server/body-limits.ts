@@ -3,6 +3,7 @@
  * (chunked bodies too), and the HTTP server (scripts/start.js) refuses a declared
  * Content-Length over them with 413 before any byte of the body is read.
  */
+import { isSpanDoor } from './span-doors';
 
 /** 1 MiB is plenty for any API body (scenario names, resume answers, save requests). */
 export const API_MAX_BODY_BYTES = 1024 * 1024;
@@ -21,11 +22,12 @@ export interface BodyLimit {
 }
 
 /**
- * The body limit of the route a path leads to. Unknown paths (pages, 404s) get the API
- * limit: nothing there takes a body, and a route with a larger limit is named here.
+ * The body limit of the route a request leads to. Every span door (span-doors.ts: OTLP and
+ * genkit's telemetry API) takes what the OTLP door takes. Unknown paths (pages, 404s) get the
+ * API limit: nothing there takes a body, and a route with a larger limit is named here.
  */
-export function bodyLimitFor(pathname: string): BodyLimit {
-  if (pathname === '/v1/traces') return { maxBytes: OTLP_MAX_BODY_BYTES, errorShape: 'otlp' };
-  if (pathname === '/api/traces/import') return { maxBytes: IMPORT_MAX_BODY_BYTES, errorShape: 'api' };
+export function bodyLimitFor(request: { method: string | undefined; pathname: string }): BodyLimit {
+  if (isSpanDoor(request)) return { maxBytes: OTLP_MAX_BODY_BYTES, errorShape: 'otlp' };
+  if (request.pathname === '/api/traces/import') return { maxBytes: IMPORT_MAX_BODY_BYTES, errorShape: 'api' };
   return { maxBytes: API_MAX_BODY_BYTES, errorShape: 'api' };
 }

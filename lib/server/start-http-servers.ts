@@ -82,7 +82,7 @@ function createServer(options: ServerOptions): http.Server {
     const direct = options.direct?.(request);
     (direct ? direct.then((answer) => sendEarly(response, answer)) : Promise.resolve().then(() => options.handle(request, response))).catch((error: unknown) => failed(response, error));
   };
-  const refusal = (request: IncomingMessage) => declaredBodyRefusal({ url: request.url ?? '/', contentLength: request.headers['content-length'] });
+  const refusal = (request: IncomingMessage) => declaredBodyRefusal({ method: request.method, url: request.url ?? '/', contentLength: request.headers['content-length'] });
   const { headersTimeoutMs, requestTimeoutMs } = options.timeouts;
   const server = http.createServer(
     {
