@@ -14,6 +14,13 @@ export const OTLP_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** An imported trace file (JSON text inside `{fileName, text}`) may be as large as an OTLP export. */
 export const IMPORT_MAX_BODY_BYTES = OTLP_MAX_BODY_BYTES;
 
+/**
+ * The largest answer Loopscope reads from an attached app's reflection server (its action list,
+ * a run's output): as large as an OTLP export, the largest JSON Loopscope takes anywhere
+ * (lib/server/attach/read-reflection-answer.ts).
+ */
+export const REFLECTION_MAX_ANSWER_BYTES = OTLP_MAX_BODY_BYTES;
+
 /** Which door a request comes through decides both its limit and the shape of its error body. */
 export interface BodyLimit {
   maxBytes: number;
