@@ -289,7 +289,7 @@ describe('startHttpServers: request lines Next would answer itself', () => {
     expect(text).toContain("script-src 'nonce-abc'");
   });
 
-  it("answers what Node cannot parse (400), too-large headers (431) and slow headers (408) with the security headers (Node's own answers had none)", async () => {
+  it("answers what Node cannot parse (400), too-large headers (431), an unmet Expect (417) and slow headers (408) with the security headers (Node's own answers had none)", async () => {
     const port = await start({ handle: echoHandler().handle, timeouts: { headersTimeoutMs: 400, requestTimeoutMs: 800 } });
     const garbage = await rawExchange({ port, write: 'NOT HTTP AT ALL\r\n\r\n' }).text;
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
@@ -297,6 +297,9 @@ describe('startHttpServers: request lines Next would answer itself', () => {
     const huge = await rawExchange({ port, write: `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n` }).text;
     expect(huge).toMatch(/^HTTP\/1\.1 431 /);
     expectSecurityHeaders(huge, 'huge headers');
+    const expectation = await rawExchange({ port, write: 'GET / HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n' }).text;
+    expect(expectation).toMatch(/^HTTP\/1\.1 417 /);
+    expectSecurityHeaders(expectation, 'Expect: something-else');
     const slow = await rawExchange({ port, write: 'GET / HTTP/1.1\r\nHost: x\r\n' }).text;
     expect(slow).toMatch(/^HTTP\/1\.1 408 /);
     expectSecurityHeaders(slow, 'slow headers');

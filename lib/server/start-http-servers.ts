@@ -132,6 +132,10 @@ function createServer(options: ServerOptions): http.Server {
     },
   );
   server.on('clientError', answerClientError);
+  // An `Expect` other than 100-continue: Node's own answer is a bare 417.
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) =>
+    sendEarly(response, { status: 417, headers: { 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify({ error: { code: 'INVALID_ARGUMENT', message: 'Loopscope meets no Expect but 100-continue.' } }) }),
+  );
   // `Expect: 100-continue` (curl sends it for large bodies): refuse an oversized body
   // before the client sends it, instead of inviting it with 100 Continue.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
