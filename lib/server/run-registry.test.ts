@@ -127,6 +127,18 @@ describe('RunRegistry', () => {
     expect(thrownLoopscopeError(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
   });
 
+  it('bounds what every page gets in run events: a label naming a recorded model, a failure message, a fork (issue 36)', () => {
+    const { runs, changes } = registry();
+    const model = 'm'.repeat(1_000_000);
+    const { runId } = runs.create({ label: `resume of ${model}`, resumeOf: { traceIds: ['0af7651916cd43dd8448eb211c80319c'] } });
+    runs.complete(runId, { traceIds: ['trace-9'], failure: { message: `Tool ${'t'.repeat(5_000_000)} failed` } });
+    const fork = runs.create({ label: 'replay of x.json', replay: { source: { file: 'x.json' }, liveTools: false, mode: 'strict', fork: `lookup answers ${'"o"'.repeat(400_000)}` } });
+    for (const change of changes) expect(JSON.stringify(change).length, change.label.slice(0, 20)).toBeLessThan(3_000);
+    expect(changes.at(0)?.label).toBe(`resume of ${'m'.repeat(190)}… [${model.length + 'resume of '.length} characters in all]`);
+    expect(runs.get(runId)?.failure?.message).toMatch(/^Tool t+… \[5000012 characters in all\]$/);
+    expect(fork.replay?.fork).toMatch(/… \[1200015 characters in all\]$/);
+  });
+
   it('complete on an unknown run returns undefined and reports nothing', () => {
     const { runs, changes } = registry();
     expect(runs.complete('nope', finished)).toBeUndefined();

@@ -9,6 +9,7 @@ import type { SpanStartEvent } from '../contract/span-start';
 import type { TraceSource } from '../contract/trace-source';
 import { LoopscopeError } from '../errors';
 import { describeOutcome } from '../replay/replay-report';
+import { boundText, MESSAGE_MAX_CHARACTERS } from '../trace/bounded-text';
 import type { ResumeRequest } from '../runtime/runner-protocol';
 import type { GenerateResult } from './runner-supervisor';
 
@@ -45,7 +46,8 @@ export class RunRegistry {
   create(run: NewRun): RunSession {
     const session: RunSession = {
       runId: randomUUID(),
-      ...('scenario' in run ? { label: run.scenario, scenario: run.scenario } : { label: run.label }),
+      // A label may name a recorded model or tool (`resume of <model>`): bounded as lists bound names.
+      ...('scenario' in run ? { label: boundText(run.scenario), scenario: run.scenario } : { label: boundText(run.label) }),
       status: 'running',
       traceIds: [],
       startedAt: Date.now(),
@@ -54,7 +56,7 @@ export class RunRegistry {
       mode: run.mode ?? { kind: 'run' },
       pauses: [],
       version: 0,
-      ...('replay' in run && run.replay ? { replay: run.replay } : {}),
+      ...('replay' in run && run.replay ? { replay: run.replay.fork === undefined ? run.replay : { ...run.replay, fork: boundText(run.replay.fork, MESSAGE_MAX_CHARACTERS) } } : {}),
       ...('resumeOf' in run && run.resumeOf ? { resumeOf: run.resumeOf } : {}),
       ...('provider' in run && run.provider ? { provider: run.provider } : {}),
       ...('app' in run && run.app ? { app: run.app } : {}),
@@ -191,7 +193,9 @@ export class RunRegistry {
   }
 
   private update(state: RunState, patch: Partial<RunSession>): void {
-    state.session = { ...state.session, ...patch, version: state.session.version + 1 };
+    // Every page gets every run's changes (the home page too): a failure's message is bounded like a summary's.
+    const failure = patch.failure ? { failure: { ...patch.failure, message: boundText(patch.failure.message, MESSAGE_MAX_CHARACTERS) } } : {};
+    state.session = { ...state.session, ...patch, ...failure, version: state.session.version + 1 };
     this.onChange(state.session);
   }
 }
