@@ -21,6 +21,7 @@ export type VersionLock = z.infer<typeof VersionLockSchema>;
 /** A golden's two hashes: of its source trace file and of its committed Graph JSON (undefined: no golden file yet). */
 export type GoldenHashes = Record<string, { source: string; graph: string | undefined }>;
 
+/** Where the lock is, from the project folder (messages name it so). */
 export const VERSION_LOCK_FILE = path.join('lib', 'graph', '__goldens__', 'version-lock.json');
 const VERSION_FILE = 'lib/graph/graph-builder-version.ts';
 const REGENERATE = 'npm run fixtures -- goldens';
