@@ -24,6 +24,8 @@ type runner struct {
 	scenariosDir string
 	mu           sync.Mutex
 	models       map[string]bool
+	// flush exports every ended span (the tracer provider's ForceFlush).
+	flush func(context.Context) error
 }
 
 // pendingInterrupt is an interrupted tool request of the response, as the server shows it.

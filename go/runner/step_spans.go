@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -36,6 +37,13 @@ type eventWriter struct {
 }
 
 var events = &eventWriter{out: json.NewEncoder(os.Stdout)}
+
+// use sends the lines that follow to out (the command loop's output).
+func (w *eventWriter) use(out io.Writer) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.out = json.NewEncoder(out)
+}
 
 func (w *eventWriter) send(value any) {
 	w.mu.Lock()
