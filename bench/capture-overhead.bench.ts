@@ -17,17 +17,17 @@
  * After each block, two runs of `bench-floor` (one model turn that answers at once, no tools)
  * give the path's floor: what any run pays around its generate (HTTP in, IPC to the runner and
  * back, the event out), and what the ratio would be if that were the only cost.
- * Then four runs through the bare wire (bench/bare-wire.ts: a node:http server, an IPC child
+ * Then four runs through the bare wire (bench/lib/bare-wire.ts: a node:http server, an IPC child
  * that answers at once, an event stream; the same client) give the hops' own cost on this
  * machine, which no code of Loopscope's can take away, and how much of the floor is Loopscope's.
  * Last in each block, C: the same loop with genkit's own capture, the one the Genkit Dev UI
- * reads (bench/genkit-dev-capture-child.ts: GENKIT_ENV=dev, every span POSTed as it ends to
+ * reads (bench/lib/genkit-dev-capture-child.ts: GENKIT_ENV=dev, every span POSTed as it ends to
  * `@genkit-ai/telemetry-server` in its own process; a run is done when all its POSTs are
  * answered), checked after the runs by counting the spans that server holds.
  *
  * Needs a production build (`npm run build`) and Debian's Chromium. Run: `npm run bench`. With
  * BENCH_SERVER_PROF=<dir> the server and each runner write a CPU profile there when they stop
- * (bench-server.ts; runners through LOOPSCOPE_RUNNER_CPU_PROF).
+^ * (bench/lib/bench-server.ts; runners through LOOPSCOPE_RUNNER_CPU_PROF).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,13 +39,13 @@ import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
-import { postJson, spawnReady, startBenchServer, startGenkitTelemetryServer, runnersSettled, watchRuns } from './bench-server';
-import { median, percentile } from './bench-stats';
+import { postJson, spawnReady, startBenchServer, startGenkitTelemetryServer, runnersSettled, watchRuns } from './lib/bench-server';
+import { median, percentile } from './lib/bench-stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 48);
 const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 4791);
-/** The bare wire's port (bench/bare-wire.ts). */
+/** The bare wire's port (bench/lib/bare-wire.ts). */
 const WIRE_PORT = PORT + 1;
 /** Genkit's telemetry server's port (side C). */
 const GENKIT_TELEMETRY_PORT = PORT + 2;
@@ -136,12 +136,12 @@ async function loopscopeRunner(port = PORT): Promise<{ runs: (count: number) => 
 
 /**
  * C: bare genkit with its own dev-mode capture into genkit's telemetry server, in a child
- * process (bench/genkit-dev-capture-child.ts) that times its runs itself, so no IPC is billed to
+ * process (bench/lib/genkit-dev-capture-child.ts) that times its runs itself, so no IPC is billed to
  * it. Its working folder is a temporary one with a package.json of its own: the dev mode's
  * reflection server writes a runtime file under it.
  */
 async function genkitDevCapture(telemetryUrl: string, workDir: string) {
-  const child = fork(path.join(projectDir, 'bench', 'genkit-dev-capture-child.ts'), [], {
+  const child = fork(path.join(projectDir, 'bench', 'lib', 'genkit-dev-capture-child.ts'), [], {
     cwd: workDir,
     execArgv: ['--import', import.meta.resolve('tsx')],
     env: { ...process.env, GENKIT_ENV: 'dev', GENKIT_TELEMETRY_SERVER: telemetryUrl, BENCH_PROJECT_DIR: projectDir, TSX_TSCONFIG_PATH: path.join(projectDir, 'tsconfig.json') },
@@ -207,9 +207,9 @@ async function checkStored({ runs, floorRuns }: { runs: number; floorRuns: numbe
   return { generateMs: whole.map(duration), floorGenerateMs: floor.map(duration) };
 }
 
-/** The wire alone (bench/bare-wire.ts): the path's hops with no work in them. Resolves once it listens. */
+/** The wire alone (bench/lib/bare-wire.ts): the path's hops with no work in them. Resolves once it listens. */
 function startBareWire(port: number): Promise<ChildProcess> {
-  return spawnReady({ name: 'the bare wire', args: ['--import', 'tsx', path.join('bench', 'bare-wire.ts')], env: { ...process.env, PORT: String(port) }, ready: 'listening' });
+  return spawnReady({ name: 'the bare wire', args: ['--import', 'tsx', path.join('bench', 'lib', 'bare-wire.ts')], env: { ...process.env, PORT: String(port) }, ready: 'listening' });
 }
 
 /** Loopscope's run used for the latency figure (the browser counts its spans). */
@@ -382,7 +382,7 @@ async function main() {
         // The same hops with nothing on them: what of the floor is this machine's, not Loopscope's.
         const wireMs = median(wireWall);
         console.log(
-          `  the wire alone                : the same hops with no work on them (bench/bare-wire.ts, ${wireWall.length} runs) take ${wireMs.toFixed(1)} ms a run, alone ${((bareRunMs + wireMs) / bareRunMs).toFixed(2)}× bare; Loopscope's floor is ${(floorPathMs - wireMs).toFixed(1)} ms over it`,
+          `  the wire alone                : the same hops with no work on them (bench/lib/bare-wire.ts, ${wireWall.length} runs) take ${wireMs.toFixed(1)} ms a run, alone ${((bareRunMs + wireMs) / bareRunMs).toFixed(2)}× bare; Loopscope's floor is ${(floorPathMs - wireMs).toFixed(1)} ms over it`,
         );
         // The target less the wire: what is left for the generate in the runner and all of Loopscope's own path.
         console.log(

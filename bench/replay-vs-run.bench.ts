@@ -6,7 +6,7 @@
  * every request compared). Both sides record spans the same way, alternating, in one process.
  * Prints the ratio replay / original run. Target ≤ 1.5.
  *
- * Run: `node --import tsx bench/replay-vs-run.ts`.
+ * Run: `node --import tsx bench/replay-vs-run.bench.ts`.
  */
 import { performance } from 'node:perf_hooks';
 import { context, trace } from '@opentelemetry/api';
@@ -14,8 +14,8 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
-import { benchLoopGenkit } from './bench-loop';
-import { median } from './bench-stats';
+import { benchLoopGenkit } from './lib/bench-loop';
+import { median } from './lib/bench-stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 10);

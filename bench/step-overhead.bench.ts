@@ -3,14 +3,14 @@
  * 20-round loop runs in bare genkit, and with Loopscope's step middleware installed in Run
  * mode, alternating, in one process. Prints the ratio per model turn. Target ≤ 1.1.
  *
- * Run: `node --import tsx bench/step-overhead.ts`.
+ * Run: `node --import tsx bench/step-overhead.bench.ts`.
  */
 import { performance } from 'node:perf_hooks';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
-import { benchLoopGenkit } from './bench-loop';
-import { median } from './bench-stats';
+import { benchLoopGenkit } from './lib/bench-loop';
+import { median } from './lib/bench-stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);

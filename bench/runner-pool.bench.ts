@@ -4,12 +4,12 @@
  * the OTel SDK and tools/ loaded) and the runner's resident memory, idle and after a run.
  * The pool keeps up to two idle runners warm and runs at most LOOPSCOPE_MAX_RUNNERS (4).
  *
- * Run: `node --import tsx bench/runner-pool.ts`.
+ * Run: `node --import tsx bench/runner-pool.bench.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startCaptureHarness } from '../lib/server/testing/capture-harness';
-import { median } from './bench-stats';
+import { median } from './lib/bench-stats';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 

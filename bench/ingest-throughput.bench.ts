@@ -10,7 +10,7 @@
  * (target: Loopscope ≥ 0.5× the sink and ahead of genkit's server), by round as the stores grow
  * (cost per span must not grow with the store).
  *
- * Needs a production build (`npm run build`). Run: `node --import tsx bench/ingest-throughput.ts`.
+ * Needs a production build (`npm run build`). Run: `node --import tsx bench/ingest-throughput.bench.ts`.
  */
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startBenchServer, startGenkitTelemetryServer } from './bench-server';
+import { startBenchServer, startGenkitTelemetryServer } from './lib/bench-server';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SPANS_PER_REQUEST = 56;

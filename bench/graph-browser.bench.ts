@@ -7,7 +7,7 @@
  * production UI (`/saved/<file>`), alternating, several times each. Time-to-graph is
  * measured in the page: from navigation start until the graph's nodes are drawn.
  *
- * Needs a production build (`npm run build`). Run: `node --import tsx bench/graph-browser.ts`.
+ * Needs a production build (`npm run build`). Run: `node --import tsx bench/graph-browser.bench.ts`.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,9 +18,9 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { chromium } from '@playwright/test';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
-import { spawnReady } from './bench-server';
+import { spawnReady } from './lib/bench-server';
 import { decodeOtlpJson, encodeOtlpJson } from '../lib/trace/otlp-json';
-import { median } from './bench-stats';
+import { median } from './lib/bench-stats';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4792);
 const TOKEN = 'bench-token';

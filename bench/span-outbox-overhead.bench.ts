@@ -1,6 +1,6 @@
 /**
  * Benchmark (not a test): what the runner's crash-safe span reporting adds per model turn.
- * The same 20-round loop runs, alternating, in one process (like bench/step-overhead.ts):
+ * The same 20-round loop runs, alternating, in one process (like bench/step-overhead.bench.ts):
  *  A. what the runner did before: span starts queued and sent per tick, nothing else;
  *  B. what it does now: starts (action spans at once), ends as plain records, the tool
  *     request's input and ref carried to the tool span.
@@ -8,7 +8,7 @@
  * Each IPC message is written as JSON, as `process.send` does. No server: the machine's
  * load hurts both sides alike. Prints both, the ratio, and the IPC bytes per run.
  *
- * Run: `node --import tsx bench/span-outbox-overhead.ts`.
+ * Run: `node --import tsx bench/span-outbox-overhead.bench.ts`.
  */
 import { performance } from 'node:perf_hooks';
 import { context, trace } from '@opentelemetry/api';
@@ -19,8 +19,8 @@ import { runContext } from '../lib/runtime/run-context';
 import type { RunnerEvent } from '../lib/runtime/runner-protocol';
 import { RunnerSpanOutbox } from '../lib/runtime/runner-span-outbox';
 import { SpanLifecycleReporter } from '../lib/runtime/span-lifecycle-reporter';
-import { benchLoopGenkit } from './bench-loop';
-import { median } from './bench-stats';
+import { benchLoopGenkit } from './lib/bench-loop';
+import { median } from './lib/bench-stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);

@@ -30,11 +30,11 @@ export async function startBenchServer({ port, token, dataDir, toolsDir }: { por
   });
 }
 
-/** Genkit's own telemetry server, the Dev UI's (bench/genkit-telemetry-server.ts), in its own process on `port`, storing under `storeRoot`. Resolves once it answers. */
+/** Genkit's own telemetry server, the Dev UI's (bench/lib/genkit-telemetry-server.ts), in its own process on `port`, storing under `storeRoot`. Resolves once it answers. */
 export async function startGenkitTelemetryServer({ port, storeRoot }: { port: number; storeRoot: string }) {
   return spawnReady({
     name: "genkit's telemetry server",
-    args: ['--import', 'tsx', path.join('bench', 'genkit-telemetry-server.ts')],
+    args: ['--import', 'tsx', path.join('bench', 'lib', 'genkit-telemetry-server.ts')],
     env: { ...process.env, BENCH_GENKIT_PORT: String(port), BENCH_GENKIT_DIR: storeRoot },
     ready: 'genkit telemetry server ready',
   });
@@ -43,7 +43,7 @@ export async function startGenkitTelemetryServer({ port, storeRoot }: { port: nu
 /**
  * The benchmarks' HTTP client: node:http on a keep-alive agent, not fetch, so less of the
  * client's own time is billed to Loopscope. Measured here (2026-12-02, time stamps on both sides
- * of the wire, bench/capture-overhead.ts, two runs of each): from the call to the server's first
+ * of the wire, bench/capture-overhead.bench.ts, two runs of each): from the call to the server's first
  * look at a `POST /api/runs`, fetch 1.79–2.18 ms and node:http 1.06–1.60 ms (medians); from the
  * server's write of a run's `finished` event to the watcher's handler, fetch 0.72 ms and
  * node:http 0.54 ms. BENCH_CLIENT=fetch measures with fetch, as before.

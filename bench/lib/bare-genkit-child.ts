@@ -1,6 +1,6 @@
 /**
- * A child process for bench/runner-process-overhead.ts: bare genkit (the bench loop, spans to an
- * in-memory exporter, as bench/capture-overhead.ts's side A) that answers the runner's
+ * A child process for bench/runner-process-overhead.bench.ts: bare genkit (the bench loop, spans to an
+ * in-memory exporter, as bench/capture-overhead.bench.ts's side A) that answers the runner's
  * `generate` command over IPC like the runner does, so both are driven the same way.
  */
 import { context, trace } from '@opentelemetry/api';

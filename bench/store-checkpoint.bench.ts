@@ -10,7 +10,7 @@
  * longest time, the mean's ratio, the log file's largest size (it must stay bounded with the
  * worker too), and the checkpoints the worker did.
  *
- * Run: `node --import tsx bench/store-checkpoint.ts` (BENCH_APPENDS, BENCH_BLOCKS; no build needed).
+ * Run: `node --import tsx bench/store-checkpoint.bench.ts` (BENCH_APPENDS, BENCH_BLOCKS; no build needed).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -20,14 +20,14 @@ import { summarizeCapturedTrace } from '../lib/graph/trace-sessions';
 import { startInProcessCapture } from '../lib/runtime/in-process-capture';
 import type { Span } from '../lib/trace/span';
 import { TraceStore } from '../lib/trace/trace-store';
-import { median, percentile } from './bench-stats';
+import { median, percentile } from './lib/bench-stats';
 
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 600);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
 
 // Capture first: genkit binds to the tracer provider it finds when it is imported.
 const capture = await startInProcessCapture({ serviceName: 'bench-store-checkpoint' });
-const { benchLoopGenkit } = await import('./bench-loop');
+const { benchLoopGenkit } = await import('./lib/bench-loop');
 const { ai, scenario } = await benchLoopGenkit();
 await ai.generate({ model: `scripted/${scenario.name}`, prompt: scenario.prompt, tools: scenario.tools, maxTurns: scenario.maxTurns });
 const { spans: template } = await capture.take();

@@ -18,8 +18,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { postJson, runnersSettled, startBenchServer, watchRuns } from './bench-server';
-import { median } from './bench-stats';
+import { postJson, runnersSettled, startBenchServer, watchRuns } from './lib/bench-server';
+import { median } from './lib/bench-stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const PORT = Number(process.env.BENCH_PORT ?? 4792);

@@ -5,7 +5,7 @@
  * BENCH_GENKIT_DIR and takes OTLP/HTTP JSON at `/api/otlp` (also `/api/otlp/v1/traces`).
  * Prints `genkit telemetry server ready` once it listens.
  *
- * Run: `BENCH_GENKIT_PORT=… BENCH_GENKIT_DIR=… node --import tsx bench/genkit-telemetry-server.ts`.
+ * Run: `BENCH_GENKIT_PORT=… BENCH_GENKIT_DIR=… node --import tsx bench/lib/genkit-telemetry-server.ts`.
  */
 import { createRequire } from 'node:module';
 

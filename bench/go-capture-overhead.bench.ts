@@ -15,7 +15,7 @@
  * (target ≤ 3×), the CPU both sides spent per run, and the load average.
  *
  * Needs the `go` toolchain (the modules come from the Go module proxy on the first build).
- * Run: `node --import tsx bench/go-capture-overhead.ts`.
+ * Run: `node --import tsx bench/go-capture-overhead.bench.ts`.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { buildGoRunner, startGoRunner, type GoRunner } from '../lib/runtime/genkit-go/go-runner';
 import { startLoopbackReceiver } from '../lib/server/loopback-receiver';
-import { median } from './bench-stats';
+import { median } from './lib/bench-stats';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 100);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 10);

@@ -6,7 +6,7 @@
  * time limit and Stop), alternating run by run, in one process, with the `@ai-sdk/otel` spans
  * recorded by an in-memory processor. Prints the ratio per model call. Target ≤ 1.1.
  *
- * Run: `node --import tsx bench/ai-sdk-step-overhead.ts`.
+ * Run: `node --import tsx bench/ai-sdk-step-overhead.bench.ts`.
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,7 +16,7 @@ import { context } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
 import type { AiSdkScenario } from '../lib/contract/ai-sdk-scenario';
-import { median } from './bench-stats';
+import { median } from './lib/bench-stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);

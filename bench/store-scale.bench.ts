@@ -1,7 +1,7 @@
 /**
  * Benchmark (not a test): whether the trace store's costs grow with the store (issue 15,
  * item 1). Two stores side by side in one run, one holding 100 captured traces and one 10,000
- * (synthetic-traces.ts, summarized by the server's summarizer), measured alternately:
+ * (bench/lib/synthetic-traces.ts, summarized by the server's summarizer), measured alternately:
  *  - ingest: appending one real genkit trace (lib/graph/__fixtures__/multi-round.otlp.json,
  *    under a fresh trace id each time), awaited until committed; target ≤ 1.5× at 10,000;
  *  - list: the first page of 50 (`queryTraces`, what `GET /api/traces?limit=50` answers);
@@ -13,7 +13,7 @@
  *  - and, for the record, the whole list (`GET /api/traces` without parameters), which is
  *    proportional to the store by nature.
  *
- * Run: `node --import tsx bench/store-scale.ts` (no build needed).
+ * Run: `node --import tsx bench/store-scale.bench.ts` (no build needed).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -24,8 +24,8 @@ import { listTraces, queryTraces } from '../lib/server/list-traces';
 import { loadTraceFile } from '../lib/trace/load-trace-file';
 import type { Span } from '../lib/trace/span';
 import { TraceStore } from '../lib/trace/trace-store';
-import { median } from './bench-stats';
-import { traceSpans } from './synthetic-traces';
+import { median } from './lib/bench-stats';
+import { traceSpans } from './lib/synthetic-traces';
 
 const SIZES = [100, 10_000] as const;
 const INGESTS = Number(process.env.BENCH_INGESTS ?? 200);

@@ -9,18 +9,18 @@
  * row is in the DOM. "Search": from typing into the search box until the count says how many
  * traces match.
  *
- * Needs a production build (`npm run build`). Run: `node --import tsx bench/home-list.ts`.
+ * Needs a production build (`npm run build`). Run: `node --import tsx bench/home-list.bench.ts`.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { spawnReady } from './bench-server';
+import { spawnReady } from './lib/bench-server';
 import { summarizeCapturedTrace } from '../lib/graph/trace-sessions';
 import { TraceStore } from '../lib/trace/trace-store';
-import { median } from './bench-stats';
-import { traceSpans } from './synthetic-traces';
+import { median } from './lib/bench-stats';
+import { traceSpans } from './lib/synthetic-traces';
 
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 4790);
 const TOKEN = 'bench-token';

@@ -4,7 +4,7 @@
  *
  * The file holds ~10,000 spans: the example traces of traces/ (recorded by real runs),
  * copied with fresh ids until the count is reached — several hundred generates, resumes
- * included. Run: `node --import tsx bench/graph-build.ts`.
+ * included. Run: `node --import tsx bench/graph-build.bench.ts`.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +14,7 @@ import { buildRunGraph } from '../lib/graph/build-run-graph';
 import { encodeOtlpJson } from '../lib/trace/otlp-json';
 import { loadTraceFile } from '../lib/trace/load-trace-file';
 import type { Span } from '../lib/trace/span';
-import { median } from './bench-stats';
+import { median } from './lib/bench-stats';
 
 const TARGET_SPANS = Number(process.env.BENCH_SPANS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

@@ -2,16 +2,16 @@
  * Benchmark (not a test): what Loopscope's runner process costs per run by itself, with no
  * server. Side by side, alternating in blocks, this process drives over IPC (V8 serializer, as
  * the server does):
- *  A. bare genkit in a child process (bench/bare-genkit-child.ts);
+ *  A. bare genkit in a child process (bench/lib/bare-genkit-child.ts);
  *  B. the real runner (lib/runtime/runner-main.ts, started as the server starts it, with its
  *     spool), in run mode as `POST /api/runs` starts a run (the step hooks installed);
  *  C. the same runner given no mode (no step hooks).
  * This process only decodes and counts the runner's span messages (as the server reads them),
  * so what B and C cost over A is the runner's own: span reporting, its spool, IPC sends, the
  * tool time limit, the step hooks.
- * bench/capture-overhead.ts measures the whole path (HTTP, server, store, event stream).
+ * bench/capture-overhead.bench.ts measures the whole path (HTTP, server, store, event stream).
  *
- * Run: `node --import tsx bench/runner-process-overhead.ts` (BENCH_BLOCKS, BENCH_RUNS; with
+ * Run: `node --import tsx bench/runner-process-overhead.bench.ts` (BENCH_BLOCKS, BENCH_RUNS; with
  * BENCH_PROF=<dir> each child writes a CPU profile there when it stops).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import type { RunnerEvent } from '../lib/runtime/runner-protocol';
 import { spanEventsOf } from '../lib/runtime/span-batch-frames';
 import { RunnerSpool } from '../lib/server/runner-spool';
-import { median } from './bench-stats';
+import { median } from './lib/bench-stats';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
 const RUNS_PER_BLOCK = Number(process.env.BENCH_RUNS ?? 10);
@@ -86,7 +86,7 @@ function startChild(options: { name: string; script: string; spool?: string; mod
 async function main() {
   const runner = path.join(projectDir, 'lib', 'runtime', 'runner-main.ts');
   const children = [
-    startChild({ name: 'bare', script: path.join(projectDir, 'bench', 'bare-genkit-child.ts'), mode: false }),
+    startChild({ name: 'bare', script: path.join(projectDir, 'bench', 'lib', 'bare-genkit-child.ts'), mode: false }),
     startChild({ name: 'runner', script: runner, spool: path.join(spoolDir, 'run.spool'), mode: true }),
     startChild({ name: 'no-hooks', script: runner, spool: path.join(spoolDir, 'no-hooks.spool'), mode: false }),
   ];

@@ -1,5 +1,5 @@
 /**
- * The wire alone, for bench/capture-overhead.ts: the hops a Loopscope run takes with no work in
+ * The wire alone, for bench/capture-overhead.bench.ts: the hops a Loopscope run takes with no work in
  * them. A node:http server answers `POST /api/runs` and sends the run's command to a child
  * process over IPC (node's `advanced` serialization, as the server talks to its runners); the
  * child answers at once, and the server tells the event stream's subscribers the run finished,
@@ -8,7 +8,7 @@
  * client path costs on this machine before Loopscope does anything on it: the part of the
  * path's floor that no code of Loopscope's can take away.
  *
- * Run as the server: `node --import tsx bench/bare-wire.ts` with PORT; it prints `listening`.
+ * Run as the server: `node --import tsx bench/lib/bare-wire.ts` with PORT; it prints `listening`.
  * It forks itself as the runner (BARE_WIRE_ROLE=runner).
  */
 import { fork } from 'node:child_process';

@@ -9,14 +9,14 @@
  * spans exported to a loopback receiver. Timed from the command to the result. Prints the
  * ratios per model turn. Target ≤ 1.1.
  *
- * Needs the `go` toolchain. Run: `node --import tsx bench/go-step-overhead.ts`.
+ * Needs the `go` toolchain. Run: `node --import tsx bench/go-step-overhead.bench.ts`.
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RunMode } from '../lib/contract/run-mode';
 import { buildGoRunner, startGoRunner } from '../lib/runtime/genkit-go/go-runner';
 import { startLoopbackReceiver } from '../lib/server/loopback-receiver';
-import { median } from './bench-stats';
+import { median } from './lib/bench-stats';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 100);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 10);

@@ -1,5 +1,5 @@
 /**
- * A child process for bench/capture-overhead.ts: the bench loop with genkit's own capture, the
+ * A child process for bench/capture-overhead.bench.ts: the bench loop with genkit's own capture, the
  * one the Genkit Dev UI reads. `genkit start` runs an app with GENKIT_ENV=dev and
  * GENKIT_TELEMETRY_SERVER set; genkit then exports every span as it ends (its SimpleSpanProcessor
  * and TraceServerExporter: one POST of the span to the telemetry server's /api/traces) into
