@@ -20,6 +20,7 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { postJson, runnersSettled, startBenchServer, watchRuns } from './lib/bench-server';
 import { median } from './lib/bench-stats';
+import { startBenchResult } from './lib/start-bench-result';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const PORT = Number(process.env.BENCH_PORT ?? 4792);
@@ -93,6 +94,7 @@ async function main() {
     console.error('bench: no production build; run `npm run build` first.');
     process.exit(2);
   }
+  const result = startBenchResult('ai-sdk-capture-overhead');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-bench-ai-sdk-'));
   try {
     console.log(`AI SDK capture overhead: scenario ${SCENARIO} (${MODEL_CALLS} model calls, 20 tool runs), ${ITERATIONS} runs each, side by side`);
@@ -112,6 +114,14 @@ async function main() {
     console.log(`  ratio                         : ${(loopscopeMedian / bareMedian).toFixed(2)}×`);
     const expected = ITERATIONS * (MODEL_CALLS + 20);
     if (captured.spans !== expected) console.log(`  WARNING: the stored graphs hold ${captured.spans} model and tool calls, expected ${expected}`);
+    const ratio = loopscopeMedian / bareMedian;
+    result.write({
+      measures: `per model call, a 20-round AI SDK loop (${MODEL_CALLS} model calls; real generateText, scripted LanguageModelV4) through Loopscope (runner, capture, store, done when the event stream says so) vs the same call in bare AI SDK with @ai-sdk/otel exporting to an in-memory exporter`,
+      numbers: { modelCalls: MODEL_CALLS, runsEach: ITERATIONS, bareMsPerCall: bareMedian, loopscopeMsPerCall: loopscopeMedian, ratio, storedCalls: captured.spans, expectedStoredCalls: expected },
+      summary: `${ratio.toFixed(2)}× (bare ${bareMedian.toFixed(3)} ms, through Loopscope ${loopscopeMedian.toFixed(3)} ms per model call)${captured.spans !== expected ? `; the stored graphs held ${captured.spans} calls, expected ${expected}` : ''}`,
+      target: null,
+      met: null,
+    });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -17,11 +17,13 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { z } from 'zod';
 import type { AiSdkScenario } from '../lib/contract/ai-sdk-scenario';
 import { median } from './lib/bench-stats';
+import { startBenchResult } from './lib/start-bench-result';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);
 const MODEL_CALLS = 21;
 
+const result = startBenchResult('ai-sdk-step-overhead');
 const exporter = new InMemorySpanExporter();
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
@@ -90,4 +92,12 @@ for (let round = 0; round < ROUNDS * RUNS_PER_ROUND; round++) {
 console.log(`AI SDK step hooks in Run mode (no pause taken): ${MODEL_CALLS} model calls per run, ${ROUNDS * RUNS_PER_ROUND} runs each, alternating`);
 console.log(`  bare generateText         : ${median(bare).toFixed(3)} ms per model call (median)`);
 console.log(`  with Loopscope step hooks : ${median(hooked).toFixed(3)} ms per model call (median)`);
-console.log(`  ratio                     : ${(median(hooked) / median(bare)).toFixed(3)}× of the medians, ${median(ratios).toFixed(3)}× median of the pairs (target ≤ 1.1)`);
+const ratio = median(hooked) / median(bare);
+console.log(`  ratio                     : ${ratio.toFixed(3)}× of the medians, ${median(ratios).toFixed(3)}× median of the pairs (target ≤ 1.1)`);
+result.write({
+  measures: `per model call, the same 20-round loop (${MODEL_CALLS} model calls) in the real generateText on a scripted LanguageModelV4, with Loopscope's AI SDK step hooks in Run mode (wrapped model and tools, no pause taken) vs bare, both with @ai-sdk/otel spans, alternating run by run`,
+  numbers: { modelCalls: MODEL_CALLS, runs: ROUNDS * RUNS_PER_ROUND, bareMsPerCall: median(bare), hookedMsPerCall: median(hooked), ratio, medianPairRatio: median(ratios) },
+  summary: `${ratio.toFixed(3)}× of the medians, ${median(ratios).toFixed(3)}× median of the pairs (bare ${median(bare).toFixed(3)} ms, with the hooks ${median(hooked).toFixed(3)} ms per model call)`,
+  target: 'ratio of the medians ≤ 1.1×',
+  met: ratio <= 1.1,
+});

@@ -41,6 +41,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { postJson, spawnReady, startBenchServer, startGenkitTelemetryServer, runnersSettled, watchRuns } from './lib/bench-server';
 import { median, percentile } from './lib/bench-stats';
+import { startBenchResult } from './lib/start-bench-result';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 48);
 const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 10);
@@ -284,6 +285,7 @@ async function main() {
     console.error('bench: no production build; run `npm run build` first.');
     process.exit(2);
   }
+  const result = startBenchResult('capture-overhead');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-bench-'));
   // Side C's: genkit's telemetry server's files, and the dev-mode child's working folder.
   const genkitDir = mkdtempSync(path.join(os.tmpdir(), 'genkit-telemetry-bench-'));
@@ -359,14 +361,26 @@ async function main() {
     const ratio = loopscopeMedian / bareMedian;
     const expectedSpans = (LATENCY_RUNS + 1) * (2 * MODEL_TURNS + 20);
     const cpuRun = { server: cpu.server / captured.length, runners: cpu.runners / captured.length };
+    /** What the run printed, for bench/results/capture-overhead.json. */
+    const numbers: Record<string, number | null> = {
+      modelTurns: MODEL_TURNS,
+      capturedRuns: captured.length,
+      blocks: BLOCKS,
+      bareMsPerTurn: bareMedian,
+      bareCpuMsPerRun: bareCpuMs / bare.length,
+      loopscopeMsPerTurn: loopscopeMedian,
+      ratio,
+    };
     console.log(`  bare genkit + in-memory spans : ${bareMedian.toFixed(3)} ms per model turn (median), CPU ${(bareCpuMs / bare.length).toFixed(1)} ms per run`);
     console.log(`  Loopscope runner+capture+store: ${loopscopeMedian.toFixed(3)} ms per model turn (median)`);
     console.log(`  ratio                         : ${ratio.toFixed(2)}× (target ≤ ${RATIO_TARGET}×: ${ratio <= RATIO_TARGET ? 'met' : 'NOT met'})`);
     const sortedRatios = [...blockRatios].sort((a, b) => a - b);
+    Object.assign(numbers, { blockRatioMedian: median(blockRatios), blockRatioMin: sortedRatios[0], blockRatioMax: sortedRatios.at(-1)! });
     console.log(`  ratio per block               : median ${median(blockRatios).toFixed(2)}×, ${sortedRatios[0].toFixed(2)}–${sortedRatios.at(-1)!.toFixed(2)}× over ${blockRatios.length} blocks`);
     // Where a captured run's time goes: the generate in the runner (its trace's duration) and the rest of the path.
     const generateMs = median(stored.generateMs);
     const wallMs = loopscopeMedian * MODEL_TURNS;
+    Object.assign(numbers, { capturedRunMs: wallMs, generateInRunnerMs: generateMs, generateRatioToBare: generateMs / (bareMedian * MODEL_TURNS), pathMs: wallMs - generateMs });
     console.log(
       `  of a captured run (${wallMs.toFixed(1)} ms): genkit's generate in the runner ${generateMs.toFixed(1)} ms (${(generateMs / (bareMedian * MODEL_TURNS)).toFixed(2)}× bare), the path around it (HTTP, IPC, store, event) ${(wallMs - generateMs).toFixed(1)} ms`,
     );
@@ -375,12 +389,22 @@ async function main() {
       const floorMs = median(floorWall);
       const floorPathMs = floorMs - median(stored.floorGenerateMs);
       const bareRunMs = bareMedian * MODEL_TURNS;
+      Object.assign(numbers, { floorRuns: floorWall.length, floorMs, floorPathMs, floorAloneRatio: (bareRunMs + floorPathMs) / bareRunMs });
       console.log(
         `  the path's floor              : a one-turn run with no tools (${floorWall.length} runs) takes ${floorMs.toFixed(1)} ms, ${floorPathMs.toFixed(1)} ms of it around its generate; with no other cost, this loop would be ${((bareRunMs + floorPathMs) / bareRunMs).toFixed(2)}× bare`,
       );
       if (wireWall.length > 0) {
         // The same hops with nothing on them: what of the floor is this machine's, not Loopscope's.
         const wireMs = median(wireWall);
+        Object.assign(numbers, {
+          wireRuns: wireWall.length,
+          wireMs,
+          wireAloneRatio: (bareRunMs + wireMs) / bareRunMs,
+          floorOverWireMs: floorPathMs - wireMs,
+          targetLeavesRatio: RATIO_TARGET - wireMs / bareRunMs,
+          generateAndPathRatio: (wallMs - wireMs) / bareRunMs,
+          pathOverWireRatio: (wallMs - generateMs - wireMs) / bareRunMs,
+        });
         console.log(
           `  the wire alone                : the same hops with no work on them (bench/lib/bare-wire.ts, ${wireWall.length} runs) take ${wireMs.toFixed(1)} ms a run, alone ${((bareRunMs + wireMs) / bareRunMs).toFixed(2)}× bare; Loopscope's floor is ${(floorPathMs - wireMs).toFixed(1)} ms over it`,
         );
@@ -392,19 +416,30 @@ async function main() {
     }
     if (existsSync('/proc/self/stat')) {
       const total = cpuRun.server + cpuRun.runners;
+      Object.assign(numbers, { serverCpuMsPerRun: cpuRun.server, runnersCpuMsPerRun: cpuRun.runners });
       console.log(`  CPU of server + runners       : ${total.toFixed(1)} ms per run (server ${cpuRun.server.toFixed(1)}, runners ${cpuRun.runners.toFixed(1)}; ${(total / MODEL_TURNS).toFixed(2)} ms per model turn)`);
     }
     // Beside genkit's own capture, the one the Dev UI reads: the same loop, spans stored in its telemetry server.
     const devMedian = median(devCaptured);
+    Object.assign(numbers, { genkitDevMsPerTurn: devMedian, genkitDevRatio: devMedian / bareMedian, genkitDevRuns: devCaptured.length, genkitDevSpans: devSpans, loopscopeToGenkitDev: loopscopeMedian / devMedian });
     console.log(
       `  genkit's own capture (Dev UI) : ${devMedian.toFixed(3)} ms per model turn (median), ${(devMedian / bareMedian).toFixed(2)}× bare: every span POSTed to @genkit-ai/telemetry-server as it ends (${devCaptured.length} runs, ${devSpans} spans counted there); Loopscope's captured run takes ${(loopscopeMedian / devMedian).toFixed(2)}× its time`,
     );
     console.log(`  first run on a fresh runner   : ${first.wallMs.toFixed(1)} ms${first.cpuMs !== undefined ? `, CPU ${first.cpuMs.toFixed(0)} ms` : ''}`);
     const latencyMedian = median(latency.latencies);
+    Object.assign(numbers, { firstRunMs: first.wallMs, firstRunCpuMs: first.cpuMs ?? null, latencyMedianMs: latencyMedian, latencyP95Ms: percentile(latency.latencies, 95), latencySpans: latency.spanCount, latencyRuns: LATENCY_RUNS + 1 });
     console.log(
       `span end (runner) → browser EventSource: median ${latencyMedian.toFixed(1)} ms, p95 ${percentile(latency.latencies, 95).toFixed(1)} ms over ${latency.spanCount} spans of ${LATENCY_RUNS + 1} runs (target median ≤ ${LATENCY_TARGET_MS} ms: ${latencyMedian <= LATENCY_TARGET_MS ? 'met' : 'NOT met'})`,
     );
     if (latency.spanCount !== expectedSpans) console.log(`  WARNING: ${latency.spanCount} spans reached the browser, expected ${expectedSpans}`);
+    const floorPart = numbers.floorMs !== undefined ? `; the floor ${(numbers.floorPathMs as number).toFixed(1)} ms around its generate${numbers.wireMs !== undefined ? `, the wire's hops ${(numbers.wireMs as number).toFixed(1)} ms` : ''}` : '';
+    result.write({
+      measures: `per model turn, a 20-round loop (${MODEL_TURNS} model turns) through Loopscope (POST /api/runs, runner, spans through its spool announced over IPC, write-behind store, done when the event stream says so) vs the same generate calls in bare genkit with an in-memory span processor, in ${BLOCKS} alternating blocks; after each block the path's floor (bench-floor: one model turn, no tools), the bare wire's hops (bench/lib/bare-wire.ts) and genkit's own capture, the Dev UI's (each span POSTed into @genkit-ai/telemetry-server); then span end in the runner → arrival in Chromium's EventSource`,
+      numbers,
+      summary: `${ratio.toFixed(2)}× (bare genkit ${(bareMedian * MODEL_TURNS).toFixed(1)} ms a run, captured ${wallMs.toFixed(1)} ms; the generate in the runner ${(generateMs / (bareMedian * MODEL_TURNS)).toFixed(2)}× bare, the path around it ${(wallMs - generateMs).toFixed(1)} ms${floorPart}); genkit's own capture ${(devMedian / bareMedian).toFixed(2)}× bare, Loopscope's captured run ${(loopscopeMedian / devMedian).toFixed(2)}× its time; span end → browser median ${latencyMedian.toFixed(1)} ms, p95 ${percentile(latency.latencies, 95).toFixed(1)} ms (${latency.spanCount} spans)`,
+      target: `ratio ≤ ${RATIO_TARGET}× (issue 15); span end → browser median ≤ ${LATENCY_TARGET_MS} ms`,
+      met: ratio <= RATIO_TARGET && latencyMedian <= LATENCY_TARGET_MS,
+    });
   } finally {
     for (const dir of [dataDir, genkitDir, genkitWorkDir]) rmSync(dir, { recursive: true, force: true });
   }

@@ -27,6 +27,7 @@ import { promisify } from 'node:util';
 import { buildGoRunner, startGoRunner, type GoRunner } from '../lib/runtime/genkit-go/go-runner';
 import { startLoopbackReceiver } from '../lib/server/loopback-receiver';
 import { median } from './lib/bench-stats';
+import { startBenchResult } from './lib/start-bench-result';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 100);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 10);
@@ -90,6 +91,7 @@ function cpuMs(pid: number): number | undefined {
 }
 
 async function main() {
+  const result = startBenchResult('go-capture-overhead');
   console.log(`genkit Go capture overhead: scenario ${SCENARIO} (${MODEL_TURNS} model turns, 20 tool runs), ${PAIRS} run pairs, alternating`);
   const [runnerBinary, bareBinary] = await Promise.all([buildGoRunner({ projectDir, binary: path.join(projectDir, '.loopscope', 'go-runner-bench') }), buildBare()]);
 
@@ -165,14 +167,35 @@ async function main() {
     console.log(`  Loopscope Go runner, command → result      : ${median(toResult).toFixed(3)} ms per model turn (median)`);
     console.log(`  Loopscope Go runner, command → last stored : ${median(toStored).toFixed(3)} ms per model turn (median)`);
     console.log(`  ratio (result and spans stored vs bare)    : ${ratio.toFixed(2)}× of the medians, ${median(ratios).toFixed(2)}× median of the pairs (target ≤ 3×: ${ratio <= 3 ? 'met' : 'MISSED'})`);
+    const numbers: Record<string, number | null> = {
+      modelTurns: MODEL_TURNS,
+      pairs: PAIRS,
+      bareMsPerTurn: bareMedian,
+      toResultMsPerTurn: median(toResult),
+      toStoredMsPerTurn: median(toStored),
+      toDoneMsPerTurn: doneMedian,
+      ratio,
+      medianPairRatio: median(ratios),
+      runnerCpuMsPerRun: null,
+      receiverCpuMsPerRunAtMost: null,
+      bareCpuMsPerRun: null,
+    };
     if (cpuBefore.runner !== undefined && runnerCpu !== undefined && cpuBefore.bare !== undefined && bareCpu !== undefined) {
       // This process's CPU is the receiver and store plus the benchmark's own driving of both sides: an upper bound for the receiver.
       const receiverCpu = (bench.user + bench.system) / 1000;
+      Object.assign(numbers, { runnerCpuMsPerRun: (runnerCpu - cpuBefore.runner) / PAIRS, receiverCpuMsPerRunAtMost: receiverCpu / PAIRS, bareCpuMsPerRun: (bareCpu - cpuBefore.bare) / PAIRS });
       console.log(
         `  CPU per run                                : runner ${((runnerCpu - cpuBefore.runner) / PAIRS).toFixed(1)} ms + receiver/store ≤ ${(receiverCpu / PAIRS).toFixed(1)} ms vs bare ${((bareCpu - cpuBefore.bare) / PAIRS).toFixed(1)} ms`,
       );
     }
     console.log(`  load average (1 min) before / after        : ${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} on ${os.cpus().length} cores`);
+    result.write({
+      measures: `per model turn, a 20-round genkit Go loop (go-bench-loop, ${MODEL_TURNS} model turns) through Loopscope's Go runner (JSON-lines command → result, spans over otlptracehttp to a loopback receiver with the server's decoder and store, flushed before the result) vs the same genkit.Generate in a bare Go program (bench/go/bare) with tracetest's in-memory exporter; run pairs alternate`,
+      numbers,
+      summary: `${ratio.toFixed(2)}× of the medians, ${median(ratios).toFixed(2)}× median of the pairs (bare ${bareMedian.toFixed(3)} ms, through Loopscope ${doneMedian.toFixed(3)} ms per model turn)`,
+      target: 'ratio ≤ 3×',
+      met: ratio <= 3,
+    });
   } finally {
     bare.stop();
     await runner?.stop();

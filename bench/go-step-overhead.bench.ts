@@ -17,12 +17,14 @@ import type { RunMode } from '../lib/contract/run-mode';
 import { buildGoRunner, startGoRunner } from '../lib/runtime/genkit-go/go-runner';
 import { startLoopbackReceiver } from '../lib/server/loopback-receiver';
 import { median } from './lib/bench-stats';
+import { startBenchResult } from './lib/start-bench-result';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 100);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 10);
 const MODEL_TURNS = 21;
 const projectDir = process.cwd();
 
+const result = startBenchResult('go-step-overhead');
 const receiver = await startLoopbackReceiver();
 const binary = await buildGoRunner({ projectDir });
 let spanStarts = 0;
@@ -76,6 +78,26 @@ try {
   console.log(`  ratio, Run mode                    : ${ratio('run')} (target ≤ 1.1)`);
   console.log(`  ratio, Breakpoints                 : ${ratio('breakpoints')} (target ≤ 1.1)`);
   console.log(`  span-start lines told              : ${(spanStarts - startsBefore) / (2 * PAIRS)} per stepped run`);
+  const ratioOf = (name: string) => median(times[name]) / median(times.bare);
+  const [runRatio, breakpointsRatio] = [ratioOf('run'), ratioOf('breakpoints')];
+  result.write({
+    measures: `per model turn, the 20-round genkit Go loop (go-bench-loop, ${MODEL_TURNS} model turns) in the real Go runner with the step middleware in Run mode, and in Breakpoints mode with none set (span starts told), vs no middleware; runs alternate one by one`,
+    numbers: {
+      modelTurns: MODEL_TURNS,
+      runsEach: PAIRS,
+      bareMsPerTurn: median(times.bare),
+      runModeMsPerTurn: median(times.run),
+      breakpointsMsPerTurn: median(times.breakpoints),
+      runModeRatio: runRatio,
+      runModeMedianTripleRatio: median(ratios.run),
+      breakpointsRatio,
+      breakpointsMedianTripleRatio: median(ratios.breakpoints),
+      spanStartsPerSteppedRun: (spanStarts - startsBefore) / (2 * PAIRS),
+    },
+    summary: `Run mode ${runRatio.toFixed(3)}×, Breakpoints ${breakpointsRatio.toFixed(3)}× (medians of the triples ${median(ratios.run).toFixed(3)}×, ${median(ratios.breakpoints).toFixed(3)}×; bare ${median(times.bare).toFixed(3)} ms, Run ${median(times.run).toFixed(3)} ms, Breakpoints ${median(times.breakpoints).toFixed(3)} ms per model turn)`,
+    target: 'both ratios ≤ 1.1×',
+    met: runRatio <= 1.1 && breakpointsRatio <= 1.1,
+  });
 } finally {
   await runner.stop();
   await receiver.close();

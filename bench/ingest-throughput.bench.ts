@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startBenchServer, startGenkitTelemetryServer } from './lib/bench-server';
+import { startBenchResult } from './lib/start-bench-result';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const SPANS_PER_REQUEST = 56;
@@ -83,6 +84,7 @@ async function bareSink(): Promise<{ url: string; close: () => Promise<void> }> 
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/traces`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+const result = startBenchResult('ingest-throughput');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loopscope-ingest-bench-'));
 const genkitDir = mkdtempSync(path.join(os.tmpdir(), 'genkit-telemetry-bench-'));
 const sink = await bareSink();
@@ -117,6 +119,27 @@ try {
   console.log(`  ratio Loopscope / genkit             : ${(loopscopeRate / genkitRate).toFixed(2)}× (target > 1)`);
   console.log(`  Loopscope last round vs first        : ${(rounds.at(-1)!.loopscope / rounds[0].loopscope).toFixed(2)}× (1.0 = cost per span does not grow with the store)`);
   console.log(`  load average (1 min)                 : ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores`);
+  const toSink = loopscopeRate / sinkRate;
+  const toGenkit = loopscopeRate / genkitRate;
+  result.write({
+    measures: `${REQUESTS} OTLP/HTTP JSON exports of ${SPANS_PER_REQUEST} spans, ${CLIENTS} concurrent clients, the same requests to a bare Node HTTP sink (parse only, in the bench's own process), Loopscope's /v1/traces (decode, store, publish) and genkit's own telemetry server (@genkit-ai/telemetry-server, the Dev UI's, /api/otlp, its LocalFileTraceStore), three rounds alternating as the stores grow`,
+    numbers: {
+      requests: REQUESTS,
+      spansPerRequest: SPANS_PER_REQUEST,
+      clients: CLIENTS,
+      spansPerSecondByRound: rounds,
+      sinkSpansPerSecond: sinkRate,
+      loopscopeSpansPerSecond: loopscopeRate,
+      genkitSpansPerSecond: genkitRate,
+      loopscopeToSink: toSink,
+      genkitToSink: genkitRate / sinkRate,
+      loopscopeToGenkit: toGenkit,
+      loopscopeLastToFirstRound: rounds.at(-1)!.loopscope / rounds[0].loopscope,
+    },
+    summary: `Loopscope / sink ${toSink.toFixed(2)}×, Loopscope / genkit ${toGenkit.toFixed(2)}× (medians of rounds: sink ${Math.round(sinkRate)}, Loopscope ${Math.round(loopscopeRate)}, genkit ${Math.round(genkitRate)} spans/s)`,
+    target: 'Loopscope ≥ 0.5× the sink, and ahead of the genkit telemetry server',
+    met: toSink >= 0.5 && toGenkit > 1,
+  });
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await sink.close();

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startCaptureHarness } from '../lib/server/testing/capture-harness';
 import { median } from './lib/bench-stats';
+import { startBenchResult } from './lib/start-bench-result';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 
@@ -18,6 +19,7 @@ function residentMb(pid: number): number {
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 }
 
+const result = startBenchResult('runner-pool');
 const coldStarts: number[] = [];
 const idle: number[] = [];
 const afterRun: number[] = [];
@@ -41,3 +43,16 @@ console.log(`  cold start (spawn → ready)   : median ${median(coldStarts).toFi
 console.log(`  resident memory, idle        : median ${median(idle).toFixed(0)} MB`);
 console.log(`  resident memory, after a run : median ${median(afterRun).toFixed(0)} MB`);
 console.log(`  a full pool (4 runners)      : ≈ ${(4 * median(afterRun)).toFixed(0)} MB`);
+result.write({
+  measures: `what one runner of the pool costs: ${STARTS} cold starts of a pool of one runner (tools/ of this project), spawn → ready, and the runner's resident memory idle and after a run`,
+  numbers: {
+    starts: STARTS,
+    coldStartMs: { median: median(coldStarts), min: Math.min(...coldStarts), max: Math.max(...coldStarts) },
+    residentMbIdle: median(idle),
+    residentMbAfterRun: median(afterRun),
+    fullPoolMb: 4 * median(afterRun),
+  },
+  summary: `cold start median ${median(coldStarts).toFixed(0)} ms (${Math.min(...coldStarts).toFixed(0)}–${Math.max(...coldStarts).toFixed(0)}); resident memory ${median(idle).toFixed(0)} MB idle, ${median(afterRun).toFixed(0)} MB after a run (a full pool of 4 ≈ ${(4 * median(afterRun)).toFixed(0)} MB)`,
+  target: null,
+  met: null,
+});

@@ -23,6 +23,7 @@ import type { RunnerEvent } from '../lib/runtime/runner-protocol';
 import { spanEventsOf } from '../lib/runtime/span-batch-frames';
 import { RunnerSpool } from '../lib/server/runner-spool';
 import { median } from './lib/bench-stats';
+import { startBenchResult } from './lib/start-bench-result';
 
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
 const RUNS_PER_BLOCK = Number(process.env.BENCH_RUNS ?? 10);
@@ -84,6 +85,7 @@ function startChild(options: { name: string; script: string; spool?: string; mod
 }
 
 async function main() {
+  const result = startBenchResult('runner-process-overhead');
   const runner = path.join(projectDir, 'lib', 'runtime', 'runner-main.ts');
   const children = [
     startChild({ name: 'bare', script: path.join(projectDir, 'bench', 'lib', 'bare-genkit-child.ts'), mode: false }),
@@ -109,6 +111,14 @@ async function main() {
       const perRun = median(times.get(child.name)!);
       console.log(`  ${labels[child.name]} : ${perRun.toFixed(2)} ms per run, ${(perRun / bare).toFixed(2)}× bare`);
     }
+    const [runMode, noHooks] = [median(times.get('runner')!), median(times.get('no-hooks')!)];
+    result.write({
+      measures: `per run, the bench loop (${MODEL_TURNS} model turns) in the real runner process (lib/runtime/runner-main.ts with its spool, in Run mode and without step hooks) vs bare genkit in a child process (bench/lib/bare-genkit-child.ts), all driven over IPC from the bench process, no server; ${BLOCKS} alternating blocks of ${RUNS_PER_BLOCK} runs, every span end counted on arrival`,
+      numbers: { runs, blocks: BLOCKS, bareMsPerRun: bare, runModeMsPerRun: runMode, runModeRatio: runMode / bare, noHooksMsPerRun: noHooks, noHooksRatio: noHooks / bare },
+      summary: `Run mode ${(runMode / bare).toFixed(2)}× bare, without step hooks ${(noHooks / bare).toFixed(2)}× (bare genkit ${bare.toFixed(2)} ms a run, the runner ${runMode.toFixed(2)} / ${noHooks.toFixed(2)} ms)`,
+      target: null,
+      met: null,
+    });
   } finally {
     for (const child of children) child.process.kill();
     rmSync(spoolDir, { recursive: true, force: true });

@@ -21,11 +21,13 @@ import { RunnerSpanOutbox } from '../lib/runtime/runner-span-outbox';
 import { SpanLifecycleReporter } from '../lib/runtime/span-lifecycle-reporter';
 import { benchLoopGenkit } from './lib/bench-loop';
 import { median } from './lib/bench-stats';
+import { startBenchResult } from './lib/start-bench-result';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RUNS_PER_ROUND = Number(process.env.BENCH_RUNS ?? 20);
 const MODEL_TURNS = 21;
 
+const result = startBenchResult('span-outbox-overhead');
 let full = false;
 let bytesSent = 0;
 const outbox = new RunnerSpanOutbox((event: RunnerEvent) => {
@@ -95,4 +97,22 @@ const runs = ROUNDS * RUNS_PER_ROUND;
 console.log(`runner span reporting over IPC: ${MODEL_TURNS} model turns per run, ${ROUNDS}×${RUNS_PER_ROUND} runs each`);
 console.log(`  before (starts only)            : ${median(bare).toFixed(3)} ms per model turn (median), ${Math.round(bytesBefore / runs / 1024)} KiB IPC per run`);
 console.log(`  now (starts, ends, tool request): ${median(reported).toFixed(3)} ms per model turn (median), ${Math.round(bytesNow / runs / 1024)} KiB IPC per run`);
-console.log(`  ratio                           : ${(median(reported) / median(bare)).toFixed(3)}×, +${(median(reported) - median(bare)).toFixed(3)} ms per model turn`);
+const ratio = median(reported) / median(bare);
+console.log(`  ratio                           : ${ratio.toFixed(3)}×, +${(median(reported) - median(bare)).toFixed(3)} ms per model turn`);
+result.write({
+  measures: `per model turn, the 20-round genkit loop with the runner's crash-safe span reporting (starts, ends and the tool request, each IPC message JSON-encoded) vs what it reported before (starts only), both with the runner's tool middleware, alternating in one process, no server`,
+  numbers: {
+    modelTurns: MODEL_TURNS,
+    rounds: ROUNDS,
+    runsPerRound: RUNS_PER_ROUND,
+    beforeMsPerTurn: median(bare),
+    nowMsPerTurn: median(reported),
+    ratio,
+    addedMsPerTurn: median(reported) - median(bare),
+    beforeKibPerRun: Math.round(bytesBefore / runs / 1024),
+    nowKibPerRun: Math.round(bytesNow / runs / 1024),
+  },
+  summary: `${ratio.toFixed(3)}×, +${(median(reported) - median(bare)).toFixed(3)} ms per model turn (before ${median(bare).toFixed(3)} ms and ${Math.round(bytesBefore / runs / 1024)} KiB of IPC a run, now ${median(reported).toFixed(3)} ms and ${Math.round(bytesNow / runs / 1024)} KiB)`,
+  target: null,
+  met: null,
+});
