@@ -24,6 +24,8 @@ function checkout(): string {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: directory, stdio: 'ignore' });
   git('init', '-q');
   mkdirSync(path.join(directory, 'bench', 'results'), { recursive: true });
+  mkdirSync(path.join(directory, 'docs'));
+  writeFileSync(path.join(directory, 'docs', 'performance.md'), '# Performance\n');
   writeFileSync(path.join(directory, 'code.ts'), 'export {};\n');
   writeFileSync(path.join(directory, 'bench', 'results', 'graph-build.json'), '{}\n');
   git('add', '.');
@@ -73,12 +75,16 @@ describe('startBenchResult', () => {
 });
 
 describe('gitState', () => {
-  it('calls a checkout dirty for a change to its code, not for a new result in bench/results/', () => {
+  it('calls a checkout dirty for a change to its code or a new file, not for results in bench/results/ or the table in docs/', () => {
     const projectDir = checkout();
     expect(gitState(projectDir).dirty).toBe(false);
     writeFileSync(path.join(projectDir, 'bench', 'results', 'graph-build.json'), '{"changed":true}\n');
     writeFileSync(path.join(projectDir, 'bench', 'results', 'step-overhead.json'), '{}\n');
+    writeFileSync(path.join(projectDir, 'docs', 'performance.md'), '# Performance, the table made again\n');
     expect(gitState(projectDir).dirty).toBe(false);
+    writeFileSync(path.join(projectDir, 'new-benchmark.ts'), 'export {};\n');
+    expect(gitState(projectDir).dirty).toBe(true);
+    rmSync(path.join(projectDir, 'new-benchmark.ts'));
     writeFileSync(path.join(projectDir, 'code.ts'), 'export const changed = true;\n');
     expect(gitState(projectDir)).toEqual({ commit: expect.stringMatching(/^[0-9a-f]{7,}$/), dirty: true });
   });

@@ -21,15 +21,17 @@ export function benchResultsDir(): string {
 }
 
 /**
- * The commit a run measures, and whether the checkout differs from it. Result files are left
- * out: a run of every benchmark writes one after another, and the second would otherwise call
- * the first one's JSON a change. Null where git or the checkout is missing.
+ * The commit a run measures, and whether the checkout differs from it in anything that runs.
+ * bench/results/ and docs/ are left out: `npm run bench` writes a result after each benchmark
+ * and the table at its end, and the next run would otherwise call those a change. Untracked
+ * files count (a new benchmark not yet committed is a change). Null where git or the checkout
+ * is missing.
  */
 export function gitState(projectDir: string): { commit: string | null; dirty: boolean | null } {
   const git = (args: string[]) => execFileSync('git', args, { cwd: projectDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     const commit = git(['rev-parse', '--short', 'HEAD']);
-    const changes = git(['status', '--porcelain', '--', '.', ':(exclude)bench/results']);
+    const changes = git(['status', '--porcelain', '--', '.', ':(exclude)bench/results', ':(exclude)docs']);
     return { commit, dirty: changes.length > 0 };
   } catch {
     return { commit: null, dirty: null };
