@@ -27,7 +27,7 @@ type ToolHook = NonNullable<ReturnType<Parameters<typeof generateMiddleware>[1]>
  * The runner's genkit middleware, one layer: a run's step hooks (when it has a stepper) around
  * the tool time limit, so a pause does not count against a tool's limit. One layer, not one per
  * concern: each layer genkit goes through on every model call and tool execution cost a
- * 20-round loop ≈0.3 ms of the runner's 8 a run (bench/runner-process-overhead.ts). A tool past
+ * 20-round loop ≈0.3 ms of the runner's 8 a run (bench/runner-process-overhead.bench.ts). A tool past
  * the limit fails its call; a busy loop blocks the event loop and never reaches the timer: the
  * server's heartbeat catches that case and replaces the runner. The tool runs inside its
  * request's context, so its span's start carries its input and ref.

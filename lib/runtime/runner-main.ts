@@ -65,7 +65,7 @@ const telemetry = startRunnerTelemetry({
  * One generate on the hand-written model before the runner says it is ready. genkit compiles
  * a JSON-schema validator (ajv) the first time it validates a generate request and a model
  * request, and V8 compiles the loop's code: ≈340 ms of CPU that the first run on every fresh
- * runner paid (bench/capture-overhead.ts), now spent while the pool keeps the runner warm.
+ * runner paid (bench/capture-overhead.bench.ts), now spent while the pool keeps the runner warm.
  * It runs no tools/ code and its spans are not sent (they belong to no run).
  */
 async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: string): Promise<void> {
@@ -86,7 +86,7 @@ async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: st
  * event with the request's result behind them, in one message: the server has all of the
  * request's spans before its result, and stores them before it says the run is done
  * (lib/server/runner-supervisor.ts). One write, not two: each wakes the server
- * (bench/runner-process-overhead.ts).
+ * (bench/runner-process-overhead.bench.ts).
  */
 function finishRequest(result: Extract<RunnerEvent, { type: 'generate-result' | 'replay-result' }>): void {
   telemetry.closeOpenSpans(result.requestId, result.failure?.message ?? 'The run ended before this span did.');

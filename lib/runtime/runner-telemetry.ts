@@ -20,7 +20,7 @@ export interface RunnerTelemetry {
  * the server stores (lib/server/span-write-behind.ts): the runner has no OTLP exporter.
  * Before, each span left twice — over IPC for crash safety and again over OTLP/HTTP through
  * the server's receiver — and a run was done only after that export's round trip; the
- * second copy cost more than genkit's own work per turn with a fast model (bench/capture-overhead.ts).
+ * second copy cost more than genkit's own work per turn with a fast model (bench/capture-overhead.bench.ts).
  * Apps keep exporting over OTLP/HTTP to `/v1/traces`; the IPC record gives the same span as
  * that export would (lib/contract/ended-span.test.ts compares them).
  */

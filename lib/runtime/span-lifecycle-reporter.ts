@@ -42,7 +42,7 @@ function isLoopscopeModel(name: string | undefined): boolean {
  * A span that may run code from tools/ (a tool, or a model that is not Loopscope's own: a
  * tools/ module can define one): its start must be out before that code runs. A scripted
  * model's turn is not: its start goes with the next batch, which halves a fast loop's spool
- * writes (one per tool run, not one per turn as well: bench/capture-overhead.ts).
+ * writes (one per tool run, not one per turn as well: bench/capture-overhead.bench.ts).
  */
 function runsCode(attributes: Record<string, string>, spanName: string): boolean {
   // genkit names an action's span after the action (its `genkit:name` comes only at the end).

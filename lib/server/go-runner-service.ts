@@ -87,7 +87,7 @@ export class GoRunnerService {
    * named after it (loadScenarios), so when that file is missing — every run of a JS or AI SDK
    * scenario — the answer comes without reading the others: starting a run pays no directory scan.
    * That check is one synchronous stat (microseconds): an asynchronous one put a hop through
-   * libuv's thread pool, ≈0.25 ms, on the way of every run (bench/capture-overhead.ts).
+   * libuv's thread pool, ≈0.25 ms, on the way of every run (bench/capture-overhead.bench.ts).
    */
   async scenarioNamed(name: string): Promise<GenkitGoScenario | undefined> {
     if (path.basename(name) === name && !existsSync(path.join(this.options.projectDir, 'tools', 'go', 'scenarios', `${name}.json`))) return undefined;

@@ -17,7 +17,7 @@ function jsonAnswer(status: number, payload: unknown): OtlpAnswer {
  * The OTLP receiver answered by Loopscope's HTTP server itself (scripts/start.js), in front of
  * Next: `POST /v1/traces` would otherwise pass Next's proxy (which buffers and re-streams the
  * body), its routing, its Web Request and Response adapters and its response compression — in
- * a profile of bench/ingest-throughput.ts about three quarters of the server's CPU per export.
+ * a profile of bench/ingest-throughput.bench.ts about three quarters of the server's CPU per export.
  * The request meets the same guard as in proxy.ts (Host, Origin, token; `guardRequest`), the
  * same body limit and the same `receiveOtlpExport` as the Next route (app/v1/traces).
  *

@@ -131,7 +131,7 @@ export class RunnerProcess {
       process.execPath,
       [
         `--max-old-space-size=${settings.memoryLimitMb}`,
-        // For benchmarks (bench/bench-server.ts): a CPU profile of each runner, written when it exits.
+        // For benchmarks (bench/lib/bench-server.ts): a CPU profile of each runner, written when it exits.
         ...(process.env.LOOPSCOPE_RUNNER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOOPSCOPE_RUNNER_CPU_PROF}`] : []),
         '--import',
         'tsx',
@@ -141,7 +141,7 @@ export class RunnerProcess {
         cwd: settings.projectDir,
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         // The V8 serializer, not JSON: a run's span batch (~200 KB of attribute strings that are
-        // themselves JSON) is copied rather than escaped and parsed on both sides (bench/capture-overhead.ts).
+        // themselves JSON) is copied rather than escaped and parsed on both sides (bench/capture-overhead.bench.ts).
         serialization: 'advanced',
         env: runnerEnvironment({
           LOOPSCOPE_TOOLS_DIR: settings.toolsDir,
@@ -308,7 +308,7 @@ export class RunnerProcess {
    * Ties the traces these span starts or ends belong to to their requests and runs, each trace
    * once, before their spans are published (the page's filter by run needs it). The spans say
    * it themselves: a message of its own for each new trace woke this process once more per run
-   * (bench/runner-process-overhead.ts). Ends count too: a span that ended before its start left
+   * (bench/runner-process-overhead.bench.ts). Ends count too: a span that ended before its start left
    * the runner is reported by its end alone (runner-span-outbox.ts). A span of no run is not tied.
    */
   private noteTraces(spans: readonly { runId?: string; requestId?: string; traceId: string }[]): void {

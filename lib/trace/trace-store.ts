@@ -60,7 +60,7 @@ export interface AppendOptions {
  * How long a batch of `behind` appends waits for its commit at most. A run's commit (2–6 ms
  * here for a 62-span trace) that ran as soon as its run was reported done delayed the next
  * request the page (or a tight loop of runs) sent right after: waiting lets that request go
- * first and the commit run while the runner works (bench/capture-overhead.ts). Reads never
+ * first and the commit run while the runner works (bench/capture-overhead.bench.ts). Reads never
  * wait for it: a read starts the commit at once (read-your-writes).
  */
 export const BEHIND_COMMIT_MS = 20;
@@ -172,7 +172,7 @@ export class TraceStore {
    * a run's trace: it waits at least for the next turn of the event loop, so that what the
    * caller's tick produced leaves first — the event saying a run is done, which the supervisor
    * publishes right after it handed the run's spans here, reached the page 5 ms later before
-   * (bench/capture-overhead.ts) — and with `commit: 'behind'` up to `BEHIND_COMMIT_MS`, unless
+   * (bench/capture-overhead.bench.ts) — and with `commit: 'behind'` up to `BEHIND_COMMIT_MS`, unless
    * something reads first. Appends made meanwhile join the batch.
    * @throws LoopscopeError INVALID_ARGUMENT for malformed spans (nothing is queued).
    */
