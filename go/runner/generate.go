@@ -59,6 +59,8 @@ type result struct {
 	RootSpan *SpanRef `json:"rootSpan,omitempty"`
 	Outcome  *outcome `json:"outcome,omitempty"`
 	Failure  *failure `json:"failure,omitempty"`
+	// Stopped while a tool ran: answered without it, its goroutine still running (stop.go).
+	CodeLeftRunning bool `json:"codeLeftRunning,omitempty"`
 }
 
 func toolNames(defined map[string]tools.Defined) []string {

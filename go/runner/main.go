@@ -84,18 +84,39 @@ func (r *runner) serve(ctx context.Context, in io.Reader, out io.Writer) {
 		case "ping":
 			send(map[string]any{"type": "pong", "requestId": cmd.RequestID})
 		case "generate":
-			// Each call runs on its own, so decisions for a paused one are read meanwhile.
+			// Each call runs on its own, so decisions for a paused one (and Stop) are read meanwhile.
 			go func(cmd command) {
-				callCtx, done := withStepping(ctx, cmd, func() { _ = r.flush(ctx) })
+				callCtx, call, forget := startStoppable(ctx, cmd)
+				defer forget()
+				callCtx, done := withStepping(callCtx, cmd, func() { _ = r.flush(ctx) })
 				defer done()
-				result := r.generate(callCtx, cmd)
+				results := make(chan result, 1)
+				go func() { results <- r.generate(callCtx, cmd) }()
+				var answer result
+				select {
+				case answer = <-results:
+				case why := <-call.abandoned:
+					// Stopped with a tool running (stop.go): answered now; its goroutine is left behind.
+					select {
+					case answer = <-results:
+					default:
+						answer = call.stoppedResult(cmd.RequestID, why)
+					}
+				}
+				call.settle()
 				// Every span of the call is exported before its result is told.
 				if err := r.flush(ctx); err != nil {
 					fmt.Fprintf(os.Stderr, "go-runner: span export failed: %v\n", err)
 				}
-				send(result)
+				send(answer)
 			}(cmd)
-		case "pause-decision", "set-mode", "stop":
+		case "stop":
+			reply := commandResult{Type: "command-result", RequestID: cmd.RequestID, OK: stopRun(cmd.RunID)}
+			if !reply.OK {
+				reply.Message = fmt.Sprintf("Run %s is not running in the genkit Go runner.", cmd.RunID)
+			}
+			send(reply)
+		case "pause-decision", "set-mode":
 			send(r.stepCommand(cmd))
 		case "replay-step", "replay-answer":
 			replays.handle(ctx, cmd.Type, append([]byte(nil), lines.Bytes()...))
@@ -129,7 +150,14 @@ func useTracerProvider(exporter sdktrace.SpanExporter) (*sdktrace.TracerProvider
 	if err != nil {
 		return nil, err
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(linkProcessor{}), sdktrace.WithSpanProcessor(stepSpanProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	provider := sdktrace.NewTracerProvider(
+		sdktrace.WithSpanProcessor(linkProcessor{}),
+		sdktrace.WithSpanProcessor(stoppableSpans{}),
+		sdktrace.WithSpanProcessor(stepSpanProcessor{}),
+		// What a call stopped without waiting for starts later is not exported (stop.go).
+		sdktrace.WithSpanProcessor(exportUnlessAbandoned{next: sdktrace.NewBatchSpanProcessor(exporter)}),
+		sdktrace.WithResource(res),
+	)
 	otel.SetTracerProvider(provider)
 	return provider, nil
 }

@@ -91,6 +91,10 @@ func (stepSpanProcessor) OnStart(ctx context.Context, span sdktrace.ReadWriteSpa
 	if !ok {
 		return
 	}
+	// A span a stopped call starts after it was answered is neither told nor exported (stop.go).
+	if call, stoppable := ctx.Value(stoppableKey{}).(*stoppable); stoppable && call.isOver() {
+		return
+	}
 	traceID := span.SpanContext().TraceID().String()
 	run.sawTrace(traceID)
 	steppedSpans.Store(span.SpanContext().SpanID(), run)

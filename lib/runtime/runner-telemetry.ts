@@ -2,6 +2,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { AnswerLinkProcessor } from './answer-link';
+import type { ClosedBy, OpenSpanEnding, RunningTool } from '../dialects/open-spans';
 import type { SpanStartEvent } from './runner-protocol';
 import type { SpanOwner } from './runner-span-outbox';
 import { SpanLifecycleReporter } from './span-lifecycle-reporter';
@@ -9,8 +10,12 @@ import { SpanLifecycleReporter } from './span-lifecycle-reporter';
 export { runContext } from './run-context';
 
 export interface RunnerTelemetry {
-  /** Ends the request's still-open spans as failed with `message` (through the SDK: they are reported as ended). */
-  closeOpenSpans(requestId: string, message: string): number;
+  /** Ends the request's still-open spans as failed or stopped, in their runtime's shape (through the SDK: they are reported as ended). */
+  closeOpenSpans(requestId: string, close: { ending: OpenSpanEnding; closedBy: ClosedBy }): number;
+  /** A tool of the request executing now (not one of `paused`), if any. */
+  runningTool(requestId: string, paused?: readonly RunningTool[]): RunningTool | undefined;
+  /** The request was reported over while its code still runs: what it starts from now on is not reported. */
+  abandon(requestId: string): void;
   shutdown(): Promise<void>;
 }
 
@@ -43,7 +48,9 @@ export function startRunnerTelemetry(options: {
   });
   sdk.start();
   return {
-    closeOpenSpans: (requestId, message) => reporter.closeOpenSpans(requestId, message),
+    closeOpenSpans: (requestId, close) => reporter.closeOpenSpans(requestId, close),
+    runningTool: (requestId, paused) => reporter.runningTool(requestId, paused),
+    abandon: (requestId) => reporter.abandon(requestId),
     shutdown: () => sdk.shutdown(),
   };
 }

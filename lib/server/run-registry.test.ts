@@ -23,6 +23,43 @@ const finished: GenerateResult = {
   outcome: { finishReason: 'stop', text: 'Booked.', interrupts: [], messages: [...HISTORY, { role: 'model', content: [{ text: 'Booked.' }] }] },
 };
 
+describe('RunRegistry: Stop', () => {
+  const stoppedFailure: GenerateResult = { traceIds: ['trace-3'], failure: { message: 'The run was stopped by the user.', status: 'CANCELLED' } };
+
+  it('a run asked to stop whose call then fails is stopped, not failed; the stop is forgotten once it ended', () => {
+    const { runs } = registry();
+    const { runId } = runs.create({ scenario: 'tool-hangs' });
+    runs.markStopping(runId);
+    expect(runs.complete(runId, stoppedFailure)).toMatchObject({ status: 'stopped', failure: { status: 'CANCELLED' }, finishReason: 'error' });
+    // Another run that fails is failed.
+    const other = runs.create({ scenario: 'tool-throws' });
+    expect(runs.complete(other.runId, stoppedFailure)?.status).toBe('failed');
+  });
+
+  it('a call that finished as the stop arrived stays finished; a stop that did not reach the run changes nothing', () => {
+    const { runs } = registry();
+    const finishing = runs.create({ scenario: 'respond-to-question' });
+    runs.markStopping(finishing.runId);
+    expect(runs.complete(finishing.runId, finished)?.status).toBe('finished');
+    const refused = runs.create({ scenario: 'tool-throws' });
+    runs.markStopping(refused.runId);
+    runs.markStopping(refused.runId, false);
+    expect(runs.complete(refused.runId, stoppedFailure)?.status).toBe('failed');
+  });
+
+  it('whenEnded: the run once it is no longer running, or as it is at the timeout', async () => {
+    const { runs } = registry();
+    const { runId } = runs.create({ scenario: 'tool-hangs' });
+    const ended = runs.whenEnded(runId, 5_000);
+    runs.markStopping(runId);
+    runs.complete(runId, stoppedFailure);
+    expect(await ended).toMatchObject({ runId, status: 'stopped' });
+    const still = runs.create({ scenario: 'slow-tool' });
+    expect(await runs.whenEnded(still.runId, 10)).toMatchObject({ status: 'running' });
+    expect(await runs.whenEnded('no-such-run', 10)).toBeUndefined();
+  });
+});
+
 describe('RunRegistry', () => {
   it('creates a running run and reports it', () => {
     const { runs, changes } = registry();
