@@ -1,8 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { guardRequest, refusalBody } from './lib/server/request-guard';
-import { createNonce, securityHeaders } from './lib/server/security-headers';
-import { serverPort, serverToken } from './lib/server/server-config';
-import { sessionCookieName } from './lib/server/session-cookie';
+import { guardRequest, refusalBody } from './lib/server/http/request-guard';
+import { createNonce, securityHeaders } from './lib/server/http/security-headers';
+import { serverPort, serverToken } from './lib/server/http/server-config';
+import { sessionCookieName } from './lib/server/http/session-cookie';
 
 /**
  * Every request passes the security model of docs/architecture.md before anything else runs:

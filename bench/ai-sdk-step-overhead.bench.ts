@@ -32,9 +32,9 @@ trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new Sim
 const [{ registerTelemetry, tool }, { OpenTelemetry }, { runAiSdkCall }, { RunStepper }, { loadScenarios, isGenkitScenario }] = await Promise.all([
   import('ai'),
   import('@ai-sdk/otel'),
-  import('../lib/runtime/ai-sdk/run-ai-sdk-call'),
-  import('../lib/runtime/run-stepper'),
-  import('../lib/runtime/scenario'),
+  import('../lib/runtimes/ai-sdk/run/run-ai-sdk-call'),
+  import('../lib/runner/run-stepper'),
+  import('../lib/runner/scenario'),
 ]);
 registerTelemetry(new OpenTelemetry());
 

@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildRunGraph } from '../lib/graph/build-run-graph';
-import { encodeOtlpJson } from '../lib/trace/otlp-json';
-import { loadTraceFile } from '../lib/trace/load-trace-file';
-import type { Span } from '../lib/trace/span';
+import { encodeOtlpJson } from '../lib/spans/otlp-json';
+import { loadTraceFile } from '../lib/store/load-trace-file';
+import type { Span } from '../lib/spans/span';
 import { median } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
 

@@ -3,9 +3,9 @@
 import type { SpanView } from '@/lib/contract/span-view';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
-import { DIALECTS } from '@/lib/dialects/registry';
-import { GENKIT_DIALECT_ID } from '@/lib/dialects/genkit-js/dialect-id';
-import type { DialectExplanations } from '@/lib/dialects/runtime-dialect';
+import { DIALECTS } from '@/lib/runtimes/registry';
+import { GENKIT_DIALECT_ID } from '@/lib/runtimes/genkit-js/read/dialect-id';
+import type { DialectExplanations } from '@/lib/loop/runtime-dialect';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { useState } from 'react';
 import { ConversationSection } from './conversation-section';

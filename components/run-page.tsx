@@ -7,7 +7,7 @@ import type { ScenarioListResponse } from '@/lib/contract/runner-status';
 import type { RunResponse, RunSession } from '@/lib/contract/run-session';
 import type { ListedTool } from '@/lib/contract/tool-info';
 import type { RunGraph } from '@/lib/graph/run-graph';
-import { decodeOtlpJson } from '@/lib/trace/otlp-json';
+import { decodeOtlpJson } from '@/lib/spans/otlp-json';
 import { openSpanFromStart } from '@/lib/contract/open-span';
 import { apiJson, sourceSpanUrls, spanViewUrl } from './api-client';
 import { EMPTY_GRAPH } from './empty-graph';

@@ -4,7 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { decodeOtlpJson } from '../lib/trace/otlp-json';
+import { decodeOtlpJson } from '../lib/spans/otlp-json';
 import config, { E2E_PORT, E2E_STORAGE_STATE, E2E_TOKEN } from '../playwright.config';
 
 export const TOKEN = E2E_TOKEN;

@@ -7,7 +7,7 @@
  * A custom server around Next's request handler instead of `next start`, so that Loopscope
  * owns the sockets: it listens on 127.0.0.1 and [::1], cuts clients that send headers or
  * bodies too slowly, and answers 413 to an oversized Content-Length before reading the body
- * (lib/server/start-http-servers.ts). Settings: see the README's settings table.
+ * (lib/server/http/start-http-servers.ts). Settings: see the README's settings table.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -30,12 +30,12 @@ function fail(message) {
 // tsx loads only these TypeScript modules (a scoped loader): Next's own code runs untouched.
 const { tsImport } = await import('tsx/esm/api');
 const load = (file) => tsImport(path.join(projectDir, file), import.meta.url);
-const { planListen } = await load('lib/server/listen-plan.ts');
-const { startHttpServers } = await load('lib/server/start-http-servers.ts');
-const { readHttpTimeouts, readForwarding } = await load('lib/server/server-config.ts');
-const { createOtlpFastPath } = await load('lib/server/otlp-fast-path.ts');
-const { createRunsFastPath } = await load('lib/server/runs-fast-path.ts');
-const { createEventsFastPath } = await load('lib/server/events-fast-path.ts');
+const { planListen } = await load('lib/server/http/listen-plan.ts');
+const { startHttpServers } = await load('lib/server/http/start-http-servers.ts');
+const { readHttpTimeouts, readForwarding } = await load('lib/server/http/server-config.ts');
+const { createOtlpFastPath } = await load('lib/server/http/otlp-fast-path.ts');
+const { createRunsFastPath } = await load('lib/server/http/runs-fast-path.ts');
+const { createEventsFastPath } = await load('lib/server/http/events-fast-path.ts');
 const { existingAppContext } = await load('lib/server/app-context-holder.ts');
 const { createReflectionDoor } = await load('lib/server/attach/reflection-door.ts');
 
@@ -71,7 +71,7 @@ await app.prepare();
 let servers;
 try {
   // POST /v1/traces, POST /api/runs and the event stream are answered here, before Next, with
-  // the context instrumentation.ts made (lib/server/otlp-fast-path.ts, runs-fast-path.ts,
+  // the context instrumentation.ts made (lib/server/http/otlp-fast-path.ts, runs-fast-path.ts,
   // events-fast-path.ts); every other request goes to Next.
   const guard = { port, token, extraHost: plan.extraHost };
   const otlp = createOtlpFastPath({ context: existingAppContext, guard });

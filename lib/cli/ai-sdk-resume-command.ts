@@ -1,7 +1,7 @@
 /**
  * `loopscope resume <file> --approve / --deny / --respond …` on a paused AI SDK call, without
  * `--dry-run`: checks the answers by the SDK's rules with the tools of tools/ai-sdk/ (the same
- * rules and runner facts as the web app: lib/server/resume-targets.ts), runs the answering
+ * rules and runner facts as the web app: lib/server/services/resume-targets.ts), runs the answering
  * `generateText` of the recorded call's scenario in this process with its spans captured
  * through `@ai-sdk/otel`, stores the new trace and prints the graph of both.
  *
@@ -15,9 +15,9 @@ import { LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
 import type { ResumeContext } from '../resume/resume-context';
-import { validateResume, type ResumeIssue } from '../resume/validate-resume';
+import { validateResume, type ResumeIssue } from '../runtimes/genkit-js/read/validate-resume';
 import type { ApproveAnswer, DenyAnswer, RespondAnswer } from '../contract/resume-answers';
-import type { Span } from '../trace/span';
+import type { Span } from '../spans/span';
 import { storeNewTrace } from './store-new-trace';
 
 export interface AiSdkResumeOptions {
@@ -34,17 +34,17 @@ export interface AiSdkResumeOptions {
 
 export async function runAiSdkResumeCommand(options: AiSdkResumeOptions): Promise<number> {
   const { context, where } = options;
-  const { startInProcessCapture } = await import('../runtime/in-process-capture');
+  const { startInProcessCapture } = await import('../runner/in-process-capture');
   const capture = await startInProcessCapture({ serviceName: 'loopscope-cli' });
   try {
     const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools, aiSdkToolInfos }, { loadScenarios }, { runAiSdkCall }, { traceGenerate }, { resumeTargetOf }] = await Promise.all([
       import('ai'),
       import('@ai-sdk/otel'),
-      import('../runtime/ai-sdk/load-ai-sdk-tools'),
-      import('../runtime/scenario'),
-      import('../runtime/ai-sdk/run-ai-sdk-call'),
-      import('../runtime/answer-link'),
-      import('../server/resume-targets'),
+      import('../runtimes/ai-sdk/run/load-ai-sdk-tools'),
+      import('../runner/scenario'),
+      import('../runtimes/ai-sdk/run/run-ai-sdk-call'),
+      import('../runner/answer-link'),
+      import('../server/services/resume-targets'),
     ]);
     registerTelemetry(new OpenTelemetry());
     const catalog = await loadAiSdkTools(`${where.toolsDir}/ai-sdk`);

@@ -1,7 +1,7 @@
 /**
  * `loopscope resume <file> --respond / --restart …` on an interrupted genkit Go call, without
- * `--dry-run`: checks the answers by genkit Go's rules (lib/dialects/genkit-go/resume-rules.ts,
- * with the same runner facts as the web app: lib/server/resume-targets.ts), builds and starts
+ * `--dry-run`: checks the answers by genkit Go's rules (lib/runtimes/genkit-go/read/resume-rules.ts,
+ * with the same runner facts as the web app: lib/server/services/resume-targets.ts), builds and starts
  * the Go runner (go/runner, tools/go/), runs the resume in real genkit Go with its spans sent
  * over OTLP/HTTP to a receiver on loopback in this process, stores the new traces and prints the
  * graph of the interrupted trace plus them.
@@ -17,8 +17,8 @@ import { LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
 import type { ResumeContext } from '../resume/resume-context';
-import { validateResume } from '../resume/validate-resume';
-import type { Span } from '../trace/span';
+import { validateResume } from '../runtimes/genkit-js/read/validate-resume';
+import type { Span } from '../spans/span';
 import { storeNewTrace } from './store-new-trace';
 
 export interface GoResumeOptions {
@@ -34,10 +34,10 @@ export interface GoResumeOptions {
 export async function runGoResumeCommand(options: GoResumeOptions): Promise<number> {
   const { context, where } = options;
   const [{ loadScenarios, isGenkitGoScenario }, { resumeTargetOf }, { buildGoRunner, startGoRunner }, { startLoopbackReceiver }] = await Promise.all([
-    import('../runtime/scenario'),
-    import('../server/resume-targets'),
-    import('../runtime/genkit-go/go-runner'),
-    import('../server/loopback-receiver'),
+    import('../runner/scenario'),
+    import('../server/services/resume-targets'),
+    import('../runtimes/genkit-go/run/go-runner'),
+    import('../server/ingest/loopback-receiver'),
   ]);
   const scenarios = (await loadScenarios(path.join(where.projectDir, 'tools', 'go', 'scenarios'))).scenarios.filter(isGenkitGoScenario);
   const request = { source: { file: 'cli' }, respond: options.respond, restart: options.restart };

@@ -7,15 +7,15 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
 import { resumeContextFrom } from '../resume/resume-context';
-import { resumeSnippet, validateResume } from '../resume/validate-resume';
-import { dialectTitle } from '../dialects/registry';
+import { resumeSnippet, validateResume } from '../runtimes/genkit-js/read/validate-resume';
+import { dialectTitle } from '../runtimes/registry';
 import { compareRuns, renderComparisonText } from '../graph/compare-runs';
-import { loadTraceFile } from '../trace/load-trace-file';
-import { tryParseJsonLimited } from '../trace/parse-json-limited';
+import { loadTraceFile } from '../store/load-trace-file';
+import { tryParseJsonLimited } from '../spans/parse-json-limited';
 import { resumeVerdictOf, type ResumeVerdict } from '../contract/resume-answers';
 import { replayCommand } from './replay-command';
 import { reproCommand } from './repro-command';
-import type { Span } from '../trace/span';
+import type { Span } from '../spans/span';
 
 const USAGE = `Usage: loopscope <command> [options]
 

@@ -9,9 +9,9 @@
 import path from 'node:path';
 import { readReplayable } from '../replay/read-recording';
 import { renderReplayText, type ReplayReport } from '../replay/replay-report';
-import { replayRecording } from '../replay/run-replay';
-import { loadTraceFile } from '../trace/load-trace-file';
-import type { Span } from '../trace/span';
+import { replayRecording } from '../runtimes/genkit-js/replay/run-replay';
+import { loadTraceFile } from '../store/load-trace-file';
+import type { Span } from '../spans/span';
 import { LoopscopeError } from '../errors';
 
 /** Runs `loopscope replay` and returns its exit code; `write` receives what goes to stdout. */
@@ -26,10 +26,10 @@ export async function replayCommand({ files, flags, write }: { files: string[]; 
   if (read.runtime === 'genkit-go') {
     report = await replayInGoRunner({ recording: read.recording, mode, liveTools: flags.has('--live-tools') });
   } else if (read.runtime === 'ai-sdk') {
-    const { replayAiSdkRecording } = await import('../runtime/ai-sdk/replay-ai-sdk');
-    let liveTools: Awaited<ReturnType<typeof import('../runtime/ai-sdk/load-ai-sdk-tools').loadAiSdkTools>>['tools'] | undefined;
+    const { replayAiSdkRecording } = await import('../runtimes/ai-sdk/replay/replay-ai-sdk');
+    let liveTools: Awaited<ReturnType<typeof import('../runtimes/ai-sdk/run/load-ai-sdk-tools').loadAiSdkTools>>['tools'] | undefined;
     if (flags.has('--live-tools')) {
-      const { loadAiSdkTools } = await import('../runtime/ai-sdk/load-ai-sdk-tools');
+      const { loadAiSdkTools } = await import('../runtimes/ai-sdk/run/load-ai-sdk-tools');
       const catalog = await loadAiSdkTools(path.join(toolsDir, 'ai-sdk'));
       for (const problem of catalog.problems) process.stderr.write(`loopscope: tools/ai-sdk/${problem.file}: ${problem.message}\n`);
       liveTools = catalog.tools;
@@ -38,7 +38,7 @@ export async function replayCommand({ files, flags, write }: { files: string[]; 
   } else {
     const liveTools = flags.has('--live-tools')
       ? async (ai: import('genkit/beta').GenkitBeta) => {
-          const { loadToolModules } = await import('../runtime/load-tools');
+          const { loadToolModules } = await import('../runtimes/genkit-js/run/load-tools');
           const loaded = await loadToolModules(ai, toolsDir);
           for (const problem of loaded.problems) process.stderr.write(`loopscope: tools/${problem.file}: ${problem.message}\n`);
         }
@@ -49,12 +49,12 @@ export async function replayCommand({ files, flags, write }: { files: string[]; 
   return report.matched ? 0 : 1;
 }
 
-/** A genkit Go recording, replayed in a Go runner of this process's own (lib/runtime/genkit-go/replay-go.ts). */
-async function replayInGoRunner(options: { recording: import('../dialects/genkit-js/recording').Recording; mode: 'strict' | 'lenient'; liveTools: boolean }): Promise<ReplayReport> {
+/** A genkit Go recording, replayed in a Go runner of this process's own (lib/runtimes/genkit-go/replay/replay-go.ts). */
+async function replayInGoRunner(options: { recording: import('../runtimes/genkit-js/read/recording').Recording; mode: 'strict' | 'lenient'; liveTools: boolean }): Promise<ReplayReport> {
   const [{ buildGoRunner, startGoRunner }, { replayGoRecording }, { startLoopbackReceiver }] = await Promise.all([
-    import('../runtime/genkit-go/go-runner'),
-    import('../runtime/genkit-go/replay-go'),
-    import('../server/loopback-receiver'),
+    import('../runtimes/genkit-go/run/go-runner'),
+    import('../runtimes/genkit-go/replay/replay-go'),
+    import('../server/ingest/loopback-receiver'),
   ]);
   const projectDir = process.cwd();
   const receiver = await startLoopbackReceiver();

@@ -8,11 +8,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage, LoopscopeError } from '../errors';
-import { exportRepro, reproFileName, type LocalToolModule } from '../replay/export-repro';
-import { exportAiSdkRepro } from '../replay/export-ai-sdk-repro';
+import { exportRepro, reproFileName, type LocalToolModule } from '../runtimes/genkit-js/repro/export-repro';
+import { exportAiSdkRepro } from '../runtimes/ai-sdk/repro/export-ai-sdk-repro';
 import { readReplayable } from '../replay/read-recording';
-import { loadTraceFile } from '../trace/load-trace-file';
-import type { Span } from '../trace/span';
+import { loadTraceFile } from '../store/load-trace-file';
+import type { Span } from '../spans/span';
 
 /** The value of `--out FILE` or `--out=FILE`, if given. */
 function outOption(argv: string[]): string | undefined {
@@ -31,7 +31,7 @@ function importPath(fromDirectory: string, file: string): string {
 
 /** The tool modules of `toolsDirectory` that define recorded tools, loaded once in a scratch genkit instance to learn which defines what. */
 async function localToolModules({ toolsDirectory, fromDirectory, recorded, warn }: { toolsDirectory: string; fromDirectory: string; recorded: Set<string>; warn: (text: string) => void }): Promise<LocalToolModule[]> {
-  const [{ genkit }, { loadToolModules }] = await Promise.all([import('genkit/beta'), import('../runtime/load-tools')]);
+  const [{ genkit }, { loadToolModules }] = await Promise.all([import('genkit/beta'), import('../runtimes/genkit-js/run/load-tools')]);
   const loaded = await loadToolModules(genkit({}), toolsDirectory);
   for (const problem of loaded.problems) warn(`loopscope: tools/${problem.file}: ${problem.message}\n`);
   const byFile = new Map<string, string[]>();
@@ -53,7 +53,7 @@ export async function reproCommand(options: { argv: string[]; files: string[]; f
   const fileName = out ? path.basename(out) : reproFileName(files[0]);
   if (read.runtime === 'genkit-go') {
     if (flags.has('--local-tools')) warn('loopscope: --local-tools imports genkit JS tool modules: the genkit Go repro keeps its tools stubbed from the recording.\n');
-    const { exportGoRepro, goReproFileName } = await import('../replay/export-go-repro');
+    const { exportGoRepro, goReproFileName } = await import('../runtimes/genkit-go/repro/export-go-repro');
     return emit({ out, text: exportGoRepro(read.recording, { source: files.join(', '), fileName: out ? path.basename(out) : goReproFileName(files[0]) }), write });
   }
   if (read.runtime === 'ai-sdk') {

@@ -1,7 +1,7 @@
 /**
  * `loopscope resume <file> …` without `--dry-run`: checks the answers, runs the resume with the
  * local tools and the real genkit runtime in this process, stores the new trace in the data dir
- * and prints its graph. Mirrors the web app's resume (lib/server/resume-service.ts): the same
+ * and prints its graph. Mirrors the web app's resume (lib/server/services/resume-service.ts): the same
  * validation, a restart needs the tool registered in tools/ (respond never does), the recorded
  * history and model are used as they were, and only locally registered tools are offered.
  *
@@ -16,12 +16,12 @@ import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
 import { unavailableModelMessage } from '../resume/model-availability';
 import { resumeContextFrom, type ResumeContext } from '../resume/resume-context';
-import { validateResume, type RespondAnswer, type RestartAnswer, type ResumeIssue } from '../resume/validate-resume';
+import { validateResume, type RespondAnswer, type RestartAnswer, type ResumeIssue } from '../runtimes/genkit-js/read/validate-resume';
 import type { ApproveAnswer, DenyAnswer } from '../contract/resume-answers';
-import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
-import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
-import type { GenerateFailure } from '../runtime/runner-protocol';
-import { loadTraceFile } from '../trace/load-trace-file';
+import { AI_SDK_DIALECT_ID } from '../runtimes/ai-sdk/read/dialect-id';
+import { GENKIT_GO_DIALECT_ID } from '../runtimes/genkit-go/read/dialect-id';
+import type { GenerateFailure } from '../runner/runner-protocol';
+import { loadTraceFile } from '../store/load-trace-file';
 import { storeNewTrace } from './store-new-trace';
 
 export interface ResumeCommandOptions {
@@ -78,10 +78,10 @@ async function loadRuntime(toolsDir: string, scenariosDir: string) {
   // Imported only now (after the capture is registered): `graph` never pays for genkit.
   const [{ genkit }, { loadToolModules }, { loadScenarios, isGenkitScenario }, { defineScriptedModel }, { runGenerate }] = await Promise.all([
     import('genkit/beta'),
-    import('../runtime/load-tools'),
-    import('../runtime/scenario'),
-    import('../runtime/scripted-model'),
-    import('../runtime/run-generate'),
+    import('../runtimes/genkit-js/run/load-tools'),
+    import('../runner/scenario'),
+    import('../runtimes/genkit-js/run/scripted-model'),
+    import('../runtimes/genkit-js/run/run-generate'),
   ]);
   const ai = genkit({});
   const tools = await loadToolModules(ai, toolsDir);
@@ -125,7 +125,7 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
   const model = context.model;
   if (!model) throw new LoopscopeError('FAILED_PRECONDITION', 'The interrupted generate did not record which model it called, so it cannot be resumed.');
 
-  const { startInProcessCapture } = await import('../runtime/in-process-capture');
+  const { startInProcessCapture } = await import('../runner/in-process-capture');
   const capture = await startInProcessCapture({ serviceName: 'loopscope-cli' });
   try {
     const runtime = await loadRuntime(where.toolsDir, where.scenariosDir);

@@ -1,6 +1,6 @@
 /**
  * Stepping an attached app's generate (issue 16, item 4): the wire between Loopscope's step
- * middleware inside the app (lib/runtime/app-plugin, added by `plugins: [loopscope()]`) and the
+ * middleware inside the app (lib/runtimes/genkit-js/app-plugin, added by `plugins: [loopscope()]`) and the
  * Loopscope server, which holds the run's mode and its pauses as it does for its own runners.
  *
  * Loopscope starts the generate through the app's reflection API with

@@ -1,9 +1,9 @@
-import { classifySpan } from '../dialects/classify-span';
-import { dialectOf, DIALECTS } from '../dialects/registry';
-import type { RuntimeDialect } from '../dialects/runtime-dialect';
-import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../dialects/span-index';
-import type { Span } from '../trace/span';
-import type { TraceLinkKeys } from '../trace/trace-link-keys';
+import { classifySpan } from '../loop/classify-span';
+import { dialectOf, DIALECTS } from '../runtimes/registry';
+import type { RuntimeDialect } from '../loop/runtime-dialect';
+import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../loop/span-index';
+import type { Span } from '../spans/span';
+import type { TraceLinkKeys } from '../spans/trace-link-keys';
 import { graphElements } from './graph-elements';
 import { linkResumes } from './link-resumes';
 import type { ResumeMatch } from './match-resumes';

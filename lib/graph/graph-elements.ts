@@ -1,4 +1,4 @@
-import { requestLabel } from '../dialects/loop-model';
+import { requestLabel } from '../loop/loop-model';
 import type { GenerateCall, GraphEdge, GraphNode, Resolution, ToolCall } from './run-graph';
 
 const RESOLUTION_WORDS: Record<Resolution['kind'], string> = {

@@ -1,4 +1,4 @@
-import type { TraceLinkKeys } from '../trace/trace-link-keys';
+import type { TraceLinkKeys } from '../spans/trace-link-keys';
 import { matchResumes, type ResumeMatch } from './match-resumes';
 import type { GenerateCall } from './run-graph';
 

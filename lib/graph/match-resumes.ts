@@ -1,5 +1,5 @@
 import type { ResumeMatch } from '../contract/session';
-import { sameResource, type InterruptedGenerateKey, type ResumeGenerateKey, type TraceLinkKeys } from '../trace/trace-link-keys';
+import { sameResource, type InterruptedGenerateKey, type ResumeGenerateKey, type TraceLinkKeys } from '../spans/trace-link-keys';
 
 // A match travels to the page (the session route): its one definition is the contract's.
 export type { ResumeMatch } from '../contract/session';

@@ -1,5 +1,5 @@
-import { printableText } from '../trace/printable-text';
-import { requestLabel } from '../dialects/loop-model';
+import { printableText } from '../spans/printable-text';
+import { requestLabel } from '../loop/loop-model';
 import type { RunGraph, ToolCall } from './run-graph';
 
 const ICON: Record<ToolCall['status'], string> = { ok: '✓', error: '✗', interrupted: '⏸', running: '…', 'not-run': '∅' };

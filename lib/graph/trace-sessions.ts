@@ -1,7 +1,7 @@
-import type { SpanIndex } from '../dialects/span-index';
-import type { Span } from '../trace/span';
-import { summarizeTrace, type TraceSummary } from '../trace/summarize-trace';
-import type { TraceLinkKeys } from '../trace/trace-link-keys';
+import type { SpanIndex } from '../loop/span-index';
+import type { Span } from '../spans/span';
+import { summarizeTrace, type TraceSummary } from '../spans/summarize-trace';
+import type { TraceLinkKeys } from '../spans/trace-link-keys';
 import { indexSpans, readGenerates } from './build-run-graph';
 import { matchResumes, type ResumeMatch } from './match-resumes';
 import { traceTitle } from './trace-title';

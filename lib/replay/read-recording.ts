@@ -1,13 +1,13 @@
-import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk';
-import { readAiSdkRecording, type AiSdkRecording } from '../dialects/ai-sdk/recording';
-import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
-import { readGoRecording } from '../dialects/genkit-go/recording';
-import { GENKIT_DIALECT_ID } from '../dialects/genkit-js/dialect-id';
-import { readGenkitRecording, type Recording, type ResumeContinuation } from '../dialects/genkit-js/recording';
-import { dialectOf } from '../dialects/registry';
+import { AI_SDK_DIALECT_ID } from '../runtimes/ai-sdk/read';
+import { readAiSdkRecording, type AiSdkRecording } from '../runtimes/ai-sdk/read/recording';
+import { GENKIT_GO_DIALECT_ID } from '../runtimes/genkit-go/read/dialect-id';
+import { readGoRecording } from '../runtimes/genkit-go/read/recording';
+import { GENKIT_DIALECT_ID } from '../runtimes/genkit-js/read/dialect-id';
+import { readGenkitRecording, type Recording, type ResumeContinuation } from '../runtimes/genkit-js/read/recording';
+import { dialectOf } from '../runtimes/registry';
 import { LoopscopeError } from '../errors';
 import { buildRunGraph, indexSpans } from '../graph/build-run-graph';
-import type { Span } from '../trace/span';
+import type { Span } from '../spans/span';
 
 /** A recording of either runtime Loopscope replays, named by its runtime. */
 export type AnyRecording =

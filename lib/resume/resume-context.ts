@@ -1,11 +1,11 @@
 import { LoopscopeError } from '../errors';
-import { classifySpan } from '../dialects/classify-span';
-import { dialectOf } from '../dialects/registry';
-import { buildSpanIndex } from '../dialects/span-index';
-import type { ResumeContext } from '../dialects/resume-model';
-import { compareNanos, type Span } from '../trace/span';
+import { classifySpan } from '../loop/classify-span';
+import { dialectOf } from '../runtimes/registry';
+import { buildSpanIndex } from '../loop/span-index';
+import type { ResumeContext } from '../loop/resume-model';
+import { compareNanos, type Span } from '../spans/span';
 
-export type { PendingRequest, RecordedToolDefinition, ResumeContext } from '../dialects/resume-model';
+export type { PendingRequest, RecordedToolDefinition, ResumeContext } from '../loop/resume-model';
 
 /**
  * The context to resume one interrupted call of any loaded trace — the given one

@@ -1,27 +1,27 @@
 import path from 'node:path';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { summarizeCapturedTrace } from '../graph/trace-sessions';
-import { TraceStore } from '../trace/trace-store';
-import { RunWatchers } from './run-watchers';
-import { SavedGraphCache } from './saved-graph-cache';
-import { EventBus } from './event-bus';
-import { LiveRunGraphs } from './live-run-graphs';
-import { liveRunSpans } from './live-run-spans';
-import { RunRegistry } from './run-registry';
-import { ingestRunnerSpans } from './run-service';
-import { RunnerSupervisor } from './runner-supervisor';
-import { GoRunnerService } from './go-runner-service';
-import { goStepEvents } from './go-step-events';
-import { readForwarding, readServerConfig, type ServerConfig } from './server-config';
-import { OtlpForwarder } from './otlp-forwarder';
-import { IngestGate } from './ingest-gate';
-import { ProviderConfig } from './provider-config';
+import { TraceStore } from '../store/trace-store';
+import { RunWatchers } from './live/run-watchers';
+import { SavedGraphCache } from './traces/saved-graph-cache';
+import { EventBus } from './live/event-bus';
+import { LiveRunGraphs } from './live/live-run-graphs';
+import { liveRunSpans } from './live/live-run-spans';
+import { RunRegistry } from './services/run-registry';
+import { ingestRunnerSpans } from './services/run-service';
+import { RunnerSupervisor } from './runners/runner-supervisor';
+import { GoRunnerService } from '../runtimes/genkit-go/run/go-runner-service';
+import { goStepEvents } from '../runtimes/genkit-go/run/go-step-events';
+import { readForwarding, readServerConfig, type ServerConfig } from './http/server-config';
+import { OtlpForwarder } from './ingest/otlp-forwarder';
+import { IngestGate } from './ingest/ingest-gate';
+import { ProviderConfig } from './services/provider-config';
 import { errorMessage } from '../errors';
 import { runnerPoolStatus } from '../contract/runner-status';
 import { heldAppContext } from './app-context-holder';
 import { createAttachment, type Attachment } from './attach/attach-service';
 import { AttachedSteps } from './attach/attached-steps';
-import { sendStepCommand } from './step-command';
+import { sendStepCommand } from './runners/step-command';
 
 /** The server's long-lived parts, one set per process. */
 export interface AppContext {

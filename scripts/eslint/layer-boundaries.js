@@ -3,7 +3,7 @@
  *
  * One table (LIB_LAYERS) holds the order, bottom first: a layer may import itself and the
  * layers before it, never one after it. components/ may import only the pure layers, never
- * lib/server or lib/runtime; lib/ never imports app/ or components/. app/ is a thin shell
+ * lib/server or lib/runner; lib/ never imports app/ or components/. app/ is a thin shell
  * over lib/server and may import anything.
  *
  * Why a rule of our own rather than `no-restricted-imports` patterns: it resolves every
@@ -24,20 +24,22 @@ const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  */
 export const LIB_LAYERS = [
   'lib/errors',
-  'lib/trace',
+  'lib/spans',
   'lib/contract',
-  'lib/dialects',
+  'lib/loop',
+  'lib/store',
   'lib/graph',
   'lib/resume',
   'lib/replay',
-  'lib/runtime',
+  'lib/runner',
+  'lib/runtimes',
   'lib/server',
   'lib/cli',
   'lib (entry)',
 ];
 
 /** What components/ may import from lib/: view models and pure helpers, nothing server-side. */
-export const COMPONENT_IMPORTS = ['lib/errors', 'lib/trace', 'lib/contract', 'lib/dialects', 'lib/graph'];
+export const COMPONENT_IMPORTS = ['lib/errors', 'lib/spans', 'lib/contract', 'lib/loop', 'lib/graph'];
 
 const RULE_SOURCE = 'scripts/eslint/layer-boundaries.js';
 const UNPLACED = 'in no layer';
@@ -60,7 +62,7 @@ export function areaOf(relative) {
   const segments = relative.split('/');
   if (segments[0] !== 'lib' || segments.length < 2) return undefined;
   if (segments.length === 2) {
-    // lib/errors.ts, lib/errors (an import), lib/trace (a folder's index), lib/index.ts
+    // lib/errors.ts, lib/errors (an import), lib/spans (a folder's index), lib/index.ts
     const named = `lib/${segments[1].split('.')[0]}`;
     return layerIndex(named) >= 0 ? named : 'lib (entry)';
   }

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadTraceFile } from '../../trace/load-trace-file';
+import { loadTraceFile } from '../../store/load-trace-file';
 import { buildRunGraph } from '../build-run-graph';
 
 /** Every committed trace file whose Graph JSON is pinned, with the golden file's name. */

@@ -16,14 +16,14 @@
  */
 import type { ResumeFromTrace, ResumeIssue } from '../../contract/resume-answers';
 import type { RunActionResult } from '../../contract/runtimes';
-import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../../dialects/resume-model';
-import { GENKIT_GO_DIALECT_ID } from '../../dialects/genkit-go/dialect-id';
-import { goAppResumePayload } from '../../dialects/genkit-go/app-resume-input';
-import { GENKIT_DIALECT_ID } from '../../dialects/genkit-js/dialect-id';
-import { resumeGenerateInput } from '../../dialects/genkit-reflection/generate-input';
-import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../trace/loopscope-attributes';
-import type { Span } from '../../trace/span';
-import type { GenerateResult } from '../runner-process';
+import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../../loop/resume-model';
+import { GENKIT_GO_DIALECT_ID } from '../../runtimes/genkit-go/read/dialect-id';
+import { goAppResumePayload } from '../../runtimes/genkit-go/read/app-resume-input';
+import { GENKIT_DIALECT_ID } from '../../runtimes/genkit-js/read/dialect-id';
+import { resumeGenerateInput } from '../../runtimes/genkit-reflection/generate-input';
+import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../spans/loopscope-attributes';
+import type { Span } from '../../spans/span';
+import type { GenerateResult } from '../runners/runner-process';
 import { runtimeDefining, type Attachment } from './attach-service';
 
 export const HOW_TO_ATTACH = 'start your app with `loopscope start -- <command that starts it>` (or run it with GENKIT_ENV=dev in a folder Loopscope watches) and try again';

@@ -2,7 +2,7 @@
  * A stepped generate in an attached genkit JS app (issue 16, item 4): a run like a scenario's —
  * the run page, its pauses, Step / Continue / Stop, breakpoints — whose generate runs in the app,
  * with the app's model and tools, through its reflection API (`/util/generate`). The app's step
- * middleware (`plugins: [loopscope()]`, lib/runtime/app-plugin) holds it at each model call and
+ * middleware (`plugins: [loopscope()]`, lib/runtimes/genkit-js/app-plugin) holds it at each model call and
  * tool execution its mode asks for; AttachedSteps holds the pauses on this side.
  */
 import type { RunMode } from '../../contract/run-mode';
@@ -11,11 +11,11 @@ import type { RuntimeAction } from '../../contract/runtimes';
 import type { ListedTool } from '../../contract/tool-info';
 import { exampleFromSchema } from '../../resume/example-from-schema';
 import { LoopscopeError, errorMessage } from '../../errors';
-import { findAction } from '../../dialects/genkit-reflection/reflection-actions';
-import { readRunActionAnswer } from '../../dialects/genkit-reflection/run-action-answer';
+import { findAction } from '../../runtimes/genkit-reflection/reflection-actions';
+import { readRunActionAnswer } from '../../runtimes/genkit-reflection/run-action-answer';
 import { STEP_CONTEXT_KEY, STEP_MIDDLEWARE } from '../../contract/attach-step';
 import type { AppContext } from '../app-context';
-import type { GenerateResult } from '../runner-process';
+import type { GenerateResult } from '../runners/runner-process';
 import { attachedRuntime } from './attach-service';
 
 /** How long a stepped generate may take in all, pauses included (the reflection call stays open meanwhile). */

@@ -1,6 +1,6 @@
 /**
  * The pauses of stepped generates that run in attached apps (issue 16, item 4). The app's step
- * middleware (lib/runtime/app-plugin) asks here at every model call and tool execution; this
+ * middleware (lib/runtimes/genkit-js/app-plugin) asks here at every model call and tool execution; this
  * holds each run's mode (the page may change it while the run goes on) and its open pauses,
  * as the runner's RunStepper does for built-in runs, and answers the run service's step
  * commands (decide, set mode, stop) like a runner does. The wire is lib/contract/attach-step.ts.
@@ -11,9 +11,9 @@ import type { PauseDecision, PauseInfo } from '../../contract/pause';
 import type { SpanStartEvent } from '../../contract/span-start';
 import type { RunMode } from '../../contract/run-mode';
 import { LoopscopeError } from '../../errors';
-import { shouldPauseModel, shouldPauseTool } from '../../runtime/step-protocol';
-import { tokensMatch } from '../request-guard';
-import type { StepCommand, StepCommandResult } from '../runner-process';
+import { shouldPauseModel, shouldPauseTool } from '../../runner/step-protocol';
+import { tokensMatch } from '../http/request-guard';
+import type { StepCommand, StepCommandResult } from '../runners/runner-process';
 
 /** How long a decision waits for the app to say it checked and applied it. */
 const ACK_TIMEOUT_MS = 15_000;

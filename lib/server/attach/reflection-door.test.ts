@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { freePort } from '../testing/free-port';
-import { startHttpServers, type RunningHttpServers } from '../start-http-servers';
+import { startHttpServers, type RunningHttpServers } from '../http/start-http-servers';
 import { reflectionDoorUrl } from './app-environment';
 import type { Attachment } from './attach-service';
 import { createReflectionDoor } from './reflection-door';

@@ -1,8 +1,8 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { exportRepro, reproFileName } from '@/lib/replay/export-repro';
-import { exportAiSdkRepro } from '@/lib/replay/export-ai-sdk-repro';
-import { exportGoRepro, goReproFileName } from '@/lib/replay/export-go-repro';
+import { errorResponse } from '@/lib/server/http/http';
+import { exportRepro, reproFileName } from '@/lib/runtimes/genkit-js/repro/export-repro';
+import { exportAiSdkRepro } from '@/lib/runtimes/ai-sdk/repro/export-ai-sdk-repro';
+import { exportGoRepro, goReproFileName } from '@/lib/runtimes/genkit-go/repro/export-go-repro';
 import { readReplayable } from '@/lib/replay/read-recording';
 
 export const dynamic = 'force-dynamic';

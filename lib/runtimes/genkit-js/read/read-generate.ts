@@ -1,0 +1,168 @@
+/**
+ * A genkit generate call read from its spans: one `generate` span per call, each later turn a
+ * generate span nested in the previous one (docs/interrupt-model.md §4), each turn's model span
+ * and its tool spans siblings under it; a resume runs its restarts before its first turn.
+ */
+import { isObject } from '../../../spans/json-value';
+import { jsonAttributeOrUndefined } from '../../../spans/parse-json-attribute';
+import { spanKey, type Span } from '../../../spans/span';
+import type { GenerateCall, ModelCall, Resolution, ToolCall, Turn } from '../../../loop/loop-model';
+import type { ReadCall } from '../../../loop/runtime-dialect';
+import type { SpanIndex } from '../../../loop/span-index';
+import { GENKIT_BUGS } from './known-bugs';
+import { interruptedKeyOf, resumeKeyOf } from './link-keys';
+import { HAND_WRITTEN_MODEL } from './loopscope-markers';
+import { messageText, toolRequestParts } from './message-parts';
+import { readResolutions } from './read-resolutions';
+import { buildToolCall, pairToolCalls } from './read-tool-call';
+import { readResumeInput, type ResumeInput } from './resume-parts';
+import { callSpanFields } from '../../../loop/call-span-fields';
+
+const STATUS_PREFIX = /^([A-Z_]{3,}):/;
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function readModelCall(index: SpanIndex, span: Span): ModelCall {
+  const classification = index.classify(span);
+  const output = jsonAttributeOrUndefined(span.attributes['genkit:output']);
+  const message = isObject(output) ? output.message : undefined;
+  return {
+    id: spanKey(span),
+    traceId: span.traceId,
+    spanId: span.spanId,
+    model: classification.label,
+    status: classification.outcome === 'running' ? 'running' : classification.outcome === 'error' ? 'error' : 'ok',
+    toolRequests: toolRequestParts(message).map((part) => part.request),
+    text: messageText(message),
+    finishReason: isObject(output) ? stringOf(output.finishReason) : undefined,
+    errorMessage: classification.errorMessage,
+    ...(classification.label === HAND_WRITTEN_MODEL ? { handWritten: true as const } : {}),
+  };
+}
+
+/** Names the genkit 1.42 resume bugs (known-bugs.ts) visible within one generate. */
+const knownBugNotes: BugNotes = (options) => {
+  const notes: string[] = [];
+  if (options.errorMessage?.includes("reading 'tools'") && options.resumeToolCalls.some((call) => call.status === 'interrupted')) {
+    notes.push(GENKIT_BUGS[1].graphNote());
+  }
+  if (options.resolutions.some((resolution) => resolution.replacedInput !== undefined)) notes.push(GENKIT_BUGS[2].graphNote());
+  const refless = new Map<string, number>();
+  for (const call of options.turns.flatMap((turn) => turn.toolCalls)) {
+    if (call.status === 'interrupted' && !call.ref) refless.set(call.name, (refless.get(call.name) ?? 0) + 1);
+  }
+  for (const resolution of options.resolutions) {
+    if (!resolution.request.ref) refless.set(resolution.request.name, (refless.get(resolution.request.name) ?? 0) + 1);
+  }
+  for (const [name, count] of refless) if (count > 1) notes.push(GENKIT_BUGS[4].graphNote(count, name));
+  return notes;
+};
+
+/** A generate's input and resume parts: a resume is a generate called with `resume: {respond, restart}` (genkit JS, and genkit Go ≥ 1.12). */
+function readResume(root: Span): { input?: Record<string, unknown>; resume?: ResumeInput } {
+  // A generate's input repeats the whole history and tool schemas: parse it only for a resume.
+  const rawInput = root.attributes['genkit:input'];
+  const mayBeResume = typeof rawInput === 'string' ? rawInput.includes('"resume"') : isObject(rawInput) && rawInput.resume !== undefined;
+  const parsedInput = mayBeResume ? jsonAttributeOrUndefined(rawInput) : undefined;
+  const input = isObject(parsedInput) ? parsedInput : undefined;
+  return { input, resume: readResumeInput(input) };
+}
+
+/** What a call shows of a runtime's known bugs, in words. */
+export type BugNotes = (facts: { errorMessage?: string; resumeToolCalls: ToolCall[]; turns: Turn[]; resolutions: Resolution[] }) => string[];
+
+/**
+ * Reads one top-level generate call — its turns, tool calls, resume and link keys — from its
+ * span. `bugNotes` names the known bugs of the runtime that recorded it (genkit JS 1.42's by
+ * default).
+ */
+export function readGenerateCall(options: {
+  index: SpanIndex;
+  root: Span;
+  flowSpanId?: string;
+  /** Another runtime of the genkit family: its known bugs in place of genkit JS's. */
+  bugNotes?: BugNotes;
+}): ReadCall {
+  const { index, root, flowSpanId } = options;
+  const id = spanKey(root);
+  const classification = index.classify(root);
+  const { input, resume: resumeInput } = readResume(root);
+  const mayBeResume = resumeInput !== undefined;
+  const outputInterrupted = classification.outcome === 'interrupted';
+  const parsedOutput = outputInterrupted ? jsonAttributeOrUndefined(root.attributes['genkit:output']) : undefined;
+  const output = isObject(parsedOutput) ? parsedOutput : undefined;
+
+  const turns: Turn[] = [];
+  let resumeToolCalls: ToolCall[] = [];
+  const seen = new Set<Span>();
+  for (let current: Span | undefined = root; current && !seen.has(current); ) {
+    seen.add(current);
+    const children = index.childrenOf(current);
+    const modelSpan = children.find((child) => index.classify(child).role === 'model');
+    const toolSpans = children.filter((child) => index.classify(child).role === 'tool');
+    if (modelSpan) {
+      const model = readModelCall(index, modelSpan);
+      const turnId = spanKey(current);
+      turns.push({ index: turns.length, generateSpanId: current.spanId, model, toolCalls: pairToolCalls({ index, turnId, requests: model.toolRequests, toolSpans }) });
+    } else if (toolSpans.length > 0 && current === root && mayBeResume) {
+      // A resume generate runs its restarts before recursing into its first model turn.
+      resumeToolCalls = toolSpans.map((span) => buildToolCall({ index, span }));
+    } else if (toolSpans.length > 0) {
+      // Tool spans whose model span never arrived (lost, or another exporter): still a turn.
+      turns.push({ index: turns.length, generateSpanId: current.spanId, toolCalls: pairToolCalls({ index, turnId: spanKey(current), requests: [], toolSpans }) });
+    }
+    current = children.find((child) => index.classify(child).role === 'generate');
+  }
+
+  // Interrupt markers in the final message: evidence for interrupts whose span shows none.
+  const pendingInterrupts = toolRequestParts(output?.message)
+    .filter((part) => part.metadata.interrupt !== undefined)
+    .map((part) => ({ ...part, metadata: part.metadata.interrupt }));
+  const lastTurn = turns[turns.length - 1];
+  if (lastTurn) {
+    for (const marker of pendingInterrupts) {
+      const call = lastTurn.toolCalls.find((candidate) => candidate.name === marker.request.name && (candidate.ref ?? '') === (marker.request.ref ?? ''));
+      if (call && call.status !== 'interrupted') {
+        call.status = 'interrupted';
+        call.errorMessage = undefined;
+        call.interrupt = { metadata: marker.metadata, evidence: 'message' };
+      } else if (call?.interrupt?.evidence === 'exception') {
+        call.interrupt = { metadata: marker.metadata, evidence: 'exception' };
+      }
+    }
+  }
+  for (const turn of turns) {
+    if (!turn.toolCalls.some((call) => call.status === 'interrupted')) continue;
+    for (const call of turn.toolCalls) if (call.status === 'ok') call.parked = true;
+  }
+
+  // Without a parsed output, the last model call tells how the generate finished.
+  const lastModel = turns[turns.length - 1]?.model;
+  const finishReason = outputInterrupted ? (stringOf(output?.finishReason) ?? 'interrupted') : lastModel?.finishReason;
+  let status: GenerateCall['status'];
+  if (classification.outcome === 'running') status = 'running';
+  else if (classification.outcome === 'error') status = 'error';
+  else if (finishReason === 'interrupted' || classification.outcome === 'interrupted') status = 'interrupted';
+  else status = 'ok';
+  const errorMessage = status === 'error' ? classification.errorMessage : undefined;
+
+  const resume = input && resumeInput ? { resolutions: readResolutions({ generateId: id, input, resume: resumeInput, errorMessage, resumeToolCalls }) } : undefined;
+  const firstModel = turns.find((turn) => turn.model)?.model?.model;
+  const call: GenerateCall = {
+    ...callSpanFields({ root, flowSpanId }),
+    status,
+    finishReason: status === 'ok' || status === 'interrupted' ? finishReason : undefined,
+    errorMessage,
+    errorStatus: errorMessage ? STATUS_PREFIX.exec(errorMessage)?.[1] : undefined,
+    model: stringOf(input?.model) ?? firstModel,
+    turns,
+    resumeToolCalls,
+    resume,
+    pendingInterrupts: pendingInterrupts.map((part) => part.request),
+    text: status === 'ok' ? lastModel?.text : undefined,
+    notes: (options.bugNotes ?? knownBugNotes)({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
+  };
+  return { call, interrupted: interruptedKeyOf({ call, root, output }), resume: resumeKeyOf({ call, root, input }) };
+}

@@ -1,0 +1,50 @@
+import type { ResumeContextRequest, ResumeContextView } from '../../contract/resume-context';
+import { DIALECTS, dialectTitle } from '../../runtimes/registry';
+import { exampleFromSchema } from '../../resume/example-from-schema';
+import { resumeContextFrom } from '../../resume/resume-context';
+import type { AppContext } from '../app-context';
+import { goFacts } from './resume-service';
+import { resumeTargetOf } from './resume-targets';
+import { loadTraceSource } from '../traces/trace-source';
+
+/**
+ * What the resume workbench shows of a paused call: its requests and where each stands (for
+ * the AI SDK, what each waits for — an approval or a result — from the trace or the local
+ * tools), the tools it offered, and for each request an output to start from (built from the
+ * tool's output schema, the trace's or the local tool's). Read from the same spans
+ * `POST /api/resume/check` reads.
+ * @throws LoopscopeError NOT_FOUND (no such source), and resumeContextFrom's errors (no paused call there).
+ */
+export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner'>, request: ResumeContextRequest): Promise<ResumeContextView> {
+  const resume = resumeContextFrom(await loadTraceSource(context, request.source), request.generateSpanId);
+  const status = { ...context.supervisor.status, go: await goFacts(context, resume) };
+  const { localTools } = resumeTargetOf({ status, context: resume, request: { source: request.source, respond: [], restart: [] } });
+  const rules = DIALECTS.find((dialect) => dialect.id === resume.dialect)?.resume;
+  const outputSchemaOf = (name: string) => resume.tools.find((tool) => tool.name === name)?.outputSchema ?? localTools.get(name)?.outputSchema;
+  return {
+    traceId: resume.traceId,
+    spanId: resume.spanId,
+    dialect: resume.dialect,
+    runtimeTitle: dialectTitle(resume.dialect),
+    answerKinds: rules?.answerKinds ?? [],
+    snippetLanguage: rules?.snippetLanguage ?? 'TypeScript',
+    model: resume.model,
+    tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? localTools.get(tool.name)?.outputSchema })),
+    requests: resume.requests.map((request) => {
+      const waiting = (request.state === 'interrupted' ? rules?.waitingFor?.(request, localTools) : undefined) ?? {};
+      return {
+        name: request.name,
+        ref: request.ref,
+        input: request.input,
+        state: request.state,
+        interruptMetadata: request.interruptMetadata,
+        pendingOutput: request.pendingOutput,
+        ...(waiting.waitingFor ? { waitingFor: waiting.waitingFor, waitingEvidence: waiting.evidence } : {}),
+        ...(request.state === 'interrupted' && rules?.defaultKind ? { defaultKind: rules.defaultKind(request, waiting.waitingFor) } : {}),
+        outputExample: exampleFromSchema(outputSchemaOf(request.name)) ?? {},
+        ...(request.state === 'interrupted' && rules?.resumedExample ? { resumedExample: rules.resumedExample({ request, localTools, exampleOf: exampleFromSchema }) } : {}),
+        ...(request.state === 'interrupted' && rules?.resumedAs?.(request, localTools) ? { resumedAs: rules.resumedAs(request, localTools) } : {}),
+      };
+    }),
+  };
+}
