@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
-import { DIALECTS } from '@/lib/runtimes/registry';
+import { DIALECTS } from '@/lib/runtimes/index';
 import { flattenSpanTree, type SpanTreeNode } from '@/lib/spans/span-tree';
 
 /** The most frequent span names of a role, for "what did arrive". */

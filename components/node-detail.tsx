@@ -3,7 +3,7 @@
 import type { SpanView } from '@/lib/contract/span-view';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
-import { DIALECTS } from '@/lib/runtimes/registry';
+import { DIALECTS } from '@/lib/runtimes/index';
 import { GENKIT_DIALECT_ID } from '@/lib/runtimes/genkit-js/read/dialect-id';
 import type { DialectExplanations } from '@/lib/loop/runtime-dialect';
 import type { RunGraph } from '@/lib/graph/run-graph';

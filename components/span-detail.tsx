@@ -1,7 +1,7 @@
 'use client';
 
 import type { RecordedValue, SpanView } from '@/lib/contract/span-view';
-import { DIALECTS } from '@/lib/runtimes/registry';
+import { DIALECTS } from '@/lib/runtimes/index';
 
 /** A recorded value as text: parsed JSON pretty-printed, else the raw text with why it is not JSON; never HTML. */
 function ValueBlock(props: { title: string; value: RecordedValue | undefined; testId: string }) {

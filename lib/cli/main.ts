@@ -8,7 +8,7 @@ import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
 import { resumeContextFrom } from '../resume/resume-context';
 import { resumeSnippet, validateResume } from '../runtimes/genkit-js/read/validate-resume';
-import { dialectTitle } from '../runtimes/registry';
+import { dialectTitle } from '../runtimes/index';
 import { compareRuns, renderComparisonText } from '../graph/compare-runs';
 import { loadTraceFile } from '../store/load-trace-file';
 import { tryParseJsonLimited } from '../spans/parse-json-limited';

@@ -1,5 +1,5 @@
-import { classifySpan } from '../loop/classify-span';
-import { dialectOf, DIALECTS } from '../runtimes/registry';
+import { classifySpan } from '../runtimes/classify-span';
+import { dialectOf, DIALECTS } from '../runtimes/index';
 import type { RuntimeDialect } from '../loop/runtime-dialect';
 import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../loop/span-index';
 import type { Span } from '../spans/span';

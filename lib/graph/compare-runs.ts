@@ -7,8 +7,8 @@
  * dialects' conversation views, never attribute meanings. The teaching view for "the wire format
  * is unchanged", and a way to find cross-runtime bugs.
  */
-import { classifySpan } from '../loop/classify-span';
-import { dialectOf } from '../runtimes/registry';
+import { classifySpan } from '../runtimes/classify-span';
+import { dialectOf } from '../runtimes/index';
 import { canonicalJson } from '../spans/json-value';
 import type { Span } from '../spans/span';
 import { buildRunGraph } from './build-run-graph';

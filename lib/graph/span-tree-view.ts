@@ -1,4 +1,4 @@
-import { classifySpan } from '../loop/classify-span';
+import { classifySpan } from '../runtimes/classify-span';
 import type { Span } from '../spans/span';
 import { buildSpanTree, type SpanTreeNode } from '../spans/span-tree';
 

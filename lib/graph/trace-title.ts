@@ -1,5 +1,5 @@
-import { dialectOf } from '../runtimes/registry';
-import { classifySpan as classifyByDialect, type SpanClassification } from '../loop/classify-span';
+import { dialectOf } from '../runtimes/index';
+import { classifySpan as classifyByDialect, type SpanClassification } from '../runtimes/classify-span';
 import type { Span } from '../spans/span';
 import { compareNanos } from '../spans/span';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../store/load-trace-file';
 import type { Span } from '../spans/span';
 import { buildSpan, generateAttributes, spanTimes } from '../spans/testing/build-span';
-import { classifySpan } from './classify-span';
+import { classifySpan } from '../runtimes/classify-span';
 import { enclosedByCall } from '../runtimes/genkit-js/read/enclosed-by-call';
 import { buildSpanIndex as indexWith, enclosingFlow, spanKey, type SpanIndex } from './span-index';
 

@@ -4,7 +4,7 @@ import { GENKIT_GO_DIALECT_ID } from '../runtimes/genkit-go/read/dialect-id';
 import { readGoRecording } from '../runtimes/genkit-go/read/recording';
 import { GENKIT_DIALECT_ID } from '../runtimes/genkit-js/read/dialect-id';
 import { readGenkitRecording, type Recording, type ResumeContinuation } from '../runtimes/genkit-js/read/recording';
-import { dialectOf } from '../runtimes/registry';
+import { dialectOf } from '../runtimes/index';
 import { LoopscopeError } from '../errors';
 import { buildRunGraph, indexSpans } from '../graph/build-run-graph';
 import type { Span } from '../spans/span';

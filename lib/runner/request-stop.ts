@@ -7,7 +7,7 @@
  * after the stop (a model defined in tools/ that hangs). Its code may still run: the runner says
  * so with the result, and the server replaces the runner once nothing else runs in it.
  */
-import type { RunningTool } from '../loop/open-spans';
+import type { RunningTool } from '../runtimes/open-spans';
 import type { GenerateFailure } from './runner-protocol';
 import { StepError, type RunStepper } from './run-stepper';
 

@@ -2,7 +2,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { AnswerLinkProcessor } from './answer-link';
-import type { ClosedBy, OpenSpanEnding, RunningTool } from '../loop/open-spans';
+import type { ClosedBy, OpenSpanEnding, RunningTool } from '../runtimes/open-spans';
 import type { SpanStartEvent } from './runner-protocol';
 import type { SpanOwner } from './runner-span-outbox';
 import { SpanLifecycleReporter } from './span-lifecycle-reporter';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGenkitScenario } from '../contract/scenario';
 import { buildRunGraph } from '../graph/build-run-graph';
-import { classifySpan } from '../loop/classify-span';
+import { classifySpan } from '../runtimes/classify-span';
 import { CLOSED_BY_ATTRIBUTE } from '../spans/loopscope-attributes';
 import type { Span } from '../spans/span';
 import { startCaptureHarness, type CaptureHarness } from '../server/testing/capture-harness';
-import type { GenerateResult } from '../server/runners/runner-supervisor';
+import type { GenerateResult } from './run-requests';
 
 /**
  * Every shipped scenario, run by the real runner with real genkit, its spans reported over

@@ -9,7 +9,7 @@ import { GEN_AI, MODEL_OPERATIONS, TOOL_OPERATIONS } from '../runtimes/otel-gena
 import { HAND_WRITTEN_MODEL } from '../runtimes/genkit-js/read/loopscope-markers';
 import { scenarioOfScriptedModel } from '../contract/scenario';
 import { openSpanFromStart } from '../contract/open-span';
-import { isPaused, openSpanClosing, runningToolOf, type ClosedBy, type OpenSpanEnding, type RunningTool } from '../loop/open-spans';
+import { isPaused, openSpanClosing, runningToolOf, type ClosedBy, type OpenSpanEnding, type RunningTool } from '../runtimes/open-spans';
 
 /**
  * What a start notice carries: enough for a dialect to claim and classify the open span —

@@ -11,7 +11,7 @@ import { RunRegistry } from './services/run-registry';
 import { ingestRunnerSpans } from './services/run-service';
 import { RunnerSupervisor } from './runners/runner-supervisor';
 import { GoRunnerService } from '../runtimes/genkit-go/run/go-runner-service';
-import { goStepEvents } from '../runtimes/genkit-go/run/go-step-events';
+import { goStepEvents } from './runners/go-step-events';
 import { readForwarding, readServerConfig, type ServerConfig } from './http/server-config';
 import { OtlpForwarder } from './ingest/otlp-forwarder';
 import { IngestGate } from './ingest/ingest-gate';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifySpan } from '../loop/classify-span';
+import { classifySpan } from '../runtimes/classify-span';
 import { loadTraceFile } from '../store/load-trace-file';
 import { formatMillis, spanTimeline } from './span-timeline';
 import { buildSpanTree } from './span-tree';

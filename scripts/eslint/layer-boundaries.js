@@ -27,6 +27,7 @@ export const LIB_LAYERS = [
   'lib/spans',
   'lib/contract',
   'lib/loop',
+  'lib/runtimes (read)',
   'lib/store',
   'lib/graph',
   'lib/resume',
@@ -39,7 +40,7 @@ export const LIB_LAYERS = [
 ];
 
 /** What components/ may import from lib/: view models and pure helpers, nothing server-side. */
-export const COMPONENT_IMPORTS = ['lib/errors', 'lib/spans', 'lib/contract', 'lib/loop', 'lib/graph'];
+export const COMPONENT_IMPORTS = ['lib/errors', 'lib/spans', 'lib/contract', 'lib/loop', 'lib/runtimes (read)', 'lib/graph'];
 
 const RULE_SOURCE = 'scripts/eslint/layer-boundaries.js';
 const UNPLACED = 'in no layer';
@@ -67,7 +68,23 @@ export function areaOf(relative) {
     return layerIndex(named) >= 0 ? named : 'lib (entry)';
   }
   const folder = `lib/${segments[1]}`;
+  if (folder === 'lib/runtimes' && isRuntimeReading(segments.slice(2))) return 'lib/runtimes (read)';
   return layerIndex(folder) >= 0 ? folder : `${folder} (${UNPLACED})`;
+}
+
+/**
+ * The reading half of lib/runtimes, browser-safe and below the graph: the registry of runtimes
+ * (`lib/runtimes/index.ts`, their dialects and views), what reads spans by that list
+ * (`lib/runtimes/<file>.ts` named in RUNTIME_READING_FILES), each runtime's `read/` and `view/`
+ * folders, and the shared reading folders (conventions and readers several runtimes use). The
+ * rest of a runtime's folder (run/, replay/, repro/, its driver) acts, in Node, above the runner.
+ */
+const RUNTIME_READING_FILES = ['index', 'classify-span', 'open-spans', 'runtime-views'];
+const SHARED_READING_FOLDERS = ['genai-loop', 'openinference', 'python-values', 'genkit-reflection'];
+function isRuntimeReading(rest) {
+  if (rest.length === 1) return RUNTIME_READING_FILES.includes(rest[0].replace(/\.(ts|tsx)$/, ''));
+  if (SHARED_READING_FOLDERS.includes(rest[0])) return true;
+  return rest.length >= 2 && (rest[1] === 'read' || rest[1] === 'view' || rest[1] === 'view.ts' || rest[1] === 'view');
 }
 
 /** The project-relative path an import specifier lands on, or undefined for a package. */

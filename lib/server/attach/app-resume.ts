@@ -23,7 +23,7 @@ import { GENKIT_DIALECT_ID } from '../../runtimes/genkit-js/read/dialect-id';
 import { resumeGenerateInput } from '../../runtimes/genkit-reflection/generate-input';
 import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../spans/loopscope-attributes';
 import type { Span } from '../../spans/span';
-import type { GenerateResult } from '../runners/runner-process';
+import type { GenerateResult } from '../../runner/run-requests';
 import { runtimeDefining, type Attachment } from './attach-service';
 
 export const HOW_TO_ATTACH = 'start your app with `loopscope start -- <command that starts it>` (or run it with GENKIT_ENV=dev in a folder Loopscope watches) and try again';

@@ -15,7 +15,7 @@ import { findAction } from '../../runtimes/genkit-reflection/reflection-actions'
 import { readRunActionAnswer } from '../../runtimes/genkit-reflection/run-action-answer';
 import { STEP_CONTEXT_KEY, STEP_MIDDLEWARE } from '../../contract/attach-step';
 import type { AppContext } from '../app-context';
-import type { GenerateResult } from '../runners/runner-process';
+import type { GenerateResult } from '../../runner/run-requests';
 import { attachedRuntime } from './attach-service';
 
 /** How long a stepped generate may take in all, pauses included (the reflection call stays open meanwhile). */

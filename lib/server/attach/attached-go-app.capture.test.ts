@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import { buildGenkitGoApp, GENKIT_GO_APP_DIR } from './testing/genkit-go-app';
-import { dialectOf } from '../../runtimes/registry';
+import { dialectOf } from '../../runtimes/index';
 import { checkResumeFromTrace, resumeFromTrace } from '../services/resume-service';
 import { runEnded } from '../testing/runner-context';
 import { runInRuntime } from './attach-service';

@@ -13,7 +13,7 @@ import type { RunMode } from '../../contract/run-mode';
 import { LoopscopeError } from '../../errors';
 import { shouldPauseModel, shouldPauseTool } from '../../runner/step-protocol';
 import { tokensMatch } from '../http/request-guard';
-import type { StepCommand, StepCommandResult } from '../runners/runner-process';
+import type { StepCommand, StepCommandResult } from '../../runner/run-requests';
 
 /** How long a decision waits for the app to say it checked and applied it. */
 const ACK_TIMEOUT_MS = 15_000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
-import { classifySpan } from '../../loop/classify-span';
+import { classifySpan } from '../../runtimes/classify-span';
 import type { PauseInfo } from '../../runner/step-protocol';
 import { CLOSED_BY_ATTRIBUTE } from '../../spans/loopscope-attributes';
 import type { RunRunnerInfo, RunnerSupervisorOptions } from './runner-supervisor';

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import { CLOSED_BY_ATTRIBUTE } from '../../spans/loopscope-attributes';
-import { classifySpan } from '../../loop/classify-span';
+import { classifySpan } from '../../runtimes/classify-span';
 import type { Span } from '../../spans/span';
 import type { PauseInfo } from '../../runner/step-protocol';
-import type { GenerateResult, RunRunnerInfo, RunnerSupervisorOptions } from './runner-supervisor';
+import type { RunRunnerInfo, RunnerSupervisorOptions } from './runner-supervisor';
+import type { GenerateResult } from '../../runner/run-requests';
 import { startCaptureHarness, type CaptureHarness } from '../testing/capture-harness';
 
 /**

@@ -1,37 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { ReplayReport } from '../../replay/replay-report';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, RunnerEvent, SpanStartEvent, ToolInfo } from '../../runner/runner-protocol';
 import type { Scenario } from '../../runner/scenario';
-import type { PauseDecision, PauseInfo, RunMode } from '../../runner/step-protocol';
+import type { PauseInfo } from '../../runner/step-protocol';
+import type { GenerateResult, StepCommand, StepCommandResult } from '../../runner/run-requests';
 import type { Span } from '../../spans/span';
 import { spanEventsOf } from '../../runner/span-batch-frames';
 import { RunnerSpanLedger, spansFromEndedRecords } from './runner-span-ledger';
 import { newSpoolPath, RunnerSpool } from './runner-spool';
-
-export interface GenerateResult {
-  traceIds: string[];
-  /** The generate call's root span (a resume of it links there). */
-  rootSpan?: { traceId: string; spanId: string };
-  outcome?: GenerateOutcome;
-  failure?: GenerateFailure;
-  /** A replay's report. */
-  report?: ReplayReport;
-}
-
-export interface StepCommandResult {
-  ok: boolean;
-  /** Rules the decision breaks (refused unless forced; warnings when forced). */
-  problems?: string[];
-  message?: string;
-  /** The runner gave no answer in time (its event loop is blocked: a tool busy-looping). */
-  unanswered?: true;
-}
-
-export type StepCommand =
-  | { type: 'pause-decision'; runId: string; pauseId: string; decision: PauseDecision }
-  | { type: 'set-mode'; runId: string; mode: RunMode }
-  | { type: 'stop'; runId: string };
 
 export type RunnerRequest = Omit<GenerateCommand, 'requestId' | 'spoolRead'> | Omit<ReplayCommand, 'requestId' | 'spoolRead'>;
 

@@ -1,7 +1,7 @@
 import { errorMessage } from '../../errors';
 import type { EndedSpanRecord, SpanStartEvent } from '../../runner/runner-protocol';
 import { openSpanFromStart } from '../../contract/open-span';
-import { closedSpanFromStart, isPaused, runningToolOf, type RunningTool } from '../../loop/open-spans';
+import { closedSpanFromStart, isPaused, runningToolOf, type RunningTool } from '../../runtimes/open-spans';
 import type { Span } from '../../spans/span';
 import { spanFromEndedRecord } from '../../contract/ended-span';
 

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { classifySpan } from '../../loop/classify-span';
-import type { GenerateResult, RunnerStatus, RunnerSupervisorOptions } from './runner-supervisor';
+import { classifySpan } from '../../runtimes/classify-span';
+import type { RunnerStatus, RunnerSupervisorOptions } from './runner-supervisor';
+import type { GenerateResult } from '../../runner/run-requests';
 import { startCaptureHarness, type CaptureHarness } from '../testing/capture-harness';
 
 /**

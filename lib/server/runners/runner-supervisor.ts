@@ -7,11 +7,11 @@ import type { PauseInfo } from '../../runner/step-protocol';
 import { millisToNanos, type Span } from '../../spans/span';
 import { describeRunnerDeath } from './describe-runner-death';
 import { RunnerPool } from './runner-pool';
-import { RunnerProcess, type GenerateResult, type RunnerCatalog, type RunnerRequest, type StepCommand, type StepCommandResult } from './runner-process';
+import { RunnerProcess, type RunnerCatalog, type RunnerRequest } from './runner-process';
+import type { GenerateResult, StepCommand, StepCommandResult } from '../../runner/run-requests';
 import { removeSpoolDirectory } from './runner-spool';
 import { SpanWriteBehind } from '../ingest/span-write-behind';
 
-export type { GenerateResult, StepCommandResult } from './runner-process';
 
 // The status is a wire type: its one definition is the contract's (the page reads it as is).
 export type { RunnerProcessStatus, RunnerStatus } from '../../contract/runner-status';

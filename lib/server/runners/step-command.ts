@@ -1,7 +1,7 @@
 import type { AttachedSteps } from '../attach/attached-steps';
 import type { GoRunnerService } from '../../runtimes/genkit-go/run/go-runner-service';
 import type { RunnerSupervisor } from './runner-supervisor';
-import type { StepCommand, StepCommandResult } from './runner-process';
+import type { StepCommand, StepCommandResult } from '../../runner/run-requests';
 
 /** Where runs pause: the genkit Go runner, attached apps, and the node runners (the rest). */
 export interface StepHosts {

@@ -3,7 +3,7 @@ import { LoopscopeError } from '../../errors';
 import { compareRuns } from '../../graph/compare-runs';
 import type { Span } from '../../spans/span';
 import type { AppContext } from '../app-context';
-import type { GenerateResult } from '../runners/runner-process';
+import type { GenerateResult } from '../../runner/run-requests';
 
 /** Plays a scenario to its end: its first call, then each scripted answer while it is interrupted. */
 async function playToEnd(options: { call: (previous?: GenerateResult, resume?: unknown) => Promise<GenerateResult>; resumes: readonly unknown[] }): Promise<string[]> {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
-import { classifySpan } from '../../loop/classify-span';
+import { classifySpan } from '../../runtimes/classify-span';
 import { CLOSED_BY_ATTRIBUTE } from '../../spans/loopscope-attributes';
 import type { Span } from '../../spans/span';
 import type { RunSession } from './run-registry';

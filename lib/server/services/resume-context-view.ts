@@ -1,5 +1,5 @@
 import type { ResumeContextRequest, ResumeContextView } from '../../contract/resume-context';
-import { DIALECTS, dialectTitle } from '../../runtimes/registry';
+import { DIALECTS, dialectTitle } from '../../runtimes/index';
 import { exampleFromSchema } from '../../resume/example-from-schema';
 import { resumeContextFrom } from '../../resume/resume-context';
 import type { AppContext } from '../app-context';

@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context';
 import type { RunSession } from './run-registry';
 import { loadTraceSource } from '../traces/trace-source';
 import { resumeTargetOf } from './resume-targets';
-import { dialectTitle } from '../../runtimes/registry';
+import { dialectTitle } from '../../runtimes/index';
 import { appResumeTarget, generateResultOf } from '../attach/app-resume';
 import { runInRuntime } from '../attach/attach-service';
 import { GENERATE_ACTION_KEY } from '../../runtimes/genkit-reflection/generate-input';

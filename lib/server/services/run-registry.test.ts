@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunRegistry, type RunSession } from './run-registry';
-import type { GenerateResult } from '../runners/runner-supervisor';
+import type { GenerateResult } from '../../runner/run-requests';
 import { thrownLoopscopeError } from '../../spans/testing/thrown-error';
 
 function registry() {

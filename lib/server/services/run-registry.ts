@@ -11,7 +11,7 @@ import { LoopscopeError } from '../../errors';
 import { describeOutcome } from '../../replay/replay-report';
 import { boundText, MESSAGE_MAX_CHARACTERS } from '../../spans/bounded-text';
 import type { ResumeRequest } from '../../runner/runner-protocol';
-import type { GenerateResult } from '../runners/runner-supervisor';
+import type { GenerateResult } from '../../runner/run-requests';
 
 // The run session is a wire type (lib/contract); server code keeps importing it from here.
 export type { ReplayInfo, RunSession };

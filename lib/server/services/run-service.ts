@@ -9,7 +9,7 @@ import type { Span } from '../../spans/span';
 import type { AppContext } from '../app-context';
 import { ingestSpans } from '../ingest/ingest-spans';
 import type { RunSession } from './run-registry';
-import type { StepCommand } from '../runners/runner-process';
+import type { StepCommand } from '../../runner/run-requests';
 import { retargetAiSdkAnswer, retargetGenkitAnswer } from './retarget-scripted-answer';
 
 /** Starts a scenario run; returns at once with the run, whose progress arrives on the bus. */

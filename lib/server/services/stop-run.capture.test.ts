@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
-import { classifySpan } from '../../loop/classify-span';
+import { classifySpan } from '../../runtimes/classify-span';
 import type { PauseDecision } from '../../contract/pause';
 import type { RunMode } from '../../contract/run-mode';
 import { CLOSED_BY_ATTRIBUTE } from '../../spans/loopscope-attributes';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppContext } from '../app-context';
 import { GoRunnerService } from '../../runtimes/genkit-go/run/go-runner-service';
-import { goStepEvents } from '../../runtimes/genkit-go/run/go-step-events';
+import { goStepEvents } from '../runners/go-step-events';
 import { ProviderConfig } from '../services/provider-config';
 import { RunRegistry, type RunSession } from '../services/run-registry';
 import { startCaptureHarness, type CaptureHarness } from './capture-harness';

@@ -1,6 +1,6 @@
 import type { RecordedValue, SpanView } from '../../contract/span-view';
-import { classifySpan } from '../../loop/classify-span';
-import { dialectOf } from '../../runtimes/registry';
+import { classifySpan } from '../../runtimes/classify-span';
+import { dialectOf } from '../../runtimes/index';
 import { boundText } from '../../spans/bounded-text';
 import { parseJsonAttribute } from '../../spans/parse-json-attribute';
 import { nanosToMillis, spanDurationMillis, type AttributeValue, type Span } from '../../spans/span';

@@ -3,7 +3,7 @@ import type { SessionGraphResponse, SessionResponse } from '../../contract/sessi
 import { LoopscopeError } from '../../errors';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import type { RunGraph } from '../../graph/run-graph';
-import { classifySpan } from '../../loop/classify-span';
+import { classifySpan } from '../../runtimes/classify-span';
 import { linkTraces } from '../../graph/trace-sessions';
 import type { Span } from '../../spans/span';
 import { boundText } from '../../spans/bounded-text';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AiSdkScenario } from '../../../contract/ai-sdk-scenario';
 import { startCaptureHarness, type CaptureHarness } from '../../../server/testing/capture-harness';
-import type { GenerateResult } from '../../../server/runners/runner-supervisor';
+import type { GenerateResult } from '../../../runner/run-requests';
 import { ANSWERS_LINK_ATTRIBUTE } from '../../../spans/trace-link-keys';
 import type { Span } from '../../../spans/span';
 

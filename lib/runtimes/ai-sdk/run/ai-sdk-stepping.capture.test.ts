@@ -4,7 +4,7 @@ import type { SpanStartEvent } from '../../../contract/span-start';
 import { buildRunGraph } from '../../../graph/build-run-graph';
 import { ghostNodes } from '../../../graph/ghost-nodes';
 import { startCaptureHarness, type CaptureHarness } from '../../../server/testing/capture-harness';
-import type { GenerateResult } from '../../../server/runners/runner-supervisor';
+import type { GenerateResult } from '../../../runner/run-requests';
 import { mergeSpans } from '../../../spans/merge-spans';
 import type { Span } from '../../../spans/span';
 import type { PauseDecision, PauseInfo, RunMode } from '../../../runner/step-protocol';

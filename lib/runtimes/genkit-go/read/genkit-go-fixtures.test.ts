@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../../graph/build-run-graph';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import { resumeContextFrom } from '../../../resume/resume-context';
-import { dialectOf } from '../../registry';
+import { dialectOf } from '../../index';
 
 /**
  * Traces of real genkit Go runs (scripts/fixtures/genkit-go-fixtures.ts: every Go scenario in go/runner, genkit Go

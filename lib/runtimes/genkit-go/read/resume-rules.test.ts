@@ -159,7 +159,7 @@ describe('genkit Go answer rules, each named', () => {
   });
 
   it('the workbench’s start: a hold waits for an approval and starts as a restart with toolApproved: true; a typed tool’s restart starts from its resume type', async () => {
-    const { DIALECTS } = await import('../../registry');
+    const { DIALECTS } = await import('../../index');
     const rules = DIALECTS.find((dialect) => dialect.id === 'genkit-go')!.resume!;
     const held = (await pausedCall('go-tool-approval-approved')).requests.find((request) => request.name === 'sendEmail')!;
     expect(rules.waitingFor!(held, undefined)).toMatchObject({ waitingFor: 'approval', evidence: expect.stringMatching(/^ToolApproval holds it — held by the ToolApproval middleware/) });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeGenkitTraceData } from '../../../spans/genkit-trace-data';
 import type { Span } from '../../../spans/span';
 import { genkitTraceDataWriterOf } from '../../genkit-reflection/trace-data-writer';
-import { dialectOf } from '../../registry';
+import { dialectOf } from '../../index';
 import { otlpStatusCodeOfGo } from './trace-data-span';
 
 /**

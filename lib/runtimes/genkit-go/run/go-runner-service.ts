@@ -16,7 +16,7 @@ import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateRe
 import type { Recording } from '../../genkit-js/read/recording';
 import { replayGoRecording, type GoReplayOptions } from '../replay/replay-go';
 import { loadScenarios, isGenkitGoScenario } from '../../../runner/scenario';
-import type { GenerateResult } from '../../../server/runners/runner-process';
+import type { GenerateResult } from '../../../runner/run-requests';
 
 export interface GoRunnerState {
   state: 'idle' | 'building' | 'ready' | 'failed';

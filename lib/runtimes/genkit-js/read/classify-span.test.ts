@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeGenkitTraceData } from '../../../spans/genkit-trace-data';
 import type { AttributeValue, Span } from '../../../spans/span';
 import { buildSpan, exceptionEvent, type SpanOverrides } from '../../../spans/testing/build-span';
-import { classifySpan } from '../../../loop/classify-span';
+import { classifySpan } from '../../classify-span';
 import { classifyGenkitSpan, generateFinishReason, isInterruptSpan, spanRole } from './classify-span';
 
 function span(attributes: Record<string, AttributeValue> = {}, patch: SpanOverrides = {}): Span {

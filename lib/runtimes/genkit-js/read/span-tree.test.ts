@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AttributeValue, Span } from '../../../spans/span';
 import { buildSpanTree as buildTree, flattenSpanTree, type SpanTreeNode } from '../../../spans/span-tree';
 import { attributesOf, buildSpan, exceptionEvent, generateAttributes, modelAttributes, spanTimes, toolAttributes } from '../../../spans/testing/build-span';
-import { classifySpan } from '../../../loop/classify-span';
+import { classifySpan } from '../../classify-span';
 
 /** The span tree of genkit spans, as the page builds it: classified by the dialects. */
 const buildSpanTree = (spans: readonly Span[]) => buildTree(spans, classifySpan);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AttributeValue, Span } from '../../../spans/span';
 import { summarizeTrace as summarize } from '../../../spans/summarize-trace';
 import { BASE_MILLIS, buildSpan, generateAttributes, modelAttributes, spanTimes, toolAttributes } from '../../../spans/testing/build-span';
-import { classifySpan } from '../../../loop/classify-span';
+import { classifySpan } from '../../classify-span';
 
 /** The summary of a trace of genkit spans, classified by the dialects (as the server makes it). */
 const summarizeTrace = (traceId: string, spans: readonly Span[]) => summarize({ traceId, spans, classifySpan });

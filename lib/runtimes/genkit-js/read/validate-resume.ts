@@ -1,5 +1,5 @@
 import { LoopscopeError } from '../../../errors';
-import { DIALECTS } from '../../registry';
+import { DIALECTS } from '../../index';
 import type { ResumeCheck, ResumeValidation } from '../../../loop/resume-model';
 
 export type { RespondAnswer, RestartAnswer, ResumeIssue, ResumeValidation } from '../../../loop/resume-model';

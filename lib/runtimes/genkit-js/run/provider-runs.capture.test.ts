@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isGenkitScenario } from '../../../contract/scenario';
-import { classifySpan } from '../../../loop/classify-span';
+import { classifySpan } from '../../classify-span';
 import { buildRunGraph } from '../../../graph/build-run-graph';
 import { resumeContextFrom } from '../../../resume/resume-context';
 import { validateResume } from '../read/validate-resume';

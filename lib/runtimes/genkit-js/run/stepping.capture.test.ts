@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../../graph/build-run-graph';
 import { startCaptureHarness, type CaptureHarness } from '../../../server/testing/capture-harness';
-import type { GenerateResult } from '../../../server/runners/runner-supervisor';
+import type { GenerateResult } from '../../../runner/run-requests';
 import type { PauseDecision, PauseInfo, RunMode } from '../../../runner/step-protocol';
 
 /**

@@ -9,8 +9,8 @@ import { openSpanFromStart } from '../contract/open-span';
 import type { SpanStartEvent } from '../contract/span-start';
 import { CLOSED_BY_ATTRIBUTE } from '../spans/loopscope-attributes';
 import type { Span } from '../spans/span';
-import { dialectOf, DIALECTS } from '../runtimes/registry';
-import type { OpenSpanClosing, OpenSpanEnding, RunningTool, RuntimeDialect } from './runtime-dialect';
+import { dialectOf, DIALECTS } from './index';
+import type { OpenSpanClosing, OpenSpanEnding, RunningTool, RuntimeDialect } from '../loop/runtime-dialect';
 
 export type { OpenSpanClosing, OpenSpanEnding, RunningTool };
 

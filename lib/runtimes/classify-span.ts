@@ -1,7 +1,7 @@
 import type { Span } from '../spans/span';
 import { classifyOtelSpan, type SpanClassification } from '../spans/span-classification';
-import { dialectOf, DIALECTS } from '../runtimes/registry';
-import type { RuntimeDialect } from './runtime-dialect';
+import { dialectOf, DIALECTS } from './index';
+import type { RuntimeDialect } from '../loop/runtime-dialect';
 
 export type { SpanClassification, SpanOutcome, SpanRole } from '../spans/span-classification';
 

@@ -4,8 +4,8 @@ import { openSpanFromStart } from '../contract/open-span';
 import { CLOSED_BY_ATTRIBUTE } from '../spans/loopscope-attributes';
 import { classifySpan } from './classify-span';
 import { closedSpanFromStart, isPaused, runningToolOf } from './open-spans';
-import { DIALECTS } from '../runtimes/registry';
-import { toyLoop } from '../runtimes/toy';
+import { DIALECTS } from './index';
+import { toyLoop } from './toy';
 
 /**
  * Open spans by their dialect: which start is a tool executing, and how a span Loopscope must end

@@ -1,6 +1,6 @@
-import type { EventBus } from '../../../server/live/event-bus';
-import type { GoRunnerServiceOptions } from './go-runner-service';
-import type { RunRegistry } from '../../../server/services/run-registry';
+import type { EventBus } from '../live/event-bus';
+import type { GoRunnerServiceOptions } from '../../runtimes/genkit-go/run/go-runner-service';
+import type { RunRegistry } from '../services/run-registry';
 
 /**
  * Where a stepped Go run's pauses and span starts go: the run registry (the run's pauses, its
