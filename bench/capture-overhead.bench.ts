@@ -85,7 +85,7 @@ async function bareGenkit(): Promise<(runs: number) => Promise<{ perTurn: number
   const { defineScriptedModel } = await import('../lib/runtimes/genkit-js/run/scripted-model');
   const ai = genkit({});
   await loadToolModules(ai, toolsDir);
-  const { isGenkitScenario } = await import('../lib/runner/scenario');
+  const { isGenkitScenario } = await import('../lib/runtimes/genkit-js/read/genkit-scenario');
   const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.filter(isGenkitScenario).find((candidate) => candidate.name === SCENARIO)!;
   defineScriptedModel(ai, scenario);
   const generate = () =>

@@ -16,6 +16,7 @@ import { ActionResultView } from './action-result-view';
 import { apiJson } from './api-client';
 import { GenerateForm } from './generate-form';
 import { SchemaFields } from './schema-form';
+import { ATTACHED_KINDS } from '@/lib/runtimes/genkit-reflection/attached-kinds';
 
 const RUNNABLE = new Set(['flow', 'tool', 'model', 'prompt', 'util']);
 
@@ -138,7 +139,7 @@ export function AppsPage() {
               {runtime.reflectionWarning}
             </p>
           ) : null}
-          {runtime.runtime === 'genkit-js' && canGenerate(runtime.actions) ? <GenerateForm runtime={runtime} /> : null}
+          {ATTACHED_KINDS[runtime.runtime].stepPlugin && canGenerate(runtime.actions) ? <GenerateForm runtime={runtime} /> : null}
           <h3>Actions</h3>
           <ul className="action-list">
             {runtime.actions
@@ -151,7 +152,7 @@ export function AppsPage() {
                       {action.type}: {action.name}
                     </button>
                     {action.description ? <span className="hint"> {action.description}</span> : null}
-                    {open ? <ActionRunner runtimeId={runtime.id} action={action} steppable={action.type === 'flow' && runtime.runtime === 'genkit-js' && runtime.stepPlugin === true} /> : null}
+                    {open ? <ActionRunner runtimeId={runtime.id} action={action} steppable={action.type === 'flow' && ATTACHED_KINDS[runtime.runtime].stepPlugin && runtime.stepPlugin === true} /> : null}
                   </li>
                 );
               })}

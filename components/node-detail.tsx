@@ -3,8 +3,7 @@
 import type { SpanView } from '@/lib/contract/span-view';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
-import { DIALECTS } from '@/lib/runtimes/index';
-import { GENKIT_DIALECT_ID } from '@/lib/runtimes/genkit-js/read/dialect-id';
+import { DIALECTS, runtimeView } from '@/lib/runtimes/index';
 import type { DialectExplanations } from '@/lib/loop/runtime-dialect';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { useState } from 'react';
@@ -180,7 +179,7 @@ export function NodeDetail(props: {
         <ForkEditor key={call.id} source={props.resumeSource} kind="tool" traceId={call.traceId} spanId={call.spanId} initial={call.output} />
       ) : null}
       {/* A forked model answer is a genkit message: AI SDK recordings fork from tool calls only. */}
-      {props.resumeSource && modelCall?.status === 'ok' && runtime === GENKIT_DIALECT_ID ? (
+      {props.resumeSource && modelCall?.status === 'ok' && runtimeView(runtime).forksModelAnswers ? (
         <ForkEditor
           key={modelCall.id}
           source={props.resumeSource}

@@ -7,6 +7,7 @@ import type { TraceSource } from '@/lib/contract/trace-source';
 import { apiJson } from './api-client';
 import { answersFromDrafts, defaultDraft, label, type AnswerDraft } from './resume-answer-drafts';
 import { useResumeCheck } from './use-resume-check';
+import { runtimeView } from '@/lib/runtimes/index';
 
 /**
  * The resume workbench: every request of the paused call, an answer per paused request in the
@@ -201,7 +202,7 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
           {note}
         </p>
       ))}
-      <details open={context.dialect === 'ai-sdk' ? true : undefined}>
+      <details open={runtimeView(context.dialect).showsNextMessages ? true : undefined}>
         <summary>{shownPayload?.resume ? 'Payload (messages + resume)' : 'The next call’s messages'}</summary>
         <pre data-testid="workbench-payload" data-checked={validation ? 'true' : 'false'}>
           {shownPayload ? JSON.stringify(shownPayload.resume ? { messages: shownPayload.messages, resume: shownPayload.resume } : shownPayload.messages, null, 2) : ''}

@@ -9,7 +9,8 @@ import path from 'node:path';
 export async function benchLoopGenkit(projectDir = process.cwd()) {
   const { genkit } = await import('genkit/beta');
   const { loadToolModules } = await import('../../lib/runtimes/genkit-js/run/load-tools');
-  const { loadScenarios, isGenkitScenario } = await import('../../lib/runner/scenario');
+  const { loadScenarios } = await import('../../lib/runner/scenario');
+  const { isGenkitScenario } = await import('../../lib/runtimes/genkit-js/read/genkit-scenario');
   const { defineScriptedModel } = await import('../../lib/runtimes/genkit-js/run/scripted-model');
   const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
   const ai = genkit({});

@@ -6,8 +6,8 @@
 import { errorMessage, LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
-import { resumeContextFrom } from '../resume/resume-context';
-import { resumeSnippet, validateResume } from '../runtimes/genkit-js/read/validate-resume';
+import { resumeContextFrom } from '../runtimes/resume-context';
+import { resumeSnippet, validateResume } from '../runtimes/validate-resume';
 import { dialectTitle } from '../runtimes/index';
 import { compareRuns, renderComparisonText } from '../graph/compare-runs';
 import { loadTraceFile } from '../store/load-trace-file';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRecording } from '../replay/read-recording';
+import { readRecording } from '../runtimes/genkit-js/replay/read-genkit-recording';
 import { HOSTILE_TEXT, hostileTrace } from '../replay/testing/hostile-trace';
 import { parseTraceText } from '../store/load-trace-file';
 import { printableText } from '../spans/printable-text';

@@ -162,6 +162,9 @@ export interface GenerateCall {
   runtimeState?: RuntimeState;
 }
 
+/** How a call answers an earlier one: its resolutions and which call it continues (the graph's linking decides). */
+export type GenerateResume = NonNullable<GenerateCall['resume']>;
+
 /** `name#ref` (or `name` without a ref): how a tool request is named on the graph, in the CLI and in genkit's own messages. */
 export function requestLabel(request: { name: string; ref?: string }): string {
   return request.ref ? `${request.name}#${request.ref}` : request.name;

@@ -11,6 +11,7 @@ import type { AttributeValue, Span } from '../spans/span';
 import type { InterruptedGenerateKey, ResumeGenerateKey } from '../spans/trace-link-keys';
 import type { GenerateCall, ResolutionKind, ToolCall } from './loop-model';
 import type { ResumeRules } from './resume-model';
+import type { RuntimeView } from './runtime-view';
 import type { SpanClassification } from '../spans/span-classification';
 import type { SpanIndex } from './span-index';
 
@@ -74,6 +75,8 @@ export interface RuntimeDialect {
   readonly title: string;
   /** Its pauses and answers in words (the detail panel's sentences). */
   readonly explains: DialectExplanations;
+  /** What the pages say and offer for its runs (banners, hints, which controls apply). */
+  readonly view?: RuntimeView;
   /** True for the spans this runtime records (the first dialect that claims a span reads it). */
   claims(span: Span): boolean;
   /** What a claimed span is in the loop model. */

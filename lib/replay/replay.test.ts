@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { loadToolModules } from '../runtimes/genkit-js/run/load-tools';
 import { loadTraceFile } from '../store/load-trace-file';
 import type { Span } from '../spans/span';
-import { readRecording } from './read-recording';
+import { readRecording } from '../runtimes/genkit-js/replay/read-genkit-recording';
 import { replayRecording } from '../runtimes/genkit-js/replay/run-replay';
 
 const ROOT = process.cwd();

@@ -140,9 +140,9 @@ export type RunnerEvent =
   | {
       type: 'ready';
       pid: number;
-      tools: ToolInfo[];
-      aiSdkTools: ToolInfo[];
-      /** The models defined in the runner (`scripted/<scenario>` of either runtime, the hand-written model): what a resume can call. */
+      /** The tools each runtime of the runner loaded, by runtime id (each its own namespace). */
+      toolsByRuntime: Record<string, ToolInfo[]>;
+      /** The models defined in the runner (`scripted/<scenario>` of every runtime, the hand-written model): what a resume can call. */
       models: string[];
       scenarios: Scenario[];
       problems: { file: string; message: string }[];

@@ -51,7 +51,8 @@ beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const { genkit } = await import('genkit/beta');
   const { loadToolModules } = await import('../runtimes/genkit-js/run/load-tools');
-  const { loadScenarios, isGenkitScenario } = await import('./scenario');
+  const { loadScenarios } = await import('./scenario');
+  const { isGenkitScenario } = await import('../runtimes/genkit-js/read/genkit-scenario');
   const { defineScriptedModel } = await import('../runtimes/genkit-js/run/scripted-model');
   ai = genkit({});
   const toolsDir = path.join(process.cwd(), 'tools');

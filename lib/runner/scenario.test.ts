@@ -1,7 +1,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isGenkitScenario, loadScenarios, scenarioRuntime } from './scenario';
+import { isGenkitScenario } from '../runtimes/genkit-js/read/genkit-scenario';
+import { loadScenarios, scenarioRuntime } from './scenario';
 
 const scratch = path.resolve('.loopscope-test', `scenarios-${process.pid}-${Date.now()}`);
 

@@ -4,7 +4,7 @@ import { ScenarioSchema, type Scenario } from '../contract/scenario';
 import { errorMessage } from '../errors';
 
 // The file format is part of the wire contract (GET /api/scenarios lists it); loading stays here.
-export { ScenarioSchema, ScriptedResumeSchema, ScriptedToolRequestSchema, ScriptedTurnSchema, isGenkitScenario, isGenkitGoScenario, scenarioRuntime, scriptedModelName, type GenkitScenario, type Scenario, type ScriptedResume, type ScriptedTurn } from '../contract/scenario';
+export { ScenarioSchema, ScriptedResumeSchema, ScriptedToolRequestSchema, ScriptedTurnSchema, scenarioRuntime, scriptedModelName, type GenkitScenario, type Scenario, type ScriptedResume, type ScriptedTurn } from '../contract/scenario';
 
 export interface ScenarioLoadResult {
   scenarios: Scenario[];

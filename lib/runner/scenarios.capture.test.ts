@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isGenkitScenario } from '../contract/scenario';
+import { isGenkitScenario } from '../runtimes/genkit-js/read/genkit-scenario';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { classifySpan } from '../runtimes/classify-span';
 import { CLOSED_BY_ATTRIBUTE } from '../spans/loopscope-attributes';
@@ -58,10 +58,10 @@ describe('scenarios through the real capture path', () => {
   it('loads every tool and scenario without problems', () => {
     const status = harness.supervisor.status;
     expect(status.problems).toEqual([]);
-    expect(status.tools.map((tool) => tool.name).sort()).toEqual(
+    expect(status.toolsByRuntime['genkit-js'].map((tool) => tool.name).sort()).toEqual(
       ['askUser', 'checkInventory', 'convertTemperature', 'exitProcess', 'generateReport', 'getWeather', 'lookupOrder', 'readPage', 'searchDocs', 'transferMoney'].sort(),
     );
-    expect(status.tools.find((tool) => tool.name === 'askUser')?.restartable).toBe(false);
+    expect(status.toolsByRuntime['genkit-js'].find((tool) => tool.name === 'askUser')?.restartable).toBe(false);
     expect(status.scenarios.length).toBeGreaterThanOrEqual(10);
   });
 

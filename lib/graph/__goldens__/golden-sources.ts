@@ -14,9 +14,9 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
     ...list({ folder: 'lib/graph/__fixtures__', suffix: '.otlp.json', prefix: 'fixture-' }),
     ...list({ folder: 'traces', suffix: '.json', prefix: 'traces-' }),
     // Other runtimes' fixtures, by the dialect folder that reads them.
-    ...list({ folder: 'lib/dialects/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
-    ...list({ folder: 'lib/dialects/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
-    ...list({ folder: 'lib/dialects/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
+    ...list({ folder: 'lib/runtimes/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
+    ...list({ folder: 'lib/runtimes/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
+    ...list({ folder: 'lib/runtimes/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
   ];
 }
 

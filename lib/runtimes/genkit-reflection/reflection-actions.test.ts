@@ -5,7 +5,7 @@ import { findAction, readReflectionActions } from './reflection-actions';
 
 /**
  * `GET /api/actions` of the genkit Go 1.12 and Python 0.12 test apps (recorded in
- * lib/dialects/genkit-{go,python}/__fixtures__/attach-reflection.json) and a genkit JS 1.42 shape,
+ * lib/runtimes/genkit-{go,python}/__fixtures__/attach-reflection.json) and a genkit JS 1.42 shape,
  * read into `{key, name, type, inputSchema, outputSchema}`.
  */
 const recorded = (runtime: 'go' | 'python') => JSON.parse(readFileSync(path.join(process.cwd(), 'lib', 'runtimes', `genkit-${runtime}`, '__fixtures__', 'attach-reflection.json'), 'utf8')).actions as Record<string, unknown>;

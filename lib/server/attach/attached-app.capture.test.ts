@@ -116,7 +116,7 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
   it('answers the interrupt in the app: the restart runs the app’s own bookTrip (marker written) and links into the graph', async () => {
     const request = { source: { traceIds: [flowTraceId] }, respond: [], restart: [{ name: 'bookTrip', ref: 'b1', resumed: { confirmedBy: 'tester' } }] };
     const check = await checkResumeFromTrace(context, request);
-    expect(check.target.runner).toBe('app');
+    expect(check.target.runsIn).toBe('app');
     expect(check.blockers).toEqual([]);
     const started = Date.now();
     const { run } = await resumeFromTrace(context, { ...request, confirmWarnings: true });

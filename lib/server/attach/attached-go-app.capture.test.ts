@@ -100,7 +100,7 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     const request = { source: { traceIds: [flowTraceId] }, respond: [], restart: [{ name: 'bookHotel', ref: 'book-1', resumed: { confirmed: true, confirmedBy: 'tester' } }] };
     const check = await checkResumeFromTrace(harness.context, request);
     expect(check.resumeContext.dialect).toBe('genkit-go');
-    expect(check.target.runner).toBe('app');
+    expect(check.target.runsIn).toBe('app');
     expect(check.blockers).toEqual([]);
     expect(check.validation.errors).toEqual([]);
     // The app says no resume type (genkit Go records none): the typed bookHotel's data is unchecked, and runs.

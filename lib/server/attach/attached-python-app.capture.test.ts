@@ -98,7 +98,7 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
 
     const request = { source: { traceIds: [flowTraceId] }, respond: [], restart: [{ name: 'bookHotel', ref: 'book-1', resumed: { confirmed: true, confirmedBy: 'tester' } }] };
     const check = await checkResumeFromTrace(harness.context, request);
-    expect(check.target.runner).toBe('app');
+    expect(check.target.runsIn).toBe('app');
     expect(check.blockers).toEqual([]);
     expect(check.validation.errors).toEqual([]);
     const started = Date.now();

@@ -26,6 +26,7 @@ import type { AttachedRuntime, AttachedRuntimeKind } from '../../contract/runtim
 import { loopbackReflectionUrl, PROJECT_MARKERS, RuntimeFileSchema, runtimeKindOf, type RuntimeFile } from '../../runtimes/genkit-reflection/runtime-file';
 import { readReflectionActions } from '../../runtimes/genkit-reflection/reflection-actions';
 import { STEP_MIDDLEWARE } from '../../contract/attach-step';
+import { ATTACHED_KINDS } from '../../runtimes/genkit-reflection/attached-kinds';
 import { errorMessage, LoopscopeError } from '../../errors';
 import { tryParseJsonLimited } from '../../spans/parse-json-limited';
 import { DialedRuntime, type MessageSocket } from './dialed-runtime';
@@ -313,9 +314,9 @@ export class RuntimeRegistry {
       const listed = runtime.reflection.listActions()
         .then((body) => ({ actions: readReflectionActions(body) }))
         .catch((error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${errorMessage(error)}` }));
-      // Only genkit JS has the middleware registry the plugin writes to; an unanswered ask leaves it unknown.
+      // Only a kind with Loopscope's step plugin has the middleware registry it writes to; an unanswered ask leaves it unknown.
       const plugin =
-        runtime.runtime === 'genkit-js'
+        ATTACHED_KINDS[runtime.runtime].stepPlugin
           ? runtime.reflection.listValues('middleware').then(
               (values) => ({ stepPlugin: Object.hasOwn(values, STEP_MIDDLEWARE) }),
               () => ({}),

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, RunnerEvent, SpanStartEvent, ToolInfo } from '../../runner/runner-protocol';
+import type { GenerateCommand, ReplayCommand, RunnerEvent, SpanStartEvent, ToolInfo } from '../../runner/runner-protocol';
 import type { Scenario } from '../../runner/scenario';
 import type { PauseInfo } from '../../runner/step-protocol';
 import type { GenerateResult, StepCommand, StepCommandResult } from '../../runner/run-requests';
@@ -13,9 +13,8 @@ export type RunnerRequest = Omit<GenerateCommand, 'requestId' | 'spoolRead'> | O
 
 /** What a runner loaded when it became ready. */
 export interface RunnerCatalog {
-  tools: ToolInfo[];
-  /** The AI SDK tools of tools/ai-sdk/. */
-  aiSdkTools: ToolInfo[];
+  /** The tools each runtime loaded, by runtime id. */
+  toolsByRuntime: Record<string, ToolInfo[]>;
   /** Models defined in the runner: a resume of a recording can only call one of these. */
   models: string[];
   scenarios: Scenario[];
@@ -104,7 +103,7 @@ export class RunnerProcess {
     settings: RunnerSpawnSettings,
     private readonly events: RunnerProcessEvents,
   ) {
-    const script = path.join(settings.projectDir, 'lib', 'runner', 'runner-main.ts');
+    const script = path.join(settings.projectDir, 'lib', 'runtimes', 'node-runner-main.ts');
     // node + --import tsx (not the tsx CLI): the pid we hold is the runner's own, and it
     // exits on IPC disconnect even if the server is SIGKILLed (docs/runtime-notes.md).
     this.child = spawn(
@@ -313,7 +312,7 @@ export class RunnerProcess {
         this.state = 'ready';
         this.readyAt = Date.now();
         this.pid = event.pid;
-        this.catalog = { tools: event.tools, aiSdkTools: event.aiSdkTools, models: event.models, scenarios: event.scenarios, problems: event.problems };
+        this.catalog = { toolsByRuntime: event.toolsByRuntime, models: event.models, scenarios: event.scenarios, problems: event.problems };
         this.events.onReady(this);
         break;
       case 'pong':

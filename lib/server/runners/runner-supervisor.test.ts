@@ -214,7 +214,7 @@ describe('RunnerSupervisor with a real runner', () => {
     const { fixture, harness, statusWhere } = await setUp({ 'echo.ts': echoTool('v1') }, { watchTools: true });
     const before = harness.supervisor.status;
     expect(before.problems).toEqual([]);
-    expect(before.tools.map((tool) => tool.name)).toEqual(['echoVersion']);
+    expect(before.toolsByRuntime['genkit-js'].map((tool) => tool.name)).toEqual(['echoVersion']);
 
     const first = await run(harness, 'echo-version');
     expect(first.failure).toBeUndefined();
@@ -225,13 +225,13 @@ describe('RunnerSupervisor with a real runner', () => {
     await writeFile(path.join(fixture.toolsDir, 'added.ts'), echoTool('added').replace("'echoVersion'", "'addedTool'"));
     // A cold runner (tsx, genkit, the tools, its warm-up generate) took over 12 s to be ready while the
     // whole suite loaded both cores; 5 s alone. The wait is the other restart test's.
-    const after = await statusWhere((status) => status.restarts > before.restarts && status.state === 'ready' && status.pid !== before.pid && status.tools.length === 2, 30_000);
+    const after = await statusWhere((status) => status.restarts > before.restarts && status.state === 'ready' && status.pid !== before.pid && status.toolsByRuntime['genkit-js'].length === 2, 30_000);
     expect(after.pid).not.toBe(before.pid);
     expect(after.lastRestartReason).toMatch(/echo\.ts|added\.ts/);
     // A different catalog gets the next version: the page reads it again (the live event leaves it out).
     expect(before.catalogVersion).toBeGreaterThan(0);
     expect(after.catalogVersion).toBeGreaterThan(before.catalogVersion!);
-    expect(after.tools.map((tool) => tool.name).sort()).toEqual(['addedTool', 'echoVersion']);
+    expect(after.toolsByRuntime['genkit-js'].map((tool) => tool.name).sort()).toEqual(['addedTool', 'echoVersion']);
 
     const second = await run(harness, 'echo-version');
     expect(second.failure).toBeUndefined();
@@ -309,8 +309,8 @@ describe('RunnerSupervisor: problems in tools/', () => {
     const badField = status.problems.find((problem) => problem.file === 'scenarios/bad-field.json');
     expect(badField?.message).toMatch(/^tools: /);
 
-    expect(status.tools.map((tool) => tool.name)).toEqual(['echoVersion']);
-    expect(status.tools[0].file).toBe('echo.ts');
+    expect(status.toolsByRuntime['genkit-js'].map((tool) => tool.name)).toEqual(['echoVersion']);
+    expect(status.toolsByRuntime['genkit-js'][0].file).toBe('echo.ts');
     expect(status.scenarios.map((candidate) => candidate.name)).not.toContain('bad-field');
     expect(status.scenarios.map((candidate) => candidate.name)).toContain('echo-version');
 

@@ -79,7 +79,7 @@ export class RunnerSupervisor {
   private watcher?: FSWatcher;
   private watchTimer?: NodeJS.Timeout;
   private stopped = true;
-  private catalog: RunnerCatalog = { tools: [], aiSdkTools: [], models: [], scenarios: [], problems: [] };
+  private catalog: RunnerCatalog = { toolsByRuntime: {}, models: [], scenarios: [], problems: [] };
   /** Signs AI SDK approvals (`experimental_toolApprovalSecret`); lives as long as this server, never written anywhere. */
   private readonly approvalSecret = randomBytes(32).toString('base64url');
   private restarts = 0;
@@ -88,7 +88,7 @@ export class RunnerSupervisor {
   private catalogText = '';
   private catalogVersion = 0;
   private readonly writeBehind: SpanWriteBehind;
-  status: RunnerStatus = { state: 'stopped', tools: [], aiSdkTools: [], models: [], scenarios: [], problems: [], restarts: 0 };
+  status: RunnerStatus = { state: 'stopped', toolsByRuntime: {}, models: [], scenarios: [], problems: [], restarts: 0 };
 
   constructor(private readonly options: RunnerSupervisorOptions) {
     this.writeBehind = new SpanWriteBehind({
@@ -209,7 +209,7 @@ export class RunnerSupervisor {
       waiting: this.pool.waiting,
       catalogVersion: this.catalogVersion,
     };
-    const text = JSON.stringify({ ...next, tools: next.tools.length, aiSdkTools: next.aiSdkTools?.length, scenarios: next.scenarios.length, problems: next.problems.length });
+    const text = JSON.stringify({ ...next, toolsByRuntime: Object.fromEntries(Object.entries(next.toolsByRuntime).map(([runtime, tools]) => [runtime, tools.length])), scenarios: next.scenarios.length, problems: next.problems.length });
     this.status = next;
     if (text !== this.statusText) {
       this.statusText = text;

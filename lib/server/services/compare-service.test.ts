@@ -18,7 +18,7 @@ describe('comparing a scenario on genkit JS and genkit Go', () => {
   }, 320_000);
 
   it('names a scenario that is missing or mirrors nothing', async () => {
-    await expect(compareMirroredScenario(runner.context, 'go-nothing')).rejects.toThrow(/No genkit Go scenario named "go-nothing"/);
-    await expect(compareMirroredScenario(runner.context, 'go-restart-with-input')).rejects.toThrow(/mirrors no genkit JS scenario/);
+    await expect(compareMirroredScenario(runner.context, 'go-nothing')).rejects.toThrow(/No scenario named "go-nothing"/);
+    await expect(compareMirroredScenario(runner.context, 'go-restart-with-input')).rejects.toThrow(/mirrors no scenario of another runtime/);
   });
 });

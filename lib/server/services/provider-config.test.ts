@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer, turnScript, type FakeOpenAiServer } from '../../runner/testing/fake-openai-server';
 import { ProviderConfig } from './provider-config';
-import { retargetAiSdkAnswer, retargetGenkitAnswer } from './retarget-scripted-answer';
+import { retargetAiSdkAnswer, retargetGenkitAnswer } from '../../runtimes/retarget-scripted-answer';
+import { driverOf } from '../../runtimes/drivers';
+
+const realModelsOf = (runtime: string) => driverOf(runtime)!.scenarios!.realModels;
 
 const KEY = 'sk-provider-config-test';
 let fake: FakeOpenAiServer;
@@ -69,12 +72,12 @@ describe('ProviderConfig', () => {
   it('refuses what cannot run, in words', () => {
     const { providers } = config({});
     const choice = { kind: 'openai-compatible' as const, model: 'm' };
-    expect(() => providers.check({ choice, runtime: 'genkit-js' })).toThrow(/no OpenAI-compatible endpoint is set/);
-    expect(() => providers.check({ choice, runtime: 'genkit-go' })).toThrow(/genkit Go scenarios run on their scripted model only/);
-    expect(() => providers.check({ choice: { kind: 'gemini', model: 'gemini-2.5-flash' }, runtime: 'genkit-js' })).toThrow(/no Gemini key/);
+    expect(() => providers.check({ choice, support: realModelsOf('genkit-js') })).toThrow(/no OpenAI-compatible endpoint is set/);
+    expect(() => providers.check({ choice, support: realModelsOf('genkit-go') })).toThrow(/genkit Go scenarios run on their scripted model only/);
+    expect(() => providers.check({ choice: { kind: 'gemini', model: 'gemini-2.5-flash' }, support: realModelsOf('genkit-js') })).toThrow(/no Gemini key/);
     const withGemini = config({ GOOGLE_API_KEY: 'g' }).providers;
-    expect(() => withGemini.check({ choice: { kind: 'gemini', model: 'gemini-2.5-flash' }, runtime: 'ai-sdk' })).toThrow(/genkit scenarios only/);
-    expect(() => withGemini.check({ choice: { kind: 'gemini', model: 'gemini-2.5-flash' }, runtime: 'genkit-js' })).not.toThrow();
+    expect(() => withGemini.check({ choice: { kind: 'gemini', model: 'gemini-2.5-flash' }, support: realModelsOf('ai-sdk') })).toThrow(/genkit scenarios only/);
+    expect(() => withGemini.check({ choice: { kind: 'gemini', model: 'gemini-2.5-flash' }, support: realModelsOf('genkit-js') })).not.toThrow();
   });
 });
 

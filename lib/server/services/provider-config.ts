@@ -19,7 +19,7 @@ import {
   type RealModelChoice,
   type UpdateProviderRequest,
 } from '../../contract/provider';
-import type { ScenarioRuntime } from '../../contract/scenario';
+import type { RealModelSupport } from '../../runtimes/runtime-driver';
 import { errorMessage, LoopscopeError } from '../../errors';
 
 /** The Gemini models the picker offers when a key is set (no listing call: the key's models are not asked for). */
@@ -133,15 +133,15 @@ export class ProviderConfig {
   }
 
   /**
-   * Refuses a choice this server cannot run for a scenario of `runtime`: a runtime without that
-   * provider, or a provider that is not set up.
+   * Refuses a choice this server cannot run for a scenario whose runtime supports `support`: a
+   * runtime without that provider (in its own words), or a provider that is not set up.
    * @throws LoopscopeError FAILED_PRECONDITION
    */
-  check({ choice, runtime }: { choice: RealModelChoice; runtime: ScenarioRuntime }): void {
+  check({ choice, support }: { choice: RealModelChoice; support: RealModelSupport }): void {
     const refuse = (why: string) => new LoopscopeError('FAILED_PRECONDITION', `Cannot run on ${describeChoice(choice)}: ${why}`);
-    if (runtime === 'genkit-go') throw refuse('genkit Go scenarios run on their scripted model only (the Go runner has no provider plugins).');
+    const supported = choice.kind === 'gemini' ? support.gemini : support.openaiCompatible;
+    if (supported !== true) throw refuse(supported);
     if (choice.kind === 'gemini') {
-      if (runtime === 'ai-sdk') throw refuse('Gemini is offered to genkit scenarios only (@ai-sdk/google is not installed).');
       if (!this.gemini) throw refuse('no Gemini key was set when the server started (GEMINI_API_KEY or GOOGLE_API_KEY).');
       return;
     }

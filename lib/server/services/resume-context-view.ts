@@ -1,10 +1,10 @@
 import type { ResumeContextRequest, ResumeContextView } from '../../contract/resume-context';
 import { DIALECTS, dialectTitle } from '../../runtimes/index';
-import { exampleFromSchema } from '../../resume/example-from-schema';
-import { resumeContextFrom } from '../../resume/resume-context';
+import { exampleFromSchema } from '../../loop/example-from-schema';
+import { resumeContextFrom } from '../../runtimes/resume-context';
 import type { AppContext } from '../app-context';
-import { goFacts } from './resume-service';
-import { resumeTargetOf } from './resume-targets';
+import { driverOf } from '../../runtimes/drivers';
+import { runnerFacts } from '../runners/runner-facts';
 import { loadTraceSource } from '../traces/trace-source';
 
 /**
@@ -15,10 +15,11 @@ import { loadTraceSource } from '../traces/trace-source';
  * `POST /api/resume/check` reads.
  * @throws LoopscopeError NOT_FOUND (no such source), and resumeContextFrom's errors (no paused call there).
  */
-export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner'>, request: ResumeContextRequest): Promise<ResumeContextView> {
+export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner' | 'providers'>, request: ResumeContextRequest): Promise<ResumeContextView> {
   const resume = resumeContextFrom(await loadTraceSource(context, request.source), request.generateSpanId);
-  const status = { ...context.supervisor.status, go: await goFacts(context, resume) };
-  const { localTools } = resumeTargetOf({ status, context: resume, request: { source: request.source, respond: [], restart: [] } });
+  // A runtime Loopscope only reads has no runner side: the trace's own tool definitions are all there is.
+  const answer = driverOf(resume.dialect)?.answer;
+  const localTools = answer ? answer.target({ facts: await runnerFacts({ context, runtime: resume.dialect }), context: resume, request: { source: request.source, respond: [], restart: [] } }).localTools : new Map();
   const rules = DIALECTS.find((dialect) => dialect.id === resume.dialect)?.resume;
   const outputSchemaOf = (name: string) => resume.tools.find((tool) => tool.name === name)?.outputSchema ?? localTools.get(name)?.outputSchema;
   return {

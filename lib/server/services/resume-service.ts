@@ -1,12 +1,12 @@
 import type { ResumeFromTrace } from '../../contract/resume-answers';
 import { LoopscopeError } from '../../errors';
-import { resumeContextFrom, type ResumeContext } from '../../resume/resume-context';
-import { GENKIT_GO_DIALECT_ID } from '../../runtimes/genkit-go/read/dialect-id';
-import { validateResume, type ResumeIssue } from '../../runtimes/genkit-js/read/validate-resume';
+import { resumeContextFrom } from '../../runtimes/resume-context';
+import { validateResume, type ResumeIssue } from '../../runtimes/validate-resume';
 import type { AppContext } from '../app-context';
 import type { RunSession } from './run-registry';
 import { loadTraceSource } from '../traces/trace-source';
-import { resumeTargetOf } from './resume-targets';
+import { resumeTargetOf } from '../../runtimes/answer-target';
+import { runnerFacts } from '../runners/runner-facts';
 import { dialectTitle } from '../../runtimes/index';
 import { appResumeTarget, generateResultOf } from '../attach/app-resume';
 import { runInRuntime } from '../attach/attach-service';
@@ -16,13 +16,6 @@ import { GENERATE_ACTION_KEY } from '../../runtimes/genkit-reflection/generate-i
 export { ResumeFromTraceSchema, type ResumeFromTrace } from '../../contract/resume-answers';
 
 const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.message).join(' ');
-
-/** The Go scenarios and tools (the runner started for them: a resume of a Go call runs there), for a paused genkit Go call only. */
-export async function goFacts(context: Pick<AppContext, 'goRunner'>, resume: ResumeContext) {
-  if (!context.goRunner || resume.dialect !== GENKIT_GO_DIALECT_ID) return undefined;
-  const { scenarios } = await context.goRunner.scenarios();
-  return { scenarios, tools: await context.goRunner.tools() };
-}
 
 /**
  * Checks answers to a paused call of any loaded trace by the rules of the runtime that recorded
@@ -36,7 +29,7 @@ export async function checkResumeFromTrace(context: AppContext, request: ResumeF
   const resumeContext = resumeContextFrom(spans, request.generateSpanId);
   // An attached app's trace is answered in the app, with its own model and tools (attach/app-resume.ts).
   const appTarget = context.attachment ? await appResumeTarget({ attachment: context.attachment, spans, context: resumeContext, request }) : undefined;
-  const target = appTarget ?? resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context, resumeContext), providers: context.providers.availability() }, context: resumeContext, request });
+  const target = appTarget ?? resumeTargetOf({ facts: await runnerFacts({ context, runtime: resumeContext.dialect }), context: resumeContext, request });
   const validation = validateResume({
     context: resumeContext,
     respond: request.respond,
@@ -66,7 +59,7 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   const model = resumeContext.model as string;
   // The app target makes its own run (named after the app): one answer is one run, or the
   // answered run's page would list a second answer that never ends.
-  if (target.runner === 'app') {
+  if (target.runsIn === 'app') {
     const input = target.generateInput(validation);
     const run = context.runs.create({ label: `resume of ${resumeContext.model} in ${target.runtimeName}`, resumeOf: request.source });
     if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
@@ -79,7 +72,7 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   const run = context.runs.create({ label: `resume of ${model}`, resumeOf: request.source });
   if ('traceIds' in request.source) context.runs.noteAnsweredBy(request.source.traceIds, run.runId);
   const command = target.command(validation);
-  const answered = target.runner === 'go' ? context.goRunner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume, answers: command.answers }) : context.supervisor.generate({ runId: run.runId, ...command });
+  const answered = target.runsIn === 'runtime-host' ? context.goRunner.generate({ scenario: command.scenario, messages: command.messages, resume: command.resume, answers: command.answers }) : context.supervisor.generate({ runId: run.runId, ...command });
   void answered.then((result) => context.runs.complete(run.runId, result));
   return { run, warnings: validation.warnings };
 }

@@ -1,6 +1,5 @@
 import { sendStepCommand } from '../runners/step-command';
 import type { ProviderChoice, RealModelChoice } from '../../contract/provider';
-import { isGenkitScenario, scenarioRuntime } from '../../contract/scenario';
 import { LoopscopeError } from '../../errors';
 import type { ResumeRequest } from '../../runner/runner-protocol';
 import type { Breakpoints, PauseDecision, RunMode } from '../../runner/step-protocol';
@@ -10,26 +9,20 @@ import type { AppContext } from '../app-context';
 import { ingestSpans } from '../ingest/ingest-spans';
 import type { RunSession } from './run-registry';
 import type { StepCommand } from '../../runner/run-requests';
-import { retargetAiSdkAnswer, retargetGenkitAnswer } from './retarget-scripted-answer';
+import { knownScenario, runHost, scenarioNamed } from '../runners/run-hosts';
 
 /** Starts a scenario run; returns at once with the run, whose progress arrives on the bus. */
-export async function startRun({ context, scenario, mode = { kind: 'run' }, provider }: { context: AppContext; scenario: string; mode?: RunMode; provider?: ProviderChoice }): Promise<RunSession> {
+export async function startRun({ context, scenario: name, mode = { kind: 'run' }, provider }: { context: AppContext; scenario: string; mode?: RunMode; provider?: ProviderChoice }): Promise<RunSession> {
+  const found = await scenarioNamed(context, name);
+  if (!found) throw new LoopscopeError('NOT_FOUND', `No scenario named "${name}" in tools/scenarios/.`);
   // A real model plays the scenario's prompt and tools through the runtime's own plugin / provider.
   const real: RealModelChoice | undefined = provider && provider.kind !== 'scripted' ? provider : undefined;
-  const go = await context.goRunner.scenarioNamed(scenario);
-  if (go) {
-    if (real) context.providers.check({ choice: real, runtime: 'genkit-go' });
-    const run = context.runs.create({ scenario, mode });
-    // Stepped in the Go runner by genkit Go's own middleware (go/runner/step.go).
-    void context.goRunner.generate({ scenario, ...steppedGo(run.runId, mode) }).then((result) => context.runs.complete(run.runId, result));
-    return run;
-  }
-  await context.supervisor.whenReady(15_000);
-  const known = context.supervisor.status.scenarios.find((candidate) => candidate.name === scenario);
-  if (!known) throw new LoopscopeError('NOT_FOUND', `No scenario named "${scenario}" in tools/scenarios/.`);
-  if (real) context.providers.check({ choice: real, runtime: scenarioRuntime(known) });
-  const run = context.runs.create({ scenario, mode, ...(real ? { provider: real } : {}) });
-  void context.supervisor.generate({ runId: run.runId, scenario, mode, ...(real ? { provider: real } : {}) }).then((result) => context.runs.complete(run.runId, result));
+  if (real) context.providers.check({ choice: real, support: found.support.realModels });
+  const run = context.runs.create({ scenario: name, mode, ...(real ? { provider: real } : {}) });
+  // Stepped by the runtime's own middleware, in whichever host runs it.
+  void runHost(context, found.support.runsIn)
+    .generate({ runId: run.runId, scenario: name, mode, ...(real ? { provider: real } : {}) })
+    .then((result) => context.runs.complete(run.runId, result));
   return run;
 }
 
@@ -45,44 +38,13 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
   if (run.scenario === undefined) {
     throw new LoopscopeError('FAILED_PRECONDITION', `Run ${runId} (${run.label}) is not a scenario's run: answer its interrupt from the resume workbench.`);
   }
-  // A Go run's scenario was read when it started.
-  const go = context.goRunner.knownScenario(run.scenario);
-  if (go) {
-    const answer = resume ?? go.resumes?.[run.resumes];
-    if (!answer) throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${go.name}" has no scripted answer for resume ${run.resumes + 1}.`);
-    const input = context.runs.resumeInput(runId, answer);
-    // The resume keeps the run's mode: restarted tools pause too.
-    void context.goRunner
-      .generate({ scenario: go.name, messages: input.messages, resume: input.resume, answers: input.answers, ...steppedGo(runId, run.mode) })
-      .then((result) => context.runs.complete(runId, result));
-    return context.runs.get(runId) as RunSession;
-  }
-  const scenario = context.supervisor.status.scenarios.find((candidate) => candidate.name === run.scenario);
-  if (scenario?.runtime === 'ai-sdk') {
-    // An AI SDK scenario answers with its own scripted approve / deny / respond (no hand-written genkit answer applies).
-    if (resume) throw new LoopscopeError('INVALID_ARGUMENT', `Scenario "${scenario.name}" runs on the AI SDK: it is answered with its scripted approve / deny / respond, not genkit's respond / restart.`);
-    const scripted = scenario.resumes?.[run.resumes];
-    if (!scripted) throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${run.scenario}" has no scripted answer for resume ${run.resumes + 1}.`);
-    // On a real model the calls have the model's ids: the scripted answer goes by tool name (retarget-scripted-answer.ts).
-    const aiSdkAnswers = run.provider ? retargetAiSdkAnswer({ answer: scripted, interrupts: run.interrupts }) : scripted;
-    const input = context.runs.resumeInput(runId, aiSdkAnswers);
-    void context.supervisor
-      .generate({ runId, scenario: scenario.name, messages: input.messages, aiSdkAnswers: input.resume, mode: run.mode, answers: input.answers, ...providerOf(run) })
-      .then((result) => context.runs.complete(runId, result));
-    return context.runs.get(runId) as RunSession;
-  }
-  let answer = resume;
-  if (!answer) {
-    answer = scenario && isGenkitScenario(scenario) ? scenario.resumes?.[run.resumes] : undefined;
-    if (!answer) {
-      throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${run.scenario}" has no scripted answer for resume ${run.resumes + 1}.`);
-    }
-    if (run.provider) answer = retargetGenkitAnswer({ answer, interrupts: run.interrupts });
-  }
+  const found = knownScenario(context, run.scenario);
+  if (!found) throw new LoopscopeError('FAILED_PRECONDITION', `Scenario "${run.scenario}" has no scripted answer for resume ${run.resumes + 1}.`);
+  const answer = found.support.answerOf({ scenario: found.scenario, resumes: run.resumes, given: resume, onRealModel: run.provider !== undefined && run.provider.kind !== 'scripted', interrupts: run.interrupts });
   const input = context.runs.resumeInput(runId, answer);
   // The resume keeps the run's mode: restarted tools pause too.
-  void context.supervisor
-    .generate({ runId, scenario: run.scenario, messages: input.messages, resume: input.resume, mode: run.mode, answers: input.answers, ...providerOf(run) })
+  void runHost(context, found.support.runsIn)
+    .generate({ runId, scenario: run.scenario, messages: input.messages, ...input.resume, mode: run.mode, answers: input.answers, ...providerOf(run) })
     .then((result) => context.runs.complete(runId, result));
   return context.runs.get(runId) as RunSession;
 }
@@ -90,11 +52,6 @@ export function resumeRun({ context, runId, resume }: { context: AppContext; run
 /** A run's resume plays on the model the run started on. */
 function providerOf(run: RunSession): { provider?: RealModelChoice } {
   return run.provider && run.provider.kind !== 'scripted' ? { provider: run.provider } : {};
-}
-
-/** A Go call's step fields: none for a run straight through (no middleware installed, as for the node runners). */
-function steppedGo(runId: string, mode: RunMode): { runId: string; mode?: RunMode } {
-  return mode.kind === 'run' ? { runId } : { runId, mode };
 }
 
 /** Sends a step command to the runner that runs the run: the genkit Go runner or a node runner. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ListedTool } from '../../contract/tool-info';
-import { exampleFromSchema } from '../../resume/example-from-schema';
+import { exampleFromSchema } from '../../loop/example-from-schema';
 import { scenarioList } from './scenario-list';
 import { useRunnerContext } from '../testing/runner-context';
 
@@ -53,9 +53,9 @@ describe('GET /api/scenarios lists every shipped tool with its schemas', () => {
     expect(list.problems).toEqual([]);
 
     for (const [runtime, listed, names] of [
-      ['genkit JS', list.tools, shipped.genkitJs],
-      ['AI SDK', list.aiSdkTools, shipped.aiSdk],
-      ['genkit Go', list.goTools ?? [], shipped.go],
+      ['genkit JS', list.toolsByRuntime['genkit-js'], shipped.genkitJs],
+      ['AI SDK', list.toolsByRuntime['ai-sdk'], shipped.aiSdk],
+      ['genkit Go', list.toolsByRuntime['genkit-go'] ?? [], shipped.go],
     ] as const) {
       const inputs = inputsOf(listed);
       expect(inputs.map((input) => input.name), runtime).toEqual(names);
@@ -67,17 +67,17 @@ describe('GET /api/scenarios lists every shipped tool with its schemas', () => {
     }
 
     // Examples as the step panel's editors show them, from genkit's own zod-to-JSON-schema conversion.
-    const weather = list.tools.find((tool) => tool.name === 'getWeather');
+    const weather = list.toolsByRuntime['genkit-js'].find((tool) => tool.name === 'getWeather');
     expect(weather?.inputExample).toEqual({ city: '' });
     expect(weather?.outputExample).toEqual({ city: '', temperatureC: 0, conditions: '' });
     // Every genkit JS tool of tools/ declares an output schema: each is listed with it.
-    for (const tool of list.tools) {
+    for (const tool of list.toolsByRuntime['genkit-js']) {
       expect(exampleFromSchema(tool.outputSchema), `genkit JS ${tool.name}: output example`).toEqual(tool.outputExample);
       expect(tool.outputExample, `genkit JS ${tool.name}: output example`).toBeTypeOf('object');
       expect(tool.outputExample, `genkit JS ${tool.name}: output example`).not.toBeNull();
     }
     // The Go and AI SDK tools that declare an output schema are listed with it too.
-    expect(list.goTools?.find((tool) => tool.name === 'getWeather')?.outputExample).toMatchObject({ temperatureC: 0 });
-    expect(list.aiSdkTools.find((tool) => tool.name === 'webSearch')?.outputExample).toEqual({ results: [] });
+    expect(list.toolsByRuntime['genkit-go']?.find((tool) => tool.name === 'getWeather')?.outputExample).toMatchObject({ temperatureC: 0 });
+    expect(list.toolsByRuntime['ai-sdk'].find((tool) => tool.name === 'webSearch')?.outputExample).toEqual({ results: [] });
   }, 320_000);
 });

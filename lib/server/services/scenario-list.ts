@@ -1,5 +1,6 @@
 import type { ScenarioListResponse } from '../../contract/runner-status';
-import { exampleFromSchema } from '../../resume/example-from-schema';
+import type { ListedTool, ToolInfo } from '../../contract/tool-info';
+import { exampleFromSchema } from '../../loop/example-from-schema';
 import type { AppContext } from '../app-context';
 
 /**
@@ -10,16 +11,17 @@ export async function scenarioList(context: Pick<AppContext, 'supervisor' | 'goR
   const { supervisor } = context;
   supervisor.start();
   await supervisor.whenReady(15_000);
-  const { scenarios, tools, aiSdkTools, problems, state } = supervisor.status;
-  const listed = (tool: (typeof tools)[number]) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) });
+  const { scenarios, toolsByRuntime, problems, state } = supervisor.status;
+  const listed = (tool: ToolInfo) => ({ ...tool, inputExample: exampleFromSchema(tool.inputSchema), outputExample: exampleFromSchema(tool.outputSchema) });
+  const listedByRuntime: Record<string, ListedTool[]> = {};
+  for (const [runtime, tools] of Object.entries(toolsByRuntime)) listedByRuntime[runtime] = tools.map(listed);
+  // genkit Go's tools once its runner has started, as the step panel of a Go run edits with them.
+  if (context.goRunner.status.state === 'ready') listedByRuntime[context.goRunner.runtime] = context.goRunner.status.tools.map((tool) => listed({ description: '', ...tool, file: 'go/' }));
   // genkit Go's scenarios come from tools/go/scenarios/ (its runner starts on the first run).
   const go = await context.goRunner.scenarios();
   return {
     scenarios: [...scenarios, ...go.scenarios],
-    tools: tools.map(listed),
-    aiSdkTools: (aiSdkTools ?? []).map(listed),
-    // genkit Go's tools once its runner has started, as the step panel of a Go run edits with them.
-    ...(context.goRunner.status.state === 'ready' ? { goTools: context.goRunner.status.tools.map((tool) => listed({ description: '', ...tool, file: 'go/' })) } : {}),
+    toolsByRuntime: listedByRuntime,
     problems: [...problems, ...go.problems],
     runner: state,
     goRunner: {

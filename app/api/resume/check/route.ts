@@ -2,7 +2,7 @@ import { getAppContext } from '@/lib/server/app-context';
 import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 import { ResumeFromTraceSchema, resumeVerdictOf, type ResumeCheckResponse } from '@/lib/contract/resume-answers';
 import { checkResumeFromTrace } from '@/lib/server/services/resume-service';
-import { resumeSnippet } from '@/lib/runtimes/genkit-js/read/validate-resume';
+import { resumeSnippet } from '@/lib/runtimes/validate-resume';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../../../errors';
 import { buildRunGraph } from '../../../graph/build-run-graph';
 import { summarizeCapturedTrace } from '../../../graph/trace-sessions';
-import { resumeContextFrom } from '../../../resume/resume-context';
+import { resumeContextFrom } from '../../resume-context';
 import { spanView } from '../../../server/traces/span-view';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import type { Span } from '../../../spans/span';

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readReplayable } from '../../../replay/read-recording';
-import { loadTraceFile } from '../../../store/load-trace-file';
+import { readReplayable } from '../../read-recording';
 import type { AiSdkRecording } from './recording';
+import { loadTraceFile } from '../../../store/load-trace-file';
 
 const load = async (name: string): Promise<AiSdkRecording> => {
   const read = readReplayable(await loadTraceFile(path.join(process.cwd(), 'lib', 'runtimes', 'ai-sdk', '__fixtures__', `${name}.otlp.json`)));
   if (read.runtime !== 'ai-sdk') throw new Error(`expected an AI SDK recording, got ${read.runtime}`);
-  return read.recording;
+  return read.recording as AiSdkRecording;
 };
 
 describe('readAiSdkRecording: a paused call and its answer, linked across traces', () => {

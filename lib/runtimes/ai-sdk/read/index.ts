@@ -41,6 +41,11 @@ export const aiSdk: RuntimeDialect = {
     },
     sendSpans: 'experimental_telemetry alone emits nothing — call registerTelemetry(new OpenTelemetry()) from @ai-sdk/otel once, with a NodeSDK and an OTLPTraceExporter started. Apps of other frameworks that follow the OTel GenAI conventions (gen_ai.operation.name: Pydantic AI, Google ADK) are read too.',
   },
+  view: {
+    pausedRun: "The run is paused: {count} tool call(s) wait for an answer (an approval to give, or a handed-back tool's result).",
+    scenarioHint: 'AI SDK: the real generateText loop',
+    showsNextMessages: true,
+  },
   claims: isAiSdkSpan,
   classify: classifyAiSdkSpan,
   // The SDK's spans carry no ancestry of their own (genkit's `genkit:path`): the parent chain decides.

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resumeContextFrom } from '../../../resume/resume-context';
-import { validateResume } from '../../genkit-js/read/validate-resume';
+import { resumeContextFrom } from '../../resume-context';
+import { validateResume } from '../../validate-resume';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import type { Span } from '../../../spans/span';
 import type { LocalToolFacts, ResumeContext } from '../../../loop/resume-model';

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AiSdkRecording } from '../read/recording';
-import { readReplayable } from '../../../replay/read-recording';
+import { readReplayable } from '../../read-recording';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import type { Span } from '../../../spans/span';
 import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE, REPLAYS_LINK_VALUE } from '../../../spans/trace-link-keys';
@@ -31,7 +31,7 @@ const load = (file: string) => loadTraceFile(path.join(FIXTURES, file));
 function aiSdkRecording(spans: Span[]): AiSdkRecording {
   const read = readReplayable(spans);
   if (read.runtime !== 'ai-sdk') throw new Error(`expected an AI SDK recording, got ${read.runtime}`);
-  return read.recording;
+  return read.recording as AiSdkRecording;
 }
 
 /** A copy of the spans with one attribute of the first span matching `where` rewritten. */

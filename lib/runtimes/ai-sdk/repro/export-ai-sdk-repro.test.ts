@@ -9,7 +9,7 @@ import type { AiSdkRecording } from '../read/recording';
 import { parseTraceText } from '../../../store/load-trace-file';
 import { printableText } from '../../../spans/printable-text';
 import { exportAiSdkRepro } from './export-ai-sdk-repro';
-import { readReplayable } from '../../../replay/read-recording';
+import { readReplayable } from '../../read-recording';
 import { describeOutcome } from '../../../replay/replay-report';
 import { HOSTILE_MARKER, HOSTILE_NAME, HOSTILE_TEXT } from '../../../replay/testing/hostile-trace';
 
@@ -74,7 +74,7 @@ const exported = new Map<string, Exported>();
 function aiSdkRecording(text: string, file: string): AiSdkRecording {
   const read = readReplayable(parseTraceText(text, file));
   if (read.runtime !== 'ai-sdk') throw new Error(`${file}: expected an AI SDK recording`);
-  return read.recording;
+  return read.recording as AiSdkRecording;
 }
 
 async function exportAndRun({ name, recording, options }: { name: string; recording: AiSdkRecording; options: Parameters<typeof exportAiSdkRepro>[1] }): Promise<void> {

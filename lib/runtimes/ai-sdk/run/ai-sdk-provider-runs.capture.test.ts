@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AiSdkScenario } from '../../../contract/ai-sdk-scenario';
 import { buildRunGraph } from '../../../graph/build-run-graph';
-import { resumeContextFrom } from '../../../resume/resume-context';
-import { validateResume } from '../../genkit-js/read/validate-resume';
-import { resumeTargetOf } from '../../../server/services/resume-targets';
-import { retargetAiSdkAnswer } from '../../../server/services/retarget-scripted-answer';
+import { resumeContextFrom } from '../../resume-context';
+import { validateResume } from '../../validate-resume';
+import { resumeTargetOf } from '../../answer-target';
+import { retargetAiSdkAnswer } from '../../retarget-scripted-answer';
 import { fakeEndpointModel, useFakeEndpointHarness } from '../../../server/testing/fake-endpoint-harness';
 import type { Span } from '../../../spans/span';
 import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE } from '../../../spans/trace-link-keys';
@@ -87,7 +87,7 @@ describe('AI SDK scenarios on an OpenAI-compatible endpoint (fake server, @ai-sd
     expect(context).toMatchObject({ model: 'fake-model', modelProvider: 'openai', callName: 'ai-sdk-approval-approved' });
     const [request] = context.requests;
     const answer = { source: { traceIds: first.traceIds }, respond: [], restart: [], approve: [{ name: 'transferMoney', ref: request.ref! }] };
-    const target = resumeTargetOf({ status: { ...endpoint.harness.supervisor.status, providers: { openaiCompatible: true, gemini: false } }, context, request: answer });
+    const target = resumeTargetOf({ facts: { ...endpoint.harness.supervisor.status, providers: { openaiCompatible: true, gemini: false } }, context, request: answer });
     expect(target.blockers).toEqual([]);
     const validation = validateResume({ context, respond: [], restart: [], approve: answer.approve, localTools: target.localTools, signsApprovals: target.signsApprovals });
     expect(validation.errors).toEqual([]);

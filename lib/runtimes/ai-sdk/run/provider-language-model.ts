@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { OPENAI_COMPATIBLE_PROVIDER, PROVIDER_ENVIRONMENT, type RealModelChoice } from '../../../contract/provider';
-import type { ProviderEndpoint } from '../../genkit-js/run/provider-model';
+import type { ProviderEndpoint } from '../../../runner/provider-endpoint';
 
 /**
  * The AI SDK model for a run on a real provider: `@ai-sdk/openai-compatible`'s chat model on the

@@ -5,7 +5,7 @@ import { answerMessages, signApprovalRequests } from './ai-sdk-answers';
 import type { AiSdkToolCatalog } from './load-ai-sdk-tools';
 import type { RunStepper } from '../../../runner/run-stepper';
 import { bodyExcerpt, type RealModelChoice } from '../../../contract/provider';
-import type { ProviderEndpoint } from '../../genkit-js/run/provider-model';
+import type { ProviderEndpoint } from '../../../runner/provider-endpoint';
 import { providerLanguageModel } from './provider-language-model';
 import { scriptedLanguageModel } from './scripted-language-model';
 import { steppedCall } from './step-hooks';

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { AiSdkScenario } from '../../../contract/ai-sdk-scenario';
 import { traceGenerate, type SpanRef } from '../../../runner/answer-link';
-import type { ProviderEndpoint } from '../../genkit-js/run/provider-model';
+import type { ProviderEndpoint } from '../../../runner/provider-endpoint';
 import type { RunStepper } from '../../../runner/run-stepper';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome } from '../../../runner/runner-protocol';
 import type { AiSdkToolCatalog } from './load-ai-sdk-tools';

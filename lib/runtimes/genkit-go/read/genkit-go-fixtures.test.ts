@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../../graph/build-run-graph';
 import { loadTraceFile } from '../../../store/load-trace-file';
-import { resumeContextFrom } from '../../../resume/resume-context';
+import { resumeContextFrom } from '../../resume-context';
 import { dialectOf } from '../../index';
 
 /**

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../../../errors';
-import { readReplayable } from '../../../replay/read-recording';
+import { readReplayable } from '../../read-recording';
+import type { Recording } from '../../genkit-js/read/recording';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import type { Span } from '../../../spans/span';
 import { alignToRecordedOrder } from './request-order';
@@ -12,7 +13,7 @@ const load = (name: string) => loadTraceFile(path.join(FIXTURES, `${name}.otlp.j
 function goSteps(spans: Span[]) {
   const read = readReplayable(spans);
   expect(read.runtime).toBe('genkit-go');
-  return read.recording.steps;
+  return (read.recording as Recording).steps;
 }
 
 describe('the recording a genkit Go replay plays back', () => {

@@ -57,6 +57,11 @@ export const genkitGo: RuntimeDialect = {
     },
     sendSpans: 'set a tracer provider with an otlptracehttp exporter (otel.SetTracerProvider) before genkit.Init, pointed at this server’s /v1/traces.',
   },
+  view: {
+    pausedRun: 'The run is paused: {count} tool call(s) interrupted and wait for an answer (respond or restart).',
+    scenarioHint: 'genkit Go (go/runner, tools/go/): the first run builds the Go runner',
+    // The node detail's fork of a model answer replays in a genkit JS runner only.
+  },
   claims: isGenkitGoSpan,
   readCall: (options) => withStepNotes({ read: markHolds(readGenerateCall({ ...options, bugNotes: goBugNotes }), options.root), index: options.index, root: options.root }),
   // genkit JS's bug 5 (an interrupt of a tool run alone reported as an error) is JS's.

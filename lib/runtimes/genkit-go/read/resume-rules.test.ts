@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resumeContextFrom } from '../../../resume/resume-context';
-import { resumeSnippet, validateResume } from '../../genkit-js/read/validate-resume';
+import { resumeContextFrom } from '../../resume-context';
+import { resumeSnippet, validateResume } from '../../validate-resume';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import { resumeVerdictOf } from '../../../contract/resume-answers';
 import type { LocalToolFacts } from '../../../loop/resume-model';

@@ -3,8 +3,8 @@ import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { resumeContextFrom } from '../../../resume/resume-context';
-import { resumeSnippet, validateResume } from '../../genkit-js/read/validate-resume';
+import { resumeContextFrom } from '../../resume-context';
+import { resumeSnippet, validateResume } from '../../validate-resume';
 import type { ResumeCheck } from '../../../loop/resume-model';
 import { loadTraceFile } from '../../../store/load-trace-file';
 

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recording } from '../../genkit-js/read/recording';
-import { readReplayable } from '../../../replay/read-recording';
+import { readReplayable } from '../../read-recording';
 import { startTestReceiver, type TestReceiver } from '../../../server/testing/capture-harness';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import type { Span } from '../../../spans/span';
@@ -36,7 +36,7 @@ afterAll(async () => {
 function goRecording(spans: Span[]): Recording {
   const read = readReplayable(spans);
   if (read.runtime !== 'genkit-go') throw new Error(`expected a genkit Go recording, got ${read.runtime}`);
-  return read.recording;
+  return read.recording as Recording;
 }
 
 async function spansOf(traceIds: string[]): Promise<Span[]> {

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import type { Span } from '../../../spans/span';
-import { readReplayable } from '../../../replay/read-recording';
+import { readReplayable } from '../../read-recording';
+import type { Recording } from '../../genkit-js/read/recording';
 import type { StepOutcome } from '../../../contract/replay';
 import { describeOutcome } from '../../../replay/replay-report';
 import { exportGoRepro, goStringLiteral } from './export-go-repro';
@@ -32,7 +33,7 @@ async function goRun(name: string, program: string): Promise<string> {
 
 describe('exportGoRepro: a standalone Go program with genkit Go alone', () => {
   it.each(FILES)('%s: every call ends as recorded when the program runs', async (file) => {
-    const recording = readReplayable(await loadTraceFile(path.join(FIXTURES, file))).recording;
+    const recording = readReplayable(await loadTraceFile(path.join(FIXTURES, file))).recording as Recording;
     if (!('models' in recording)) throw new Error('not a genkit recording');
     const program = exportGoRepro(recording, { source: file, fileName: 'main.go' });
     expect(program.split('\n').filter((line) => line.startsWith('\t"github.com/'))).toEqual(['\t"github.com/firebase/genkit/go/ai"', '\t"github.com/firebase/genkit/go/genkit"', '\t"github.com/firebase/genkit/go/plugins/middleware"']);
@@ -51,7 +52,7 @@ describe('exportGoRepro: a standalone Go program with genkit Go alone', () => {
         if (typeof value === 'string') span.attributes[key] = value.replaceAll('24°C (75°F) and sunny in Lisbon.', JSON.stringify(hostile).slice(1, -1));
       }
     }
-    const recording = readReplayable(spans).recording;
+    const recording = readReplayable(spans).recording as Recording;
     if (!('models' in recording)) throw new Error('not a genkit recording');
     const program = exportGoRepro(recording);
     // The hostile text is in the program (inside the one string literal), and it still compiles and runs.

@@ -14,7 +14,7 @@
  */
 import type { Recording } from '../../genkit-js/read/recording';
 import { describeOutcome } from '../../../replay/replay-report';
-import { reproFileName } from '../../genkit-js/repro/export-repro';
+import { reproFileName } from '../../../replay/repro-file-name';
 
 export interface ExportGoReproOptions {
   title?: string;
@@ -26,7 +26,7 @@ export interface ExportGoReproOptions {
 
 /** `repro-<recording>.go`: the genkit repro's name with Go's extension. */
 export function goReproFileName(source: string | undefined): string {
-  return reproFileName(source).replace(/\.ts$/, '.go');
+  return reproFileName(source, '.go');
 }
 
 /** A Go interpreted string literal holding `text` exactly (lone surrogates, which Go source cannot hold, become U+FFFD). */

@@ -12,10 +12,12 @@ import type { PauseInfo } from '../../../contract/pause';
 import type { GenkitGoScenario } from '../../../contract/scenario';
 import type { SpanStartEvent } from '../../../contract/span-start';
 import { errorMessage } from '../../../errors';
+import { GENKIT_GO_DIALECT_ID } from '../read/dialect-id';
 import { buildGoRunner, startGoRunner, type GoGenerateCommand, type GoGenerateResult, type GoRunner, type GoStepCommand, type GoStepCommandResult, type GoToolInfo } from './go-runner';
 import type { Recording } from '../../genkit-js/read/recording';
 import { replayGoRecording, type GoReplayOptions } from '../replay/replay-go';
-import { loadScenarios, isGenkitGoScenario } from '../../../runner/scenario';
+import { loadScenarios } from '../../../runner/scenario';
+import { isGenkitGoScenario } from '../read/genkit-go-scenario';
 import type { GenerateResult } from '../../../runner/run-requests';
 
 export interface GoRunnerState {
@@ -45,6 +47,8 @@ const HEALTH_INTERVAL_MS = 15_000;
 const HEALTH_TIMEOUT_MS = 5_000;
 
 export class GoRunnerService {
+  /** The runtime its calls are (scenario lists and tool lists name it). */
+  readonly runtime = GENKIT_GO_DIALECT_ID;
   private runner?: GoRunner;
   private starting?: Promise<GoRunner>;
   /** The calls in flight: a rebuild stops the old runner once they are done. */

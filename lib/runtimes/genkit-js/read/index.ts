@@ -61,6 +61,10 @@ export const genkitJs: RuntimeDialect = {
     },
     sendSpans: 'call disableGenkitOTelInitialization() from genkit/tracing, then start a NodeSDK with an OTLPTraceExporter before importing genkit.',
   },
+  view: {
+    pausedRun: 'The run is paused: {count} tool call(s) interrupted and wait for an answer (respond or restart).',
+    forksModelAnswers: true,
+  },
   claims: isGenkitSpan,
   classify: classifyGenkitSpan,
   enclosedByCall,

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadToolModules } from '../run/load-tools';
 import { loadTraceFile } from '../../../store/load-trace-file';
 import type { Span } from '../../../spans/span';
-import { resumeContextFrom, type ResumeContext } from '../../../resume/resume-context';
-import { validateResume } from './validate-resume';
+import { resumeContextFrom, type ResumeContext } from '../../resume-context';
+import { validateResume } from '../../validate-resume';
 
 /**
  * The parts Loopscope builds from a saved trace must be the parts genkit's own

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../../../store/load-trace-file';
-import { readRecording } from '../../../replay/read-recording';
+import { readRecording } from '../replay/read-genkit-recording';
 import { recordedGenkitBugs } from './recorded-bugs';
 
 const bugsOf = async (file: string) => recordedGenkitBugs(readRecording(await loadTraceFile(file)));

@@ -3,7 +3,7 @@
  * top-level generate calls (and tools run on their own) in causal order, each with the options
  * it was called with, the model calls and tool executions recorded under it, and how it ended.
  * Which resume continues which generate is decided by the graph's linking (lib/graph), passed
- * in by the caller (lib/replay/read-recording.ts).
+ * in by the caller (lib/runtimes/read-recording.ts).
  */
 import { LoopscopeError } from '../../../errors';
 import { isObject, jsonCopy, sameJson } from '../../../spans/json-value';

@@ -9,7 +9,7 @@ import { parseTraceText } from '../../../store/load-trace-file';
 import { printableText } from '../../../spans/printable-text';
 import { exportRepro, reproFileName } from './export-repro';
 import type { Recording, ReplayStep } from '../read/recording';
-import { readRecording } from '../../../replay/read-recording';
+import { readRecording } from '../replay/read-genkit-recording';
 import { describeOutcome } from '../../../replay/replay-report';
 import { HOSTILE_MARKER, HOSTILE_TEXT, hostileTrace } from '../../../replay/testing/hostile-trace';
 

@@ -7,7 +7,7 @@ import { loadTraceFile } from '../../../store/load-trace-file';
 import { codeLiteral } from '../../../replay/code-literal';
 import { exportRepro, reproFileName } from './export-repro';
 import type { Recording } from '../read/recording';
-import { readRecording } from '../../../replay/read-recording';
+import { readRecording } from '../replay/read-genkit-recording';
 import { describeOutcome } from '../../../replay/replay-report';
 
 const run = promisify(execFile);

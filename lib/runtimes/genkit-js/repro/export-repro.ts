@@ -15,6 +15,7 @@ import { GENKIT_BUG_TITLES, recordedGenkitBugs, type RecordedGenkitBug } from '.
 import type { GenerateStep, Recording, RecordedToolDefinition, RecordedToolExecution, ReplayStep } from '../read/recording';
 import { recordingConstantSource, reproHeaderSource, type ReproHeaderInput } from './repro-header-source';
 import { nextModelResponseSource, playToolSource, printToolResponsesSource, recordedTypesSource, stepSource } from './repro-helper-source';
+import { reproFileName } from '../../../replay/repro-file-name';
 
 /** A module of the local tools folder, for `useLocalTools`. */
 export interface LocalToolModule {
@@ -38,12 +39,7 @@ export interface ExportReproOptions {
 
 const GENERATE_OPTION_KEYS = ['tools', 'config', 'maxTurns', 'returnToolRequests', 'output', 'docs', 'toolChoice'] as const;
 
-/** `.json` and friends off, unsafe characters out: `repro-genkit-bug-1-restart-reinterrupts.ts`. */
-export function reproFileName(source: string | undefined): string {
-  const base = (source ?? 'recording').split(/[\\/]/).pop()!.replace(/(\.otlp)?\.(json|jsonl|pb|bin)$/i, '');
-  const safe = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '');
-  return `repro-${safe || 'recording'}.ts`;
-}
+export { reproFileName };
 
 /**
  * Top-level names the file defines itself (with the `r<N>` / `history<N>` variables, which no

@@ -44,7 +44,7 @@ describe('loadToolModules: the tools of tools/ with their schemas', () => {
         path.join(folder, 'mixed.ts'),
         [
           "import { z } from 'genkit';",
-          "import { defineTools } from './define-tools';",
+          "import { defineTools } from '../../lib/runtimes/genkit-js/run/define-tools';",
           'export default defineTools((ai) => [',
           "  ai.defineTool({ name: 'byJson', description: 'JSON schema', inputJsonSchema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } }, async () => 'ok'),",
           "  ai.defineTool({ name: 'noOutput', description: 'no output schema', inputSchema: z.object({ note: z.string() }) }, async () => 'ok'),",

@@ -1,21 +1,8 @@
 import type { genkit } from 'genkit/beta';
-import { geminiKeySet, OPENAI_COMPATIBLE_PROVIDER, PROVIDER_ENVIRONMENT } from '../../../contract/provider';
+import { geminiKeySet, OPENAI_COMPATIBLE_PROVIDER } from '../../../contract/provider';
+import { providerEndpointOf } from '../../../runner/provider-endpoint';
 
 type GenkitPlugins = NonNullable<NonNullable<Parameters<typeof genkit>[0]>['plugins']>;
-
-/** The OpenAI-compatible endpoint a runner was started with (its environment), if any. */
-export interface ProviderEndpoint {
-  baseUrl: string;
-  apiKey?: string;
-}
-
-/** Reads the endpoint from a runner's environment (the server sets it when it spawns the runner). */
-export function providerEndpointOf(environment: Readonly<Record<string, string | undefined>>): ProviderEndpoint | undefined {
-  const baseUrl = environment[PROVIDER_ENVIRONMENT.baseUrl]?.trim();
-  if (!baseUrl) return undefined;
-  const apiKey = environment[PROVIDER_ENVIRONMENT.apiKey];
-  return { baseUrl, ...(apiKey ? { apiKey } : {}) };
-}
 
 /**
  * The provider plugins the runner's one genkit instance starts with, so a generate names a real

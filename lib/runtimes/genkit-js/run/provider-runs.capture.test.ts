@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isGenkitScenario } from '../../../contract/scenario';
+import { isGenkitScenario } from '../read/genkit-scenario';
 import { classifySpan } from '../../classify-span';
 import { buildRunGraph } from '../../../graph/build-run-graph';
-import { resumeContextFrom } from '../../../resume/resume-context';
-import { validateResume } from '../read/validate-resume';
-import { resumeTargetOf } from '../../../server/services/resume-targets';
-import { retargetGenkitAnswer } from '../../../server/services/retarget-scripted-answer';
+import { resumeContextFrom } from '../../resume-context';
+import { validateResume } from '../../validate-resume';
+import { resumeTargetOf } from '../../answer-target';
+import { retargetGenkitAnswer } from '../../retarget-scripted-answer';
 import { startCaptureHarness } from '../../../server/testing/capture-harness';
 import { fakeEndpointModel, useFakeEndpointHarness } from '../../../server/testing/fake-endpoint-harness';
 import type { Span } from '../../../spans/span';
@@ -99,11 +99,11 @@ describe('genkit scenarios on an OpenAI-compatible endpoint (fake server, compat
     expect(context.model).toBe('openai-compatible/fake-model');
     const [request] = context.requests;
     const answer = { source: { traceIds: first.traceIds }, respond: [{ name: 'askUser', ref: request.ref, output: { answer: 'Aisle' } }], restart: [] };
-    const status = { ...endpoint.harness.supervisor.status, providers: { openaiCompatible: true, gemini: false } };
-    const target = resumeTargetOf({ status, context, request: answer });
+    const facts = { ...endpoint.harness.supervisor.status, providers: { openaiCompatible: true, gemini: false } };
+    const target = resumeTargetOf({ facts, context, request: answer });
     expect(target.blockers).toEqual([]);
     // Without an endpoint the same answer is refused before anything runs, in words.
-    expect(resumeTargetOf({ status: { ...status, providers: { openaiCompatible: false, gemini: false } }, context, request: answer }).blockers[0]?.message).toMatch(/ran on fake-model \(OpenAI-compatible\), which no runner can call now/);
+    expect(resumeTargetOf({ facts: { ...facts, providers: { openaiCompatible: false, gemini: false } }, context, request: answer }).blockers[0]?.message).toMatch(/ran on fake-model \(OpenAI-compatible\), which no runner can call now/);
     const validation = validateResume({ context, respond: answer.respond, restart: [], localTools: target.localTools });
     expect(validation.errors).toEqual([]);
     const resumed = await endpoint.harness.supervisor.generate({ runId: `provider-${++runCounter}`, ...target.command(validation) });

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../../../store/load-trace-file';
-import type { Span } from '../../../spans/span';
-import { resumeContextFrom } from '../../../resume/resume-context';
+import { loadTraceFile } from '../store/load-trace-file';
+import type { Span } from '../spans/span';
+import { resumeContextFrom } from './resume-context';
 import { validateResume } from './validate-resume';
 
 const example = (name: string) => loadTraceFile(path.join(process.cwd(), 'traces', `${name}.json`));

@@ -1,6 +1,6 @@
 import { LoopscopeError } from '../errors';
-import { classifySpan } from '../runtimes/classify-span';
-import { dialectOf } from '../runtimes/index';
+import { classifySpan } from './classify-span';
+import { dialectOf } from './index';
 import { buildSpanIndex } from '../loop/span-index';
 import type { ResumeContext } from '../loop/resume-model';
 import { compareNanos, type Span } from '../spans/span';

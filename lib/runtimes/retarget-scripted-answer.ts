@@ -5,8 +5,8 @@
  * answer takes the first waiting call of that tool not yet answered, in the order the model made
  * them. An answer whose tool is not waiting is left as written, and the runtime says so.
  */
-import type { AiSdkScriptedResume } from '../../contract/ai-sdk-scenario';
-import type { ResumeAnswers } from '../../contract/resume-answers';
+import type { AiSdkScriptedResume } from '../contract/ai-sdk-scenario';
+import type { ResumeAnswers } from '../contract/resume-answers';
 
 interface WaitingCall {
   name: string;

@@ -1,8 +1,8 @@
-import { LoopscopeError } from '../../../errors';
-import { DIALECTS } from '../../index';
-import type { ResumeCheck, ResumeValidation } from '../../../loop/resume-model';
+import { LoopscopeError } from '../errors';
+import { DIALECTS } from './index';
+import type { ResumeCheck, ResumeValidation } from '../loop/resume-model';
 
-export type { RespondAnswer, RestartAnswer, ResumeIssue, ResumeValidation } from '../../../loop/resume-model';
+export type { RespondAnswer, RestartAnswer, ResumeIssue, ResumeValidation } from '../loop/resume-model';
 
 /**
  * Checks hand-written answers to an interrupted call by the rules of the runtime that recorded
