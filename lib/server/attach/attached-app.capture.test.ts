@@ -16,7 +16,7 @@ import { buildRunGraph } from '../../graph/build-run-graph';
 import { CAPTURED_THROUGH_ATTRIBUTE } from '../../spans/loopscope-attributes';
 import type { TraceStore } from '../../store/trace-store';
 import type { Span } from '../../spans/span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { checkResumeFromTrace, resumeFromTrace } from '../services/resume-service';
 import { runEnded } from '../testing/runner-context';
 import { ANSWERED_BY_HAND_ATTRIBUTE } from '../../runner/step-protocol';

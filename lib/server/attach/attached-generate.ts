@@ -14,7 +14,7 @@ import { LoopscopeError, errorMessage } from '../../errors';
 import { findAction } from '../../runtimes/genkit-reflection/reflection-actions';
 import { readRunActionAnswer } from '../../runtimes/genkit-reflection/run-action-answer';
 import { STEP_CONTEXT_KEY, STEP_MIDDLEWARE } from '../../contract/attach-step';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import type { GenerateResult } from '../../runner/run-requests';
 import { attachedRuntime } from './attach-service';
 import { ATTACHED_KINDS } from '../../runtimes/genkit-reflection/attached-kinds';

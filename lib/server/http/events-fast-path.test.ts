@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { EventBus } from '../live/event-bus';
 import { createEventsFastPath } from './events-fast-path';
 import { RunRegistry } from '../services/run-registry';

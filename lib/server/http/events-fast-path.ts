@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { streamEvents, type EventSink } from '../live/event-stream';
 import { guardDirect } from './fast-path-request';
 import { EVENT_STREAM_HEADERS, liveEventSubscription } from '../live/live-event-subscription';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { RunRegistry, type RunSession } from '../services/run-registry';
 import { createRunsFastPath } from './runs-fast-path';
 import { sessionCookieName, sessionCookieValue } from './session-cookie';

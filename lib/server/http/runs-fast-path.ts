@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ApiErrorBody } from '../../contract/api-error';
 import { LoopscopeError } from '../../errors';
 import { parseJsonLimited } from '../../spans/parse-json-limited';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { API_MAX_BODY_BYTES } from './body-limits';
 import { postRuns } from '../services/post-runs';
 import { readNodeBody } from './read-node-body';

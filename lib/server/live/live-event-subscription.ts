@@ -1,4 +1,4 @@
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import type { EventStreamOptions } from './event-stream';
 import { liveEventFilter } from './live-event-filter';
 

@@ -5,7 +5,7 @@ import { LiveRunGraphs } from './live-run-graphs';
 import { liveRunSpans } from './live-run-spans';
 import { RunRegistry, type RunSession } from '../services/run-registry';
 import { startRun } from '../services/run-service';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { GoRunnerService } from '../../runtimes/genkit-go/run/go-runner-service';
 import { startCaptureHarness, type CaptureHarness } from '../testing/capture-harness';
 

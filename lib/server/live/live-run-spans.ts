@@ -2,7 +2,7 @@ import type { RunSession } from '../../contract/run-session';
 import { mergeSpans } from '../../spans/merge-spans';
 import { openSpanFromStart } from '../../contract/open-span';
 import type { Span } from '../../spans/span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { loadTraceSource } from '../traces/trace-source';
 
 /**

@@ -12,7 +12,7 @@ import type { Scenario } from '../../runner/scenario';
 import { scenarioRuntime } from '../../contract/scenario';
 import { driverOf } from '../../runtimes/drivers';
 import type { ScenarioSupport } from '../../runtimes/runtime-driver';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 /** A generate for a host: a scenario's call, or the next call of a run that answers the last one. */
 export type HostGenerate = Pick<GenerateCommand, 'scenario' | 'messages' | 'resume' | 'aiSdkAnswers' | 'answers' | 'model' | 'tools'> & { runId: string; mode?: RunMode; provider?: RealModelChoice };

@@ -1,6 +1,6 @@
 import type { ToolInfo } from '../../contract/tool-info';
 import type { RunnerFacts } from '../../runtimes/resume-target';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 /**
  * What this server's runners have, for answering a paused call of `runtime`: the node runners'

@@ -3,7 +3,7 @@ import { LoopscopeError } from '../../errors';
 import { compareRuns } from '../../graph/compare-runs';
 import type { GenerateResult } from '../../runner/run-requests';
 import type { Span } from '../../spans/span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { runHost, scenarioNamed } from '../runners/run-hosts';
 
 /** Plays a scenario to its end: its first call, then each scripted answer while it is interrupted. */

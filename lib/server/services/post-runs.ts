@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RunActionRequestSchema } from '../../contract/runtimes';
 import { StartRunRequestSchema } from '../../contract/run-session';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { runInRuntime } from '../attach/attach-service';
 import { startAttachedStepRun } from '../attach/attached-generate';
 import { parseRequestValue } from '../http/http';

@@ -4,7 +4,7 @@ import { driverOf } from '../../runtimes/drivers';
 import { dialectOf } from '../../runtimes/index';
 import { readReplayable } from '../../runtimes/read-recording';
 import type { Span } from '../../spans/span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { recordingSourceOf } from '../traces/recording-source';
 import type { RunSession } from './run-registry';
 import { loadTraceSource } from '../traces/trace-source';

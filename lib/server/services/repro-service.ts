@@ -1,7 +1,7 @@
 import { LoopscopeError } from '../../errors';
 import { driverOf } from '../../runtimes/drivers';
 import { readReplayable } from '../../runtimes/read-recording';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 /**
  * A saved file's run as one standalone program, by the driver of the runtime that recorded it

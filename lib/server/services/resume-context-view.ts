@@ -2,7 +2,7 @@ import type { ResumeContextRequest, ResumeContextView } from '../../contract/res
 import { DIALECTS, dialectTitle } from '../../runtimes/index';
 import { exampleFromSchema } from '../../loop/example-from-schema';
 import { resumeContextFrom } from '../../runtimes/resume-context';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { driverOf } from '../../runtimes/drivers';
 import { runnerFacts } from '../runners/runner-facts';
 import { loadTraceSource } from '../traces/trace-source';

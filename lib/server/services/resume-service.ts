@@ -2,7 +2,7 @@ import type { ResumeFromTrace } from '../../contract/resume-answers';
 import { LoopscopeError } from '../../errors';
 import { resumeContextFrom } from '../../runtimes/resume-context';
 import { validateResume, type ResumeIssue } from '../../runtimes/validate-resume';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import type { RunSession } from './run-registry';
 import { loadTraceSource } from '../traces/trace-source';
 import { resumeTargetOf } from '../../runtimes/answer-target';

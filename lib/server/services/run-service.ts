@@ -5,7 +5,7 @@ import type { ResumeRequest } from '../../runner/runner-protocol';
 import type { Breakpoints, PauseDecision, RunMode } from '../../runner/step-protocol';
 import { encodeOtlpJson } from '../../spans/otlp-json';
 import type { Span } from '../../spans/span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { ingestSpans } from '../ingest/ingest-spans';
 import type { RunSession } from './run-registry';
 import type { StepCommand } from '../../runner/run-requests';

@@ -1,7 +1,7 @@
 import type { ScenarioListResponse } from '../../contract/runner-status';
 import type { ListedTool, ToolInfo } from '../../contract/tool-info';
 import { exampleFromSchema } from '../../loop/example-from-schema';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 /**
  * `GET /api/scenarios`: the scenarios and tools the runner loaded, with load problems; each

@@ -9,7 +9,7 @@ import type { PauseDecision } from '../../contract/pause';
 import type { RunMode } from '../../contract/run-mode';
 import { CLOSED_BY_ATTRIBUTE } from '../../spans/loopscope-attributes';
 import type { Span } from '../../spans/span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import type { RunSession } from './run-registry';
 import { decidePause, startRun, stopRun } from './run-service';
 import { runEnded, startRunnerContext } from '../testing/runner-context';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { GoRunnerService } from '../../runtimes/genkit-go/run/go-runner-service';
 import { goStepEvents } from '../runners/go-step-events';
 import { ProviderConfig } from '../services/provider-config';

@@ -1,5 +1,5 @@
 import type { TraceDeleteRequest, TraceDeleteResponse } from '../../contract/trace-list';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 /**
  * Deletes captured traces (the given ones or all; saved files stay) and tells live pages, so

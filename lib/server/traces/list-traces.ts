@@ -3,7 +3,7 @@ import { linkTraces } from '../../graph/trace-sessions';
 import type { TraceSummary } from '../../spans/summarize-trace';
 import { searchWords } from '../../spans/trace-index-rows';
 import type { TraceStore } from '../../store/trace-store';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 /** What the links between traces decide for one linked trace: its status as the others show it, and its session head. */
 interface LinkedFacts {

@@ -1,7 +1,7 @@
 import { traceIdFrom } from '../../contract/ids';
 import { LoopscopeError } from '../../errors';
 import type { Span } from '../../spans/span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 /**
  * The spans of one stored trace, for the routes that serve a trace by id.

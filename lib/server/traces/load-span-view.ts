@@ -2,7 +2,7 @@ import { spanIdFrom, traceIdFrom } from '../../contract/ids';
 import type { SpanView } from '../../contract/span-view';
 import { LoopscopeError } from '../../errors';
 import { openSpanFromStart } from '../../contract/open-span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { spanView } from './span-view';
 
 /**

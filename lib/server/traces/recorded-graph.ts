@@ -1,6 +1,6 @@
 import { LoopscopeError } from '../../errors';
 import { buildRunGraph } from '../../graph/build-run-graph';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 import { loadTraceSource } from './trace-source';
 
 /**

@@ -8,7 +8,7 @@ import { linkTraces } from '../../graph/trace-sessions';
 import type { Span } from '../../spans/span';
 import { boundText } from '../../spans/bounded-text';
 import { summarizeTrace } from '../../spans/summarize-trace';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 /**
  * A captured trace's session — it, the interrupts it resumed, the resumes that answered it —

@@ -1,7 +1,7 @@
 import type { TraceSource } from '../../contract/trace-source';
 import { LoopscopeError } from '../../errors';
 import type { Span } from '../../spans/span';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../app-context-ports';
 
 // The schema is part of the wire contract; server code keeps importing it from here.
 export { TraceSourceSchema, type TraceSource } from '../../contract/trace-source';

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { TraceStore } from '../../../store/trace-store';
-import type { AppContext } from '../../app-context';
+import type { AppContext } from '../../app-context-ports';
 import { IngestGate } from '../../ingest/ingest-gate';
 import { errorMessage, LoopscopeError } from '../../../errors';
 import { createOtlpFastPath } from '../../http/otlp-fast-path';
