@@ -178,7 +178,7 @@ class NodeRunner {
       const engines = await this.loaded;
       const { loadRecording } = await import('./load-recording');
       // The server sends where the recording is, not the recording: it is read here.
-      const read = this.options.readRecording(await loadRecording(command.recording));
+      const read = await this.options.readRecording(await loadRecording(command.recording));
       const index = this.options.engines.findIndex((engine) => engine.runtime === read.runtime);
       const engine = index >= 0 ? engines[index] : undefined;
       // A runtime of another process (genkit Go: its own runner) is sent there by the server, never here.

@@ -70,4 +70,4 @@ export interface ReadRecording {
 }
 
 /** How the runner reads a recording it was pointed at (the registry's readers: lib/runtimes/read-recording.ts). */
-export type RecordingReader = (spans: readonly Span[]) => ReadRecording;
+export type RecordingReader = (spans: readonly Span[]) => Promise<ReadRecording>;

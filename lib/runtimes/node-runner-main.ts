@@ -5,9 +5,9 @@
  */
 import { startNodeRunner } from '../runner/node-runner';
 import { RUNTIME_DRIVERS } from './drivers';
-import { readReplayable } from './read-recording';
 
 startNodeRunner({
   engines: RUNTIME_DRIVERS.flatMap((driver) => (driver.nodeEngine ? [driver.nodeEngine] : [])),
-  readRecording: (spans) => readReplayable(spans),
+  // Read only when a replay comes: the graph and every recording reader are not part of a runner's cold start.
+  readRecording: async (spans) => (await import('./read-recording')).readReplayable(spans),
 });

@@ -6,7 +6,6 @@
 import path from 'node:path';
 import { reproFileName } from '../../replay/repro-file-name';
 import { aiSdkResumeTarget } from './answer/resume-target';
-import { aiSdkAnswerHere } from './answer/answer-here';
 import type { RuntimeDriver } from '../runtime-driver';
 import { AI_SDK_DIALECT_ID } from './read/dialect-id';
 import { readAiSdkRecording, type AiSdkRecording } from './read/recording';
@@ -21,7 +20,7 @@ export const aiSdkDriver: RuntimeDriver = {
     realModels: { openaiCompatible: true, gemini: 'Gemini is offered to genkit scenarios only (@ai-sdk/google is not installed).' },
     answerOf: aiSdkScriptedAnswer,
   },
-  answer: { target: aiSdkResumeTarget, here: aiSdkAnswerHere },
+  answer: { target: aiSdkResumeTarget, here: async (options) => (await import('./answer/answer-here')).aiSdkAnswerHere(options) },
   replay: {
     runsIn: 'node-runner',
     rank: 1,

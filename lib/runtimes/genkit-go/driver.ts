@@ -4,7 +4,6 @@
  * and export as one Go program that needs only genkit Go.
  */
 import { goResumeTarget } from './answer/resume-target';
-import { goAnswerHere } from './answer/answer-here';
 import type { RuntimeDriver } from '../runtime-driver';
 import { reproFileName } from '../../replay/repro-file-name';
 import { genkitContinuation } from '../genkit-js/replay/genkit-continuation';
@@ -24,7 +23,7 @@ export const genkitGoDriver: RuntimeDriver = {
     realModels: { openaiCompatible: SCRIPTED_ONLY, gemini: SCRIPTED_ONLY },
     answerOf: goScriptedAnswer,
   },
-  answer: { target: goResumeTarget, here: goAnswerHere },
+  answer: { target: goResumeTarget, here: async (options) => (await import('./answer/answer-here')).goAnswerHere(options) },
   replay: {
     // The Go runner reads no files: the server reads the recording and sends it the steps.
     runsIn: 'runtime-host',

@@ -5,7 +5,6 @@
  */
 import { reproFileName } from '../../replay/repro-file-name';
 import { genkitResumeTarget } from './answer/resume-target';
-import { genkitAnswerHere } from './answer/answer-here';
 import type { RuntimeDriver } from '../runtime-driver';
 import { GENKIT_DIALECT_ID } from './read/dialect-id';
 import { readGenkitRecording, type Recording } from './read/recording';
@@ -18,7 +17,7 @@ export const genkitJsDriver: RuntimeDriver = {
   runtime: GENKIT_DIALECT_ID,
   nodeEngine: genkitJsEngine,
   scenarios: { runsIn: 'node-runner', realModels: { openaiCompatible: true, gemini: true }, answerOf: genkitScriptedAnswer },
-  answer: { target: genkitResumeTarget, here: genkitAnswerHere },
+  answer: { target: genkitResumeTarget, here: async (options) => (await import('./answer/answer-here')).genkitAnswerHere(options) },
   replay: {
     // In a set of spans with calls of several runtimes, genkit JS's replay.
     runsIn: 'node-runner',
