@@ -79,13 +79,19 @@ export interface SnippetRun {
   /** The code ran to its end (false: it raised, or the framework refused what it sent). */
   ran: boolean;
   error: { type: string; message: string } | null;
-  toolsRun: { toolCallId: string | null; tool: string }[];
+  toolsRun: { toolCallId: string | null; tool: string; status?: string }[];
+  /** LangGraph: the interrupts still pending after the answer. */
+  pendingAfter?: string[];
   finalText: string | null;
 }
 
-/** Runs Loopscope's answer code in the real framework, against the case's pause made offline (`run_snippet.py` of the framework's folder). */
-export async function runSnippet(options: { framework: string; python: string; fixtureCase: string; code: string }): Promise<SnippetRun> {
-  return (await runFrameworkScript({ ...options, script: 'run_snippet.py', input: { case: options.fixtureCase, code: options.code }, what: `snippet run of ${options.fixtureCase}` })) as SnippetRun;
+/**
+ * Runs Loopscope's answer code in the real framework, against the case's pause made offline
+ * (`run_snippet.py` of the framework's folder); `extra`: what the script needs besides (LangGraph:
+ * the recorded interrupt ids and thread, which it replaces by its own pause's).
+ */
+export async function runSnippet(options: { framework: string; python: string; fixtureCase: string; code: string; extra?: Record<string, unknown> }): Promise<SnippetRun> {
+  return (await runFrameworkScript({ ...options, script: 'run_snippet.py', input: { case: options.fixtureCase, code: options.code, ...options.extra }, what: `snippet run of ${options.fixtureCase}` })) as SnippetRun;
 }
 
 /** A probe's neutral answer as Loopscope's answers (`nameOf`: the tool of a call id, for an id the trace does not name). */

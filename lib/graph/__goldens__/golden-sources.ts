@@ -19,6 +19,7 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
     ...list({ folder: 'lib/dialects/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
     // The agent frameworks' recorded fixtures (scripts/fixtures/frameworks/), by the runtime that recorded them.
     ...list({ folder: 'lib/runtimes/google-adk/__fixtures__', suffix: '.otlp.json', prefix: 'google-adk-' }),
+    ...list({ folder: 'lib/runtimes/langgraph/__fixtures__', suffix: '.otlp.json', prefix: 'langgraph-' }),
   ];
 }
 
