@@ -37,9 +37,10 @@ export function linkResumes(options: { generates: readonly GenerateCall[]; keys:
     // An answer that names its call by id (a tool call id, or the runtime's id of the pause) may
     // answer a call of an earlier turn (Google ADK runs the model once more after a tool asked for
     // a confirmation), or one the original ran before its first turn (an answer paused again).
-    const elsewhere = [...original.turns.slice(0, -1).reverse().flatMap((turn) => turn.toolCalls), ...original.resumeToolCalls];
+    let elsewhere: ToolCall[] | undefined;
+    const earlier = () => (elsewhere ??= [...original.turns.slice(0, -1).reverse().flatMap((turn) => turn.toolCalls), ...original.resumeToolCalls]);
     for (const resolution of resume.resume.resolutions) {
-      const call = takeAnswered(unused, resolution) ?? (resolution.pauseId !== undefined || resolution.request.ref !== undefined ? takeAnswered(elsewhere, resolution) : undefined);
+      const call = takeAnswered(unused, resolution) ?? (resolution.pauseId !== undefined || resolution.request.ref !== undefined ? takeAnswered(earlier(), resolution) : undefined);
       if (!call) continue;
       // An answer that named only the pause (LangGraph's interrupt id) is the request of the call it answers.
       if (resolution.pauseId !== undefined && resolution.request.ref === undefined && call.ref !== undefined) resolution.request = { name: call.name, ref: call.ref, input: call.input };

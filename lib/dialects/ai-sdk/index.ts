@@ -2,9 +2,10 @@
  * The Vercel AI SDK v7 dialect: the SDK's spans read into the loop model — those of its
  * `OpenTelemetry` integration (the OTel GenAI conventions: `invoke_agent`, `agent_step`, `chat`,
  * `execute_tool`) and of `LegacyOpenTelemetry` (`ai.generateText`, `ai.streamText`, their
- * `doGenerate` / `doStream`, `ai.toolCall`). It reads any other app emitting the GenAI
- * conventions too (Pydantic AI, Google ADK): the conventions themselves are
- * lib/dialects/otel-genai/, the SDK's own words are here (sdk-words.ts, legacy-spans.ts).
+ * `doGenerate` / `doStream`, `ai.toolCall`) — the spans of the SDK's own tracers and with its
+ * marks (classify-span.ts); other apps' GenAI spans are other dialects' (lib/dialects/registry.ts).
+ * The conventions themselves are lib/dialects/otel-genai/, the SDK's own words are here
+ * (sdk-words.ts, legacy-spans.ts).
  * Approvals and handed-back tools are drawn as pauses and linked to their answers by tool call
  * id (read-call.ts, read-resolutions.ts, link-keys.ts), and answered by the SDK's rules
  * (resume-context.ts rebuilds the next call's history, resume-rules.ts checks approve / deny /
@@ -39,7 +40,7 @@ export const aiSdk: RuntimeDialect = {
       pending: 'Reused a finished result — not run again',
       unresolved: 'Left unanswered — the answering call did not resolve this tool call (it failed first, or the answer was refused)',
     },
-    sendSpans: 'experimental_telemetry alone emits nothing — call registerTelemetry(new OpenTelemetry()) from @ai-sdk/otel once, with a NodeSDK and an OTLPTraceExporter started. Apps of other frameworks that follow the OTel GenAI conventions (gen_ai.operation.name: Pydantic AI, Google ADK) are read too.',
+    sendSpans: 'experimental_telemetry alone emits nothing — call registerTelemetry(new OpenTelemetry()) from @ai-sdk/otel once, with a NodeSDK and an OTLPTraceExporter started.',
   },
   claimedBy: { scopes: AI_SDK_SCOPES, attributes: ['ai.operationId', ...AI_SDK_MARK_ATTRIBUTES] },
   claims: isAiSdkSpan,

@@ -63,7 +63,9 @@ export function loopSpanValues(flavor: LoopFlavor, span: Span): SpanValues {
         : [];
   const [inputKey, outputKey] = keys.length > 0 && keys.some((key) => span.attributes[key] !== undefined) ? keys : [OPENINFERENCE.inputValue, OPENINFERENCE.outputValue];
   const present = [inputKey, outputKey].filter((key) => span.attributes[key] !== undefined);
-  return { input: span.attributes[inputKey], output: span.attributes[outputKey], attributeKeys: present };
+  // A pause's metadata, as the framework's pause reading found it (an interrupt's value, a confirmation's placeholder).
+  const pause = flavor.pauseOf?.(span);
+  return { input: span.attributes[inputKey], output: span.attributes[outputKey], ...(pause ? { interruptMetadata: JSON.stringify(pause.metadata) ?? 'true' } : {}), attributeKeys: present };
 }
 
 /** The dialect of a framework read by the shared GenAI-loop reader. */

@@ -66,9 +66,11 @@ export const traceloopReader: InstrumentationReader = {
     const result = jsonOf(span.attributes[GEN_AI.toolResult]);
     const output = isObject(result) && 'output' in result ? result.output : result;
     const message = toolMessageOf(output);
-    const task = taskToolCall({ reader: traceloopReader, span, index });
-    const callId = (typeof kwargs?.tool_call_id === 'string' ? kwargs.tool_call_id : undefined) ?? message?.toolCallId ?? task?.id;
-    const input = (isObject(args) && isObject(args.inputs) ? args.inputs : undefined) ?? dictFromRepr(isObject(args) ? args.input_str : undefined) ?? task?.args;
+    // The task's input holds the graph's whole state: read only when the callback's own data lacks the call.
+    let taskCall: ReturnType<typeof taskToolCall> | null = null;
+    const task = () => (taskCall === null ? (taskCall = taskToolCall({ reader: traceloopReader, span, index })) : taskCall);
+    const callId = (typeof kwargs?.tool_call_id === 'string' ? kwargs.tool_call_id : undefined) ?? message?.toolCallId ?? task()?.id;
+    const input = (isObject(args) && isObject(args.inputs) ? args.inputs : undefined) ?? dictFromRepr(isObject(args) ? args.input_str : undefined) ?? task()?.args;
     return {
       name: stringAttribute(span.attributes[GEN_AI.toolName]) ?? span.name.replace(/^execute_tool /, ''),
       ...(callId !== undefined ? { callId } : {}),
@@ -126,11 +128,13 @@ export const openInferenceReader: InstrumentationReader = {
   toolOf(span, index) {
     const rawOutput = span.attributes[OPENINFERENCE.outputValue];
     const message = toolMessageOf(jsonOf(rawOutput));
-    const task = taskToolCall({ reader: openInferenceReader, span, index });
+    // The task's input holds the graph's whole state: read only when the tool's own data lacks the call.
+    let taskCall: ReturnType<typeof taskToolCall> | null = null;
+    const task = () => (taskCall === null ? (taskCall = taskToolCall({ reader: openInferenceReader, span, index })) : taskCall);
     const parsedInput = jsonOf(span.attributes[OPENINFERENCE.inputValue]);
     // A one-argument tool records its bare value (`Paris`): the task's tool call has the arguments.
-    const input = isObject(parsedInput) ? parsedInput : (task?.args ?? span.attributes[OPENINFERENCE.inputValue] ?? undefined);
-    const callId = message?.toolCallId ?? task?.id;
+    const input = isObject(parsedInput) ? parsedInput : (task()?.args ?? span.attributes[OPENINFERENCE.inputValue] ?? undefined);
+    const callId = message?.toolCallId ?? task()?.id;
     return {
       name: stringAttribute(span.attributes[OPENINFERENCE.toolName]) ?? span.name,
       ...(callId !== undefined ? { callId } : {}),

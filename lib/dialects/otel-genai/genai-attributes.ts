@@ -1,9 +1,9 @@
 /**
  * The OpenTelemetry GenAI semantic conventions (semantic-conventions-genai, status Development),
  * as Loopscope reads them: attribute names, operation names and finish reasons. Emitted by the
- * Vercel AI SDK v7 (`@ai-sdk/otel`), Pydantic AI and Google ADK alike (docs/interrupt-model.md,
- * "Vercel AI SDK v7 and the OTel GenAI conventions"). No runtime's own words live here: the
- * AI SDK's are in lib/dialects/ai-sdk/.
+ * Vercel AI SDK v7 (`@ai-sdk/otel`), Google ADK, LangChain's instrumentations and others alike
+ * (docs/adr/0012-framework-dialects.md). No runtime's own words live here: each runtime's are in
+ * its dialect's folder.
  */
 import { tryParseJsonLimited } from '../../trace/parse-json-limited';
 import type { AttributeValue, Span } from '../../trace/span';
