@@ -5,6 +5,7 @@ import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
 import { DIALECTS, runtimeView } from '@/lib/runtimes/index';
 import type { DialectExplanations } from '@/lib/loop/runtime-dialect';
+import { dialectTitle } from '@/lib/runtimes/index';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { useState } from 'react';
 import { ConversationSection } from './conversation-section';
@@ -72,6 +73,14 @@ export function NodeDetail(props: {
             {node.status}
           </span>{' '}
           {node.kind}
+          {runtime ? (
+            <>
+              {' · '}
+              <span data-testid="node-runtime" data-runtime={runtime}>
+                {dialectTitle(runtime)}
+              </span>
+            </>
+          ) : null}
         </p>
       </header>
       {node.notes?.length ? (
@@ -123,6 +132,11 @@ export function NodeDetail(props: {
         <section className="detail-block interrupt-note" data-testid="interrupt-answers">
           <h3>Interrupt</h3>
           <p data-testid="pause-explained">{words.pause}</p>
+          {call.interrupt.pausedAs ? (
+            <p data-testid="interrupt-paused-as">
+              Paused: <strong>{call.interrupt.pausedAs}</strong>
+            </p>
+          ) : null}
           {call.interrupt.heldBy ? (
             <p className="hold-note" data-testid="interrupt-held-by">
               <strong>Held by {call.interrupt.heldBy.by}</strong> — {call.interrupt.heldBy.evidence}

@@ -46,7 +46,7 @@ describe('max-params (docs/style.md: more than two inputs take one named object)
     const cases: [string, string][] = [
       ['lib/graph/node.ts', 'export const toolNode = (call: string, generateId: string, running = false) => `${call}${generateId}${running}`;\n'],
       ['lib/server/cache.ts', 'export class Cache {\n  span(file: string, traceId: string, spanId?: string): string {\n    return file + traceId + spanId;\n  }\n}\n'],
-      ['lib/runtime/timeout.ts', 'export class Timeout extends Error {\n  constructor(tool: string, ref: string | undefined, limitMs: number) {\n    super(`${tool}${ref}${limitMs}`);\n  }\n}\n'],
+      ['lib/runner/timeout.ts', 'export class Timeout extends Error {\n  constructor(tool: string, ref: string | undefined, limitMs: number) {\n    super(`${tool}${ref}${limitMs}`);\n  }\n}\n'],
       ['components/use-thing.ts', 'export function useThing(filter: object, onEvent: () => void, onReady?: () => void): void {\n  void [filter, onEvent, onReady];\n}\n'],
       ['app/api/thing/route.ts', 'export async function POST(request: Request, context: unknown, extra: unknown): Promise<Response> {\n  return Response.json([request.url, context, extra]);\n}\n'],
       ['bench/thing.ts', 'export function time(label: string, run: () => void, rounds = 9): void {\n  for (let i = 0; i < rounds; i++) run();\n  void label;\n}\n'],

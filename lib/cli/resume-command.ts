@@ -13,7 +13,7 @@
  * is not defined here.
  */
 import path from 'node:path';
-import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer } from '../contract/resume-answers';
+import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ValueAnswer } from '../contract/resume-answers';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
 import type { ResumeIssue } from '../loop/resume-model';
@@ -22,6 +22,7 @@ import { driverOf } from '../runtimes/drivers';
 import { resumeContextFrom, type ResumeContext } from '../runtimes/resume-context';
 import { LoopscopeError } from '../errors';
 import { loadTraceFile } from '../store/load-trace-file';
+import { DIALECTS, dialectTitle } from '../runtimes/index';
 import { storeNewTrace } from './store-new-trace';
 
 export interface ResumeCommandOptions {
@@ -31,6 +32,8 @@ export interface ResumeCommandOptions {
   /** Approval answers (the AI SDK's). */
   approve: ApproveAnswer[];
   deny: DenyAnswer[];
+  /** Resume values (Google ADK, LangGraph: checked with --dry-run only). */
+  values?: ValueAnswer[];
   json: boolean;
 }
 
@@ -78,6 +81,10 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
   const where = settings();
   const recorded = await loadTraceFile(options.file);
   const context = resumeContextFrom(recorded);
+  // Loopscope checks the answers of runtimes it does not run (the agent frameworks) and prints them as the app's code: --dry-run.
+  const elsewhere = DIALECTS.find((dialect) => dialect.id === context.dialect)?.resume?.elsewhere;
+  if (elsewhere) throw new LoopscopeError('FAILED_PRECONDITION', `${elsewhere.why} Check the answer with --dry-run: it prints the answer as ${dialectTitle(context.dialect)} code to run in your app.`);
+  if ((options.values ?? []).length > 0) throw new LoopscopeError('INVALID_ARGUMENT', `--value answers a pause of a runtime Loopscope does not run; ${dialectTitle(context.dialect)} takes its answers by --respond / --restart / --approve / --deny.`);
   const here = driverOf(context.dialect)?.answer?.here;
   if (!here) throw new LoopscopeError('FAILED_PRECONDITION', answeredElsewhere(context));
   const result = await here({

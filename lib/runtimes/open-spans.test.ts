@@ -27,7 +27,7 @@ const GENKIT_TOOL = start('generateReport', { 'genkit:type': 'action', 'genkit:m
 const GENKIT_GO_TOOL = start('getWeather', { 'genkit:type': 'action', 'genkit:metadata:subtype': 'tool.v2', 'genkit:name': 'getWeather' }, { resource: { 'telemetry.sdk.language': 'go' } });
 const GENKIT_GENERATE = start('generate', { 'genkit:type': 'util', 'genkit:name': 'generate' });
 const AI_SDK_TOOL = start('execute_tool generateReport', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'generateReport', 'gen_ai.tool.call.id': 'report-1', 'gen_ai.tool.type': 'function', 'gen_ai.tool.call.arguments': '{"seconds":3600}' }, { scope: { name: 'ai', version: '7.0.0' } });
-const AI_SDK_PROVIDER_TOOL = start('execute_tool webSearch', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'webSearch', 'gen_ai.tool.call.id': 'search-1', 'gen_ai.tool.type': 'extension' });
+const AI_SDK_PROVIDER_TOOL = start('execute_tool webSearch', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'webSearch', 'gen_ai.tool.call.id': 'search-1', 'gen_ai.tool.type': 'extension' }, { scope: { name: 'ai', version: '7.0.0' } });
 const AI_SDK_CALL = start('invoke_agent scripted/x', { 'gen_ai.operation.name': 'invoke_agent' });
 
 describe('which open span is a tool executing, by its dialect', () => {

@@ -25,8 +25,14 @@ export interface RunnerFacts {
 }
 
 export interface ResumeTarget {
-  /** Which process runs the answer: the node runner pool, or the runtime's own host (the genkit Go runner). */
-  runsIn: 'node-runner' | 'runtime-host';
+  /**
+   * Which process runs the answer: the node runner pool, the runtime's own host (the genkit Go
+   * runner), or none — a runtime Loopscope does not run (its rules say `elsewhere`: the agent
+   * frameworks), whose answer is checked and given as the app's own code.
+   */
+  runsIn: 'node-runner' | 'runtime-host' | 'nowhere';
+  /** With `nowhere`: why, in a sentence. */
+  why?: string;
   localTools: ReadonlyMap<string, LocalToolFacts>;
   signsApprovals: boolean;
   /** What the rules accept but this runner cannot run. */

@@ -78,7 +78,7 @@ export function areaOf(relative) {
  * folders, and the shared reading folders (conventions and readers several runtimes use). The
  * rest of a runtime's folder (run/, replay/, repro/, its driver) acts, in Node, above the runner.
  */
-const RUNTIME_READING_FILES = ['index', 'classify-span', 'open-spans', 'resume-context', 'validate-resume'];
+const RUNTIME_READING_FILES = ['index', 'classify-span', 'open-spans', 'validate-resume'];
 const SHARED_READING_FOLDERS = ['genai-loop', 'openinference', 'python-values', 'genkit-reflection'];
 function isRuntimeReading(rest) {
   if (rest.length === 1) return RUNTIME_READING_FILES.includes(rest[0].replace(/\.(ts|tsx)$/, ''));

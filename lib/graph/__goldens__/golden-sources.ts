@@ -17,6 +17,9 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
     ...list({ folder: 'lib/runtimes/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
     ...list({ folder: 'lib/runtimes/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
     ...list({ folder: 'lib/runtimes/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
+    // The agent frameworks' recorded fixtures (scripts/fixtures/frameworks/), by the runtime that recorded them.
+    ...list({ folder: 'lib/runtimes/google-adk/__fixtures__', suffix: '.otlp.json', prefix: 'google-adk-' }),
+    ...list({ folder: 'lib/runtimes/langgraph/__fixtures__', suffix: '.otlp.json', prefix: 'langgraph-' }),
   ];
 }
 

@@ -2,11 +2,23 @@ import type { Span } from '../../../spans/span';
 import { classifyOtelSpan, type SpanClassification, type SpanOutcome } from '../../../spans/span-classification';
 import { TOOL_CALLS_FINISH_REASONS } from '../../otel-genai/read/genai-attributes';
 import { toolCallParts, toolResponsesById } from '../../otel-genai/read/genai-messages';
+import { LEGACY } from './legacy-spans';
+import { AI_SDK_MARK_ATTRIBUTES, AI_SDK_SCOPES } from './sdk-words';
 import { finishReasonsOfSpan, messagesView, sdkSpanKind, sdkSpanLabel, sdkSpanSource } from './span-views';
 
-/** True for the spans the AI SDK records (the GenAI conventions' `gen_ai.operation.name`, or a legacy `ai.*` span). */
+/**
+ * True for the spans the AI SDK records: those of its default tracers (`gen_ai` for
+ * `@ai-sdk/otel`'s `OpenTelemetry`, `ai` for `LegacyOpenTelemetry`) with the GenAI conventions'
+ * `gen_ai.operation.name` or a legacy `ai.*` operation, and — whatever the tracer — a span with
+ * the SDK's own marks (`ai.operationId`, the duration attributes `@ai-sdk/otel` writes on
+ * spans). Other apps' GenAI spans are other dialects' (lib/runtimes/index.ts).
+ */
 export function isAiSdkSpan(span: Span): boolean {
-  return sdkSpanSource(span) !== undefined;
+  const source = sdkSpanSource(span);
+  if (source === undefined) return false;
+  if (AI_SDK_SCOPES.includes(span.scope.name)) return true;
+  if (source === 'legacy') return span.attributes[LEGACY.operationId] !== undefined;
+  return AI_SDK_MARK_ATTRIBUTES.some((key) => span.attributes[key] !== undefined);
 }
 
 /**

@@ -2,9 +2,10 @@
  * The Vercel AI SDK v7 dialect: the SDK's spans read into the loop model — those of its
  * `OpenTelemetry` integration (the OTel GenAI conventions: `invoke_agent`, `agent_step`, `chat`,
  * `execute_tool`) and of `LegacyOpenTelemetry` (`ai.generateText`, `ai.streamText`, their
- * `doGenerate` / `doStream`, `ai.toolCall`). It reads any other app emitting the GenAI
- * conventions too (Pydantic AI, Google ADK): the conventions themselves are
- * lib/runtimes/otel-genai/read/, the SDK's own words are here (sdk-words.ts, legacy-spans.ts).
+ * `doGenerate` / `doStream`, `ai.toolCall`) — the spans of the SDK's own tracers and with its
+ * marks (classify-span.ts); other apps' GenAI spans are other dialects' (lib/runtimes/index.ts).
+ * The conventions themselves are lib/runtimes/otel-genai/read/, the SDK's own words are here
+ * (sdk-words.ts, legacy-spans.ts).
  * Approvals and handed-back tools are drawn as pauses and linked to their answers by tool call
  * id (read-call.ts, read-resolutions.ts, link-keys.ts), and answered by the SDK's rules
  * (resume-context.ts rebuilds the next call's history, resume-rules.ts checks approve / deny /
@@ -22,7 +23,9 @@ import { AI_SDK_DIALECT_ID } from './dialect-id';
 import { aiSdkResumeContextOf } from './resume-context';
 import { validateAiSdkResume, waitingForOf } from './resume-rules';
 import { AI_SDK_ANSWER_KINDS, aiSdkAnswerSnippet, aiSdkDefaultKind } from './resume-snippet';
-import { aiSdkRunningTool, closeAiSdkOpenSpan } from './open-spans';
+import { aiSdkRunningTool } from './open-spans';
+import { closeGenAiOpenSpan } from '../../otel-genai/read/genai-open-spans';
+import { AI_SDK_MARK_ATTRIBUTES, AI_SDK_SCOPES } from './sdk-words';
 
 export { AI_SDK_DIALECT_ID };
 const TITLE = 'Vercel AI SDK';
@@ -39,13 +42,14 @@ export const aiSdk: RuntimeDialect = {
       pending: 'Reused a finished result — not run again',
       unresolved: 'Left unanswered — the answering call did not resolve this tool call (it failed first, or the answer was refused)',
     },
-    sendSpans: 'experimental_telemetry alone emits nothing — call registerTelemetry(new OpenTelemetry()) from @ai-sdk/otel once, with a NodeSDK and an OTLPTraceExporter started. Apps of other frameworks that follow the OTel GenAI conventions (gen_ai.operation.name: Pydantic AI, Google ADK) are read too.',
+    sendSpans: 'experimental_telemetry alone emits nothing — call registerTelemetry(new OpenTelemetry()) from @ai-sdk/otel once, with a NodeSDK and an OTLPTraceExporter started.',
   },
   view: {
     pausedRun: "The run is paused: {count} tool call(s) wait for an answer (an approval to give, or a handed-back tool's result).",
     scenarioHint: 'AI SDK: the real generateText loop',
     showsNextMessages: true,
   },
+  claimedBy: { scopes: AI_SDK_SCOPES, attributes: ['ai.operationId', ...AI_SDK_MARK_ATTRIBUTES] },
   claims: isAiSdkSpan,
   classify: classifyAiSdkSpan,
   // The SDK's spans carry no ancestry of their own (genkit's `genkit:path`): the parent chain decides.
@@ -64,5 +68,5 @@ export const aiSdk: RuntimeDialect = {
     snippet: aiSdkAnswerSnippet,
   },
   runningTool: aiSdkRunningTool,
-  closeOpenSpan: closeAiSdkOpenSpan,
+  closeOpenSpan: closeGenAiOpenSpan,
 };

@@ -2,8 +2,7 @@
  * One AI SDK call (`invoke_agent` / `ai.generateText` / `ai.streamText`) in the loop model: its
  * model calls in order (one per step, the tools each asked for paired by tool call id), the
  * tools an answering call ran before its first step, what it left pending, and its link keys
- * (docs/interrupt-model.md, "Vercel AI SDK v7"). Also reads any app emitting the OTel GenAI
- * conventions (Pydantic AI, Google ADK: model and tool spans with or without `agent_step`).
+ * (docs/interrupt-model.md, "Vercel AI SDK v7").
  */
 import { compareNanos, spanKey, type Span } from '../../../spans/span';
 import type { GenerateCall, ToolCall, ToolRequestData, Turn } from '../../../loop/loop-model';

@@ -1,9 +1,9 @@
 /**
  * The OpenTelemetry GenAI semantic conventions (semantic-conventions-genai, status Development),
  * as Loopscope reads them: attribute names, operation names and finish reasons. Emitted by the
- * Vercel AI SDK v7 (`@ai-sdk/otel`), Pydantic AI and Google ADK alike (docs/interrupt-model.md,
- * "Vercel AI SDK v7 and the OTel GenAI conventions"). No runtime's own words live here: the
- * AI SDK's are in lib/runtimes/ai-sdk/read/.
+ * Vercel AI SDK v7 (`@ai-sdk/otel`), Google ADK, LangChain's instrumentations and others alike
+ * (docs/adr/0012-framework-dialects.md). No runtime's own words live here: each runtime's are in
+ * its dialect's folder.
  */
 import { tryParseJsonLimited } from '../../../spans/parse-json-limited';
 import type { AttributeValue, Span } from '../../../spans/span';
@@ -23,8 +23,27 @@ export const GEN_AI = {
   toolType: 'gen_ai.tool.type',
   toolArguments: 'gen_ai.tool.call.arguments',
   toolResult: 'gen_ai.tool.call.result',
+  toolDescription: 'gen_ai.tool.description',
+  systemInstructions: 'gen_ai.system_instructions',
+  conversationId: 'gen_ai.conversation.id',
+  workflowName: 'gen_ai.workflow.name',
   errorType: 'error.type',
 } as const;
+
+/**
+ * The event the conventions put content on when it is not on the span itself
+ * (`gen_ai.client.inference.operation.details`: `gen_ai.input.messages`, `gen_ai.output.messages`,
+ * `gen_ai.system_instructions`, `gen_ai.tool.definitions` as its attributes).
+ */
+export const OPERATION_DETAILS_EVENT = 'gen_ai.client.inference.operation.details';
+
+/** A content attribute of a GenAI span: on the span, else on its operation-details event (content captured as an event). */
+export function genAiContent(span: Span, key: string): AttributeValue | undefined {
+  const own = span.attributes[key];
+  if (own !== undefined) return own;
+  for (const event of span.events) if (event.name === OPERATION_DETAILS_EVENT && event.attributes[key] !== undefined) return event.attributes[key];
+  return undefined;
+}
 
 /** `invoke_agent`: one agent run (a top-level call of the loop). */
 export const AGENT_OPERATIONS: ReadonlySet<string> = new Set(['invoke_agent']);
