@@ -124,6 +124,11 @@ export function NodeDetail(props: {
         <section className="detail-block interrupt-note" data-testid="interrupt-answers">
           <h3>Interrupt</h3>
           <p data-testid="pause-explained">{words.pause}</p>
+          {call.interrupt.pausedAs ? (
+            <p data-testid="interrupt-paused-as">
+              Paused: <strong>{call.interrupt.pausedAs}</strong>
+            </p>
+          ) : null}
           {call.interrupt.heldBy ? (
             <p className="hold-note" data-testid="interrupt-held-by">
               <strong>Held by {call.interrupt.heldBy.by}</strong> — {call.interrupt.heldBy.evidence}

@@ -21,7 +21,8 @@ export function openSpanFromStart(event: SpanStartEvent): Span {
     links: [],
     status: { code: 0 },
     resource: resourceOf(event),
-    scope: { name: 'genkit-tracer' },
+    // A start that names no scope is genkit's (the genkit Go runner, attached genkit apps).
+    scope: event.scope ?? { name: 'genkit-tracer' },
   };
 }
 

@@ -25,8 +25,16 @@ export type ResolutionKind = 'respond' | 'restart' | 'pending' | 'unresolved';
 export interface InterruptInfo {
   /** The metadata passed to `interrupt()`, or `true` when none was given. */
   metadata: unknown;
-  /** Where the interrupt was seen: genkit's span attribute, only the exception event, or only the output message. */
-  evidence: 'attribute' | 'exception' | 'message';
+  /**
+   * Where the interrupt was seen: genkit's span attribute, only the exception event, only the
+   * output message, the tool's recorded result (Google ADK's confirmation placeholder), or only
+   * the answer that a later call gave it (the paused call's own spans do not say it paused).
+   */
+  evidence: 'attribute' | 'exception' | 'message' | 'result' | 'answer';
+  /** The runtime's own word for this kind of pause (`approval required`, `interrupt`, `long-running`), shown as `paused: <words>`. */
+  pausedAs?: string;
+  /** The id the runtime answers this pause by, when it is not the tool call id (LangGraph's interrupt id): an answer naming it is tied to this call. */
+  pauseId?: string;
   /** Raised by a hook that wraps the tool (genkit Go's ToolApproval), not by the tool itself: the hook, and how that is known. */
   heldBy?: { by: string; evidence: string };
 }
@@ -117,6 +125,8 @@ export interface Resolution {
   answersToolCallId?: string;
   /** The runtime's words for this answer (the AI SDK's `approved`, `denied: <reason>`), shown instead of respond / restart. */
   words?: string;
+  /** The pause it answers, by the runtime's id for it (`InterruptInfo.pauseId`: LangGraph's interrupt id), when the answer names it so. */
+  pauseId?: string;
 }
 
 export interface GenerateCall {

@@ -6,14 +6,35 @@ import type { Span } from '../trace/span';
 import { aiSdk } from './ai-sdk';
 import { genkitJs } from './genkit-js';
 import { genkitGo } from './genkit-go';
-import type { RuntimeDialect } from './runtime-dialect';
+import { otelGenAi } from './otel-genai-app';
+import type { ClaimedBy, RuntimeDialect } from './runtime-dialect';
 
 // genkit Go before genkit JS: both write genkit's attributes; Go's spans also name their language.
-export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk];
+// The frameworks that follow the OTel GenAI conventions before the generic reader of those
+// conventions, which takes any GenAI span no framework claimed (apps of no known framework).
+export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk, otelGenAi];
+
+/** Whether a span may be claimed by a dialect with this `claimedBy`: its scope, one of its attributes or its name is listed. */
+function mayClaimWith(claimedBy: ClaimedBy): (span: Span) => boolean {
+  const scopes = new Set(claimedBy.scopes ?? []);
+  const attributes = claimedBy.attributes ?? [];
+  const names = new Set(claimedBy.spanNames ?? []);
+  return (span) => scopes.has(span.scope.name) || names.has(span.name) || attributes.some((key) => span.attributes[key] !== undefined);
+}
+
+const prefilters = new WeakMap<RuntimeDialect, (span: Span) => boolean>();
+
+/** The cheap test of `claimedBy` (always true for a dialect without one), made once per dialect. */
+function mayClaim(dialect: RuntimeDialect, span: Span): boolean {
+  if (!dialect.claimedBy) return true;
+  let test = prefilters.get(dialect);
+  if (!test) prefilters.set(dialect, (test = mayClaimWith(dialect.claimedBy)));
+  return test(span);
+}
 
 /** The dialect that claims a span (the first that does), or undefined when none knows it. */
 export function dialectOf(span: Span, dialects: readonly RuntimeDialect[] = DIALECTS): RuntimeDialect | undefined {
-  for (const dialect of dialects) if (dialect.claims(span)) return dialect;
+  for (const dialect of dialects) if (mayClaim(dialect, span) && dialect.claims(span)) return dialect;
   return undefined;
 }
 

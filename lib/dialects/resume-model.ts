@@ -4,9 +4,10 @@
  * answers, and the checks a dialect's resume rules make before anything runs. genkit answers
  * by respond / restart; other runtimes (AI SDK approvals) add their own kinds of answer.
  */
-import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ResumeIssue, ResumePayload } from '../contract/resume-answers';
+import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ResumeIssue, ResumePayload, ValueAnswer } from '../contract/resume-answers';
 import type { AnswerKind } from '../contract/resume-context';
 import type { Span } from '../trace/span';
+import type { GenerateCall } from './loop-model';
 import type { SpanIndex } from './span-index';
 
 /** A tool definition as the model saw it (recorded in the call's request), its runtime metadata kept. */
@@ -28,14 +29,20 @@ export interface PendingRequest {
   state: 'interrupted' | 'pending' | 'done';
   interruptMetadata?: unknown;
   pendingOutput?: unknown;
-  /** AI SDK: an approval or a tool result, when the trace tells (the local tools may tell more: resume-service). */
-  waitingFor?: 'approval' | 'result';
+  /** What it waits for, when the trace tells: an approval, a tool result (AI SDK, ADK's long-running call), a resume value (LangGraph). */
+  waitingFor?: 'approval' | 'result' | 'value';
   /** How `waitingFor` was known, in words. */
   waitingEvidence?: string;
   /** AI SDK: the recorded approval request (legacy spans record its id and signature; GenAI messages record neither). */
   approval?: { approvalId?: string; signature?: string };
   /** Held by a hook that wraps the tool (genkit Go's ToolApproval), not by the tool: the hook, how that is known, and the restart resume data that releases it. */
   heldBy?: { by: string; evidence: string; release: Record<string, unknown> };
+  /** The runtime's own word for the pause (`approval required`, `interrupt`, `long-running`). */
+  pausedAs?: string;
+  /** The runtime's id of the pause when it is not the tool call id (LangGraph's interrupt id): the answer is keyed by it. */
+  pauseId?: string;
+  /** The JSON schema a resume value must satisfy, when the runtime recorded one (LangGraph's `response_schema`). */
+  answerSchema?: unknown;
 }
 
 /** Everything needed to resume one interrupted call, rebuilt from its spans. */
@@ -56,10 +63,12 @@ export interface ResumeContext {
   requests: PendingRequest[];
   /** The middleware the call used, as recorded (genkit Go's `use`: name and config): the resume uses it again. */
   use?: { name: string; config?: unknown }[];
+  /** The framework's conversation the answer goes to (ADK's session id, LangGraph's thread id), when recorded. */
+  conversationId?: string;
 }
 
 // The answers, issues and payload travel over the wire: their one definition is the contract's.
-export type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ResumeIssue } from '../contract/resume-answers';
+export type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ResumeIssue, ValueAnswer } from '../contract/resume-answers';
 
 export interface ResumeValidation {
   errors: ResumeIssue[];
@@ -77,6 +86,8 @@ export interface ResumeCheck {
   /** AI SDK approval answers. */
   approve?: ApproveAnswer[];
   deny?: DenyAnswer[];
+  /** Resume values (LangGraph, Google ADK). */
+  values?: ValueAnswer[];
   /**
    * Locally registered tools: `restartable: false` marks respond-only tools (genkit's
    * defineInterrupt); `handedBack: true` an AI SDK tool without `execute`, whose output schema
@@ -102,17 +113,28 @@ export interface ResumeRules {
   /** The kinds of answer its runtime takes, in words, the first the default (genkit: respond, restart; the AI SDK: approve, deny, respond). */
   answerKinds: AnswerKind[];
   /** The kind a request's answer starts as. */
-  defaultKind?(request: PendingRequest, waitingFor?: 'approval' | 'result'): AnswerKind['kind'];
+  defaultKind?(request: PendingRequest, waitingFor?: 'approval' | 'result' | 'value'): AnswerKind['kind'];
   /** A checked payload as the app's own call, for people to paste. */
   snippet(context: ResumeContext, payload: ResumePayload): string;
   /** The language `snippet` writes (TypeScript when absent). */
   snippetLanguage?: string;
-  /** The context of one interrupted call from its root span (its recorded input and output; the index holds its model and tool spans). */
-  contextOf(root: Span, index: SpanIndex): ResumeContext;
+  /**
+   * Set when Loopscope cannot run the answer itself (it does not run Google ADK or LangGraph
+   * apps): why, in a sentence. The answer is checked and given as the app's own code to paste.
+   */
+  elsewhere?: { why: string };
+  /** A resume value to start a request's draft from (LangGraph: built from the interrupt's response_schema). */
+  valueExample?(options: { request: PendingRequest; exampleOf: (schema: unknown) => unknown }): unknown;
+  /**
+   * The context of one interrupted call from its root span (its recorded input and output; the
+   * index holds its model and tool spans). `call`: the call as the graph read and linked it, when
+   * the caller built the graph (a pause only an answer shows is known only then).
+   */
+  contextOf(root: Span, index: SpanIndex, call?: GenerateCall): ResumeContext;
   /** Checks answers before anything runs and builds the payload. */
   validate(check: ResumeCheck): ResumeValidation;
   /** What a paused request waits for, when the runtime has kinds of pause (the AI SDK: an approval or a result), and how that is known. */
-  waitingFor?(request: PendingRequest, localTools: ResumeCheck['localTools']): { waitingFor?: 'approval' | 'result'; evidence?: string };
+  waitingFor?(request: PendingRequest, localTools: ResumeCheck['localTools']): { waitingFor?: 'approval' | 'result' | 'value'; evidence?: string };
   /** The resume data a restart's draft starts from (genkit Go: what releases a hold, a value of a typed tool's resume type); `exampleOf` builds a value from a JSON schema. */
   resumedExample?(options: { request: PendingRequest; localTools: ResumeCheck['localTools']; exampleOf: (schema: unknown) => unknown }): unknown;
   /** How the tool receives a restart's data, in words (genkit Go: converted to a typed tool's resume type). */

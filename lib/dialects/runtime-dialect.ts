@@ -45,6 +45,21 @@ export interface DialectExplanations {
   sendSpans: string;
 }
 
+/**
+ * Which spans a dialect may claim, cheaply: a span is offered to the dialect's `claims` only
+ * when its instrumentation scope, one of its attributes or its name is listed here (a dialect
+ * without `claimedBy` is asked about every span). Lets the dispatch skip dialects that cannot
+ * claim a span without parsing anything.
+ */
+export interface ClaimedBy {
+  /** Instrumentation scope names (`gcp.vertex.agent`). */
+  scopes?: readonly string[];
+  /** Attribute keys, any one present (`gen_ai.operation.name`). */
+  attributes?: readonly string[];
+  /** Span names. */
+  spanNames?: readonly string[];
+}
+
 export interface RuntimeDialect {
   /** `genkit-js`: named in scenarios, Graph JSON and the wire contract. */
   readonly id: string;
@@ -52,6 +67,8 @@ export interface RuntimeDialect {
   readonly title: string;
   /** Its pauses and answers in words (the detail panel's sentences). */
   readonly explains: DialectExplanations;
+  /** The spans it may claim, for the dispatch to skip it cheaply (absent: asked about every span). */
+  readonly claimedBy?: ClaimedBy;
   /** True for the spans this runtime records (the first dialect that claims a span reads it). */
   claims(span: Span): boolean;
   /** What a claimed span is in the loop model. */

@@ -5,4 +5,4 @@
  * new field, a new node kind, another label, a different match) — the goldens in
  * lib/graph/__goldens__ change then too — so no page draws a graph an older builder made.
  */
-export const GRAPH_BUILDER_VERSION = 5;
+export const GRAPH_BUILDER_VERSION = 6;

@@ -25,10 +25,20 @@ function toolStatus(call: ToolCall, running: boolean): { status: string; tone: G
       return { status: running ? 'waiting to run' : 'never ran', tone: 'neutral' };
     case 'interrupted': {
       const answered = [...new Set(call.resolvedBy.map((resolution) => resolution.kind))];
-      const paused = call.interrupt?.heldBy ? `held by ${call.interrupt.heldBy.by}` : 'paused';
+      // In the runtime's own words where it has some: held by a hook, approval required, an interrupt, long-running.
+      const paused = call.interrupt?.heldBy ? `held by ${call.interrupt.heldBy.by}` : call.interrupt?.pausedAs ? `paused: ${call.interrupt.pausedAs}` : 'paused';
       return { status: answered.length > 0 ? `${paused} — answered by ${answered.join(' / ')}` : `${paused} — waiting for an answer`, tone: 'interrupted' };
     }
   }
+}
+
+/** A restart's detail: the resumed metadata and the new input, each when the answer recorded one. */
+function restartDetail(resolution: Resolution): string | undefined {
+  const parts = [
+    ...(resolution.resumed !== undefined ? [`resumed: ${JSON.stringify(resolution.resumed)}`] : []),
+    ...(resolution.replacedInput !== undefined ? [`new input ${JSON.stringify(resolution.replacedInput)}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(' · ') : undefined;
 }
 
 function toolNode({ call, generateId, running = false }: { call: ToolCall; generateId: string; running?: boolean }): GraphNode {
@@ -112,7 +122,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
             resolution.kind === 'respond' || resolution.kind === 'pending'
               ? JSON.stringify(resolution.output)
               : resolution.kind === 'restart'
-                ? `resumed: ${JSON.stringify(resolution.resumed)}${resolution.replacedInput !== undefined ? ` · new input ${JSON.stringify(resolution.replacedInput)}` : ''}`
+                ? restartDetail(resolution)
                 : undefined,
         });
         connect([id], resolution.id);

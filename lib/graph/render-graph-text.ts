@@ -33,7 +33,7 @@ export function renderGraphText(graph: RunGraph): string {
     const words =
       own ??
       (call.status === 'interrupted'
-        ? `paused — interrupt ${short(call.interrupt?.metadata)}`
+        ? `paused — ${call.interrupt?.pausedAs ?? 'interrupt'} ${short(call.interrupt?.metadata)}`
         : call.status === 'error'
           ? `failed: ${firstLine(call.errorMessage ?? '')}`
           : call.status === 'not-run'
@@ -69,7 +69,7 @@ export function renderGraphText(graph: RunGraph): string {
       lines.push('  resume');
       for (const resolution of generate.resume.resolutions) {
         const detail =
-          resolution.kind === 'respond' ? `respond ${short(resolution.output)}` : resolution.kind === 'restart' ? `restart, resumed ${short(resolution.resumed)}${resolution.replacedInput !== undefined ? `, new input ${short(resolution.replacedInput)}` : ''}` : resolution.kind === 'pending' ? 'pendingOutput reused — not re-run' : 'left unanswered';
+          resolution.kind === 'respond' ? `respond ${short(resolution.output)}` : resolution.kind === 'restart' ? `restart${resolution.resumed !== undefined ? `, resumed ${short(resolution.resumed)}` : ''}${resolution.replacedInput !== undefined ? `, new input ${short(resolution.replacedInput)}` : ''}` : resolution.kind === 'pending' ? 'pendingOutput reused — not re-run' : 'left unanswered';
         lines.push(`    ${requestLabel(resolution.request)}  ${detail}${resolution.words ? ` — ${resolution.words}` : ''}`);
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
         if (ran) lines.push(`      ${describeCall(ran)}`);

@@ -122,7 +122,8 @@ export function linkTraces(summaries: readonly LinkedSummary[]): TraceLinks {
       return matches.filter((match) => wanted.has(traceOf.get(match.resumeId) as string));
     },
     statusOf(summary) {
-      const interrupted = summary.linkKeys?.interrupted ?? [];
+      // A silent key (the call's own spans do not say it paused) counts only once an answer is tied to it.
+      const interrupted = (summary.linkKeys?.interrupted ?? []).filter((key) => !key.silent || answeredBy.has(key.generateId));
       if ((summary.status !== 'ok' && summary.status !== 'interrupted') || interrupted.length === 0) return { status: summary.status };
       const answers = interrupted.map((key) => answeredBy.get(key.generateId) ?? []);
       if (answers.some((traces) => traces.length === 0)) return { status: 'interrupted' };

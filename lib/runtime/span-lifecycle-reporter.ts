@@ -106,6 +106,7 @@ export class SpanLifecycleReporter implements SpanProcessor {
       name: span.name,
       attributes,
       startTimeUnixNano: hrTimeToNanos(span.startTime),
+      scope: { name: span.instrumentationScope.name, ...(span.instrumentationScope.version !== undefined ? { version: span.instrumentationScope.version } : {}) },
     };
     const owner = { runId: run.runId, requestId: run.requestId };
     this.owners.set(span, owner);

@@ -26,7 +26,15 @@ const GenerateKeyFields = {
 };
 
 /** An interrupted generate: its history is what it sent plus the interrupted model message. */
-export const InterruptedGenerateKeySchema = z.object(GenerateKeyFields);
+export const InterruptedGenerateKeySchema = z.object({
+  ...GenerateKeyFields,
+  /**
+   * The call's own spans do not say it paused, but the runtime may continue it (Google ADK's
+   * `request_confirmation`: only the answering run shows the pause): it counts as paused once an
+   * answer is tied to it, and never lists a trace as waiting.
+   */
+  silent: z.boolean().optional(),
+});
 export type InterruptedGenerateKey = z.infer<typeof InterruptedGenerateKeySchema>;
 
 /** A resume generate: its history is the messages it was called with. */
@@ -100,13 +108,14 @@ interface KeyedCall {
  * An interrupted call's key, from what its dialect read: the requests key and the history hash
  * in the runtime's own terms; who sent it comes from the root span.
  */
-export function interruptedGenerateKey(options: { call: KeyedCall; root: Span; requests: string; history?: string }): InterruptedGenerateKey {
+export function interruptedGenerateKey(options: { call: KeyedCall; root: Span; requests: string; history?: string; silent?: boolean }): InterruptedGenerateKey {
   const { call, root, requests, history } = options;
-  return { generateId: call.id, traceId: call.traceId, resource: resourceOf(root), startTime: call.startTime, requests, ...(history ? { history } : {}) };
+  return { generateId: call.id, traceId: call.traceId, resource: resourceOf(root), startTime: call.startTime, requests, ...(history ? { history } : {}), ...(options.silent ? { silent: true } : {}) };
 }
 
 /** An answering call's key: as an interrupted call's, plus the root span's answer links (`answerLinksOf`). */
 export function resumeGenerateKey(options: { call: KeyedCall; root: Span; requests: string; history?: string }): ResumeGenerateKey {
   const { links, authoritative } = answerLinksOf(options.root);
-  return { ...interruptedGenerateKey(options), ...(links.length > 0 ? { links } : {}), ...(authoritative ? { authoritative } : {}) };
+  const { call, root, requests, history } = options;
+  return { ...interruptedGenerateKey({ call, root, requests, history }), ...(links.length > 0 ? { links } : {}), ...(authoritative ? { authoritative } : {}) };
 }

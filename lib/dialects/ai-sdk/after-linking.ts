@@ -8,6 +8,7 @@
 import { canonicalJson, isObject } from '../../trace/json-value';
 import type { GenerateCall, Resolution, ToolCall } from '../loop-model';
 import { requestLabel } from '../loop-model';
+import { AI_SDK_DIALECT_ID } from './dialect-id';
 import { RESOLUTION_WORDS } from './sdk-words';
 
 function waitedFor(resolution: Resolution): string | undefined {
@@ -16,11 +17,12 @@ function waitedFor(resolution: Resolution): string | undefined {
   return undefined;
 }
 
-/** Names, on the paused call and the answer, what linking shows. Only AI SDK answers carry `words`: genkit's are left alone. */
+/** Names, on the paused call and the answer, what linking shows — of AI SDK answers only (other runtimes' answers carry words of their own). */
 export function aiSdkAfterLinking(generates: readonly GenerateCall[]): void {
   const calls = new Map<string, ToolCall>();
   for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
   for (const generate of generates) {
+    if (generate.runtime !== AI_SDK_DIALECT_ID) continue;
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.words === undefined || resolution.answersToolCallId === undefined) continue;
       const call = calls.get(resolution.answersToolCallId);

@@ -174,7 +174,8 @@ describe('node states in the SDK’s words', () => {
 });
 
 describe('what the offered tools (gen_ai.tool.definitions) tell', () => {
-  const deferred = () => loadTraceFile(path.join(process.cwd(), 'lib', 'dialects', 'otel-genai', '__fixtures__', 'deferred-tool-pending.otlp.json'));
+  // The hand-written GenAI trace, as the AI SDK's tracer would have recorded it (scope `gen_ai`): the AI SDK's reading of offered tools.
+  const deferred = async () => (await loadTraceFile(path.join(process.cwd(), 'lib', 'dialects', 'otel-genai', '__fixtures__', 'deferred-tool-pending.otlp.json'))).map((span) => ({ ...span, scope: { name: 'gen_ai' } }));
   const offering = async (tools: object[]) =>
     buildRunGraph((await deferred()).map((span) => (span.name.startsWith('chat ') ? { ...span, attributes: { ...span.attributes, 'gen_ai.tool.definitions': JSON.stringify(tools) } } : span))).generates[0].turns[0].toolCalls[0];
 

@@ -1,12 +1,24 @@
 import type { Span } from '../../trace/span';
 import { classifyOtelSpan, type SpanClassification, type SpanOutcome } from '../../trace/span-classification';
 import { TOOL_CALLS_FINISH_REASONS } from '../otel-genai/genai-attributes';
+import { LEGACY } from './legacy-spans';
+import { AI_SDK_MARK_ATTRIBUTES, AI_SDK_SCOPES } from './sdk-words';
 import { toolCallParts, toolResponsesById } from '../otel-genai/genai-messages';
 import { finishReasonsOfSpan, messagesView, sdkSpanKind, sdkSpanLabel, sdkSpanSource } from './span-views';
 
-/** True for the spans the AI SDK records (the GenAI conventions' `gen_ai.operation.name`, or a legacy `ai.*` span). */
+/**
+ * True for the spans the AI SDK records: those of its default tracers (`gen_ai` for
+ * `@ai-sdk/otel`'s `OpenTelemetry`, `ai` for `LegacyOpenTelemetry`) with the GenAI conventions'
+ * `gen_ai.operation.name` or a legacy `ai.*` operation, and — whatever the tracer — a span with
+ * the SDK's own marks (`ai.operationId`, the duration attributes `@ai-sdk/otel` writes on
+ * spans). Other apps' GenAI spans are other dialects' (lib/dialects/registry.ts).
+ */
 export function isAiSdkSpan(span: Span): boolean {
-  return sdkSpanSource(span) !== undefined;
+  const source = sdkSpanSource(span);
+  if (source === undefined) return false;
+  if (AI_SDK_SCOPES.includes(span.scope.name)) return true;
+  if (source === 'legacy') return span.attributes[LEGACY.operationId] !== undefined;
+  return AI_SDK_MARK_ATTRIBUTES.some((key) => span.attributes[key] !== undefined);
 }
 
 /**

@@ -22,6 +22,7 @@ import { AI_SDK_DIALECT_ID } from './dialect-id';
 import { aiSdkResumeContextOf } from './resume-context';
 import { validateAiSdkResume, waitingForOf } from './resume-rules';
 import { AI_SDK_ANSWER_KINDS, aiSdkAnswerSnippet, aiSdkDefaultKind } from './resume-snippet';
+import { AI_SDK_MARK_ATTRIBUTES, AI_SDK_SCOPES } from './sdk-words';
 
 export { AI_SDK_DIALECT_ID };
 const TITLE = 'Vercel AI SDK';
@@ -40,6 +41,7 @@ export const aiSdk: RuntimeDialect = {
     },
     sendSpans: 'experimental_telemetry alone emits nothing — call registerTelemetry(new OpenTelemetry()) from @ai-sdk/otel once, with a NodeSDK and an OTLPTraceExporter started. Apps of other frameworks that follow the OTel GenAI conventions (gen_ai.operation.name: Pydantic AI, Google ADK) are read too.',
   },
+  claimedBy: { scopes: AI_SDK_SCOPES, attributes: ['ai.operationId', ...AI_SDK_MARK_ATTRIBUTES] },
   claims: isAiSdkSpan,
   classify: classifyAiSdkSpan,
   // The SDK's spans carry no ancestry of their own (genkit's `genkit:path`): the parent chain decides.

@@ -28,7 +28,7 @@ export function approvalIdFor(request: PendingRequest): string {
  * What a pending call waits for: what the trace recorded, else what the local tool is — one
  * without `execute` is handed back, one with it stopped for an approval (it would have run).
  */
-export function waitingForOf(request: PendingRequest, localTools: ResumeCheck['localTools']): { waitingFor?: 'approval' | 'result'; evidence?: string } {
+export function waitingForOf(request: PendingRequest, localTools: ResumeCheck['localTools']): { waitingFor?: PendingRequest['waitingFor']; evidence?: string } {
   if (request.waitingFor) return { waitingFor: request.waitingFor, evidence: request.waitingEvidence };
   const local = localTools?.get(request.name);
   if (!local) return {};

@@ -12,6 +12,12 @@ export const LEGACY_CALLS: ReadonlySet<string> = new Set(['ai.generateText', 'ai
 export const LEGACY_MODEL_CALLS: ReadonlySet<string> = new Set(['ai.generateText.doGenerate', 'ai.streamText.doStream']);
 export const LEGACY_TOOL_CALLS: ReadonlySet<string> = new Set(['ai.toolCall']);
 
+/** The instrumentation scopes of the SDK's default tracers: `@ai-sdk/otel`'s `OpenTelemetry` (`gen_ai`) and `LegacyOpenTelemetry` (`ai`). */
+export const AI_SDK_SCOPES: readonly string[] = ['gen_ai', 'ai'];
+
+/** Attributes only `@ai-sdk/otel` writes on spans (metric names as span attributes): its spans under another tracer still show them. */
+export const AI_SDK_MARK_ATTRIBUTES: readonly string[] = ['gen_ai.client.operation.duration', 'gen_ai.execute_tool.duration'];
+
 /** The parts the SDK adds to a message for an approval (recorded bare — no ids — in GenAI messages). */
 export const APPROVAL_REQUEST_PART = 'tool-approval-request';
 export const APPROVAL_RESPONSE_PART = 'tool-approval-response';

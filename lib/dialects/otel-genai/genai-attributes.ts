@@ -23,8 +23,26 @@ export const GEN_AI = {
   toolType: 'gen_ai.tool.type',
   toolArguments: 'gen_ai.tool.call.arguments',
   toolResult: 'gen_ai.tool.call.result',
+  toolDescription: 'gen_ai.tool.description',
+  systemInstructions: 'gen_ai.system_instructions',
+  conversationId: 'gen_ai.conversation.id',
   errorType: 'error.type',
 } as const;
+
+/**
+ * The event the conventions put content on when it is not on the span itself
+ * (`gen_ai.client.inference.operation.details`: `gen_ai.input.messages`, `gen_ai.output.messages`,
+ * `gen_ai.system_instructions`, `gen_ai.tool.definitions` as its attributes).
+ */
+export const OPERATION_DETAILS_EVENT = 'gen_ai.client.inference.operation.details';
+
+/** A content attribute of a GenAI span: on the span, else on its operation-details event (content captured as an event). */
+export function genAiContent(span: Span, key: string): AttributeValue | undefined {
+  const own = span.attributes[key];
+  if (own !== undefined) return own;
+  for (const event of span.events) if (event.name === OPERATION_DETAILS_EVENT && event.attributes[key] !== undefined) return event.attributes[key];
+  return undefined;
+}
 
 /** `invoke_agent`: one agent run (a top-level call of the loop). */
 export const AGENT_OPERATIONS: ReadonlySet<string> = new Set(['invoke_agent']);

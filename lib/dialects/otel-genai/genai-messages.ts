@@ -97,3 +97,14 @@ export function messageText(message: GenAiMessage | undefined): string | undefin
   const texts = message?.parts.filter((part) => part.type === 'text' && part.content !== undefined).map((part) => part.content as string) ?? [];
   return texts.length > 0 ? texts.join('') : undefined;
 }
+
+/** The finish reasons the output messages carry (`finish_reason` of each), for exporters that record none on the span. */
+export function finishReasonsOfMessages(messages: readonly GenAiMessage[]): string[] {
+  return messages.flatMap((message) => (message.finishReason !== undefined ? [message.finishReason] : []));
+}
+
+/** A message that only carries tool results (role `tool`, or a `user` message of `tool_call_response` parts only: Google ADK's function responses). */
+export function isToolResponseMessage(message: GenAiMessage): boolean {
+  if (message.role === 'tool') return true;
+  return message.parts.length > 0 && message.parts.every((part) => part.type === 'tool_call_response');
+}

@@ -18,9 +18,20 @@ function parsed(value: unknown): unknown {
 }
 
 /**
+ * A definition in the chat-completions shape some exporters record (`{type: "function",
+ * function: {name, description, parameters}}`: OpenInference's `llm.tools`, OpenAI's request) as
+ * the conventions' flat one (`{type, name, description, parameters}`); others as they are.
+ */
+function functionShape(tool: unknown): unknown {
+  if (!isObject(tool) || typeof tool.name === 'string' || !isObject(tool.function)) return tool;
+  return { ...tool.function, type: typeof tool.type === 'string' ? tool.type : 'function' };
+}
+
+/**
  * The tools a model call was offered, by name: `gen_ai.tool.definitions` is a JSON list of
  * `{type, name, description?, …schema}`; some exporters record a list attribute of one JSON
- * string per tool (the AI SDK's legacy `ai.prompt.tools`). Unreadable: undefined (not "none offered").
+ * string per tool (the AI SDK's legacy `ai.prompt.tools`), or each in the chat-completions shape
+ * `{type, function: {name, …}}`. Unreadable: undefined (not "none offered").
  */
 export function offeredTools(value: AttributeValue | undefined): Map<string, OfferedTool> | undefined {
   if (value === undefined) return undefined;
@@ -28,7 +39,7 @@ export function offeredTools(value: AttributeValue | undefined): Map<string, Off
   if (!Array.isArray(list)) return undefined;
   const tools = new Map<string, OfferedTool>();
   for (const item of list) {
-    const tool = parsed(item);
+    const tool = functionShape(parsed(item));
     if (!isObject(tool) || typeof tool.name !== 'string' || tools.has(tool.name)) continue;
     const inputSchema = isObject(tool.inputSchema) ? tool.inputSchema : isObject(tool.parameters) ? tool.parameters : undefined;
     tools.set(tool.name, {
