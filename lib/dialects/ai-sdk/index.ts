@@ -23,6 +23,7 @@ import { aiSdkResumeContextOf } from './resume-context';
 import { validateAiSdkResume, waitingForOf } from './resume-rules';
 import { AI_SDK_ANSWER_KINDS, aiSdkAnswerSnippet, aiSdkDefaultKind } from './resume-snippet';
 import { AI_SDK_MARK_ATTRIBUTES, AI_SDK_SCOPES } from './sdk-words';
+import { aiSdkRunningTool, closeAiSdkOpenSpan } from './open-spans';
 
 export { AI_SDK_DIALECT_ID };
 const TITLE = 'Vercel AI SDK';
@@ -59,4 +60,6 @@ export const aiSdk: RuntimeDialect = {
     waitingFor: waitingForOf,
     snippet: aiSdkAnswerSnippet,
   },
+  runningTool: aiSdkRunningTool,
+  closeOpenSpan: closeAiSdkOpenSpan,
 };

@@ -7,6 +7,7 @@
 import type { ConversationView, MessagePartView, MessageView } from '../../contract/conversation-view';
 import type { Span } from '../../trace/span';
 import { classifyOtelSpan, type SpanClassification, type SpanRole } from '../../trace/span-classification';
+import { closeGenAiOpenSpan } from '../otel-genai/genai-open-spans';
 import type { RuntimeDialect, SpanValues } from '../runtime-dialect';
 import { enclosingCall } from '../span-index';
 import { GEN_AI } from '../otel-genai/genai-attributes';
@@ -82,6 +83,13 @@ export function loopDialect(flavor: LoopFlavor): RuntimeDialect {
     notesAfterLinking: (generates) => loopAfterLinking(flavor, generates),
     spanValues: (span) => loopSpanValues(flavor, span),
     conversationOf: (span) => flavor.conversationOf?.(span) ?? loopConversationOf(flavor, span),
+    // A framework's tool span that started and has not ended: its code runs now.
+    runningTool: (span) => {
+      if (flavor.kindOf(span) !== 'tool') return undefined;
+      const tool = flavor.toolOf(span);
+      return { name: tool.name, ...(tool.callId !== undefined ? { ref: tool.callId } : {}) };
+    },
+    closeOpenSpan: closeGenAiOpenSpan,
     ...(flavor.resume ? { resume: flavor.resume } : {}),
   };
 }
