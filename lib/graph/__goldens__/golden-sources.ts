@@ -17,6 +17,9 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
     ...list({ folder: 'lib/dialects/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
     ...list({ folder: 'lib/dialects/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
     ...list({ folder: 'lib/dialects/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
+    // The agent frameworks' recorded fixtures, by the runtime that made them.
+    ...list({ folder: 'lib/runtimes/pydantic-ai/__fixtures__', suffix: '.otlp.json', prefix: 'pydantic-ai-' }),
+    ...list({ folder: 'lib/runtimes/openai-agents/__fixtures__', suffix: '.otlp.json', prefix: 'openai-agents-' }),
   ];
 }
 
