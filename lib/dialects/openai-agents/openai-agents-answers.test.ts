@@ -12,14 +12,14 @@ import { agentsConversation } from './openai-agents-messages';
  * fixture with the model's two calls swapped.
  */
 const swapped = (text: string) => {
-  const messages = JSON.parse(text) as { role: string; parts: { type: string }[] }[];
+  const messages = JSON.parse(text) as { role: string; parts: { type: string; id?: string }[] }[];
   const calls = messages.filter((message) => message.role === 'assistant' && message.parts.every((part) => part.type === 'tool_call'));
   if (calls.length !== 2) return text;
   const [first, second] = [messages.indexOf(calls[0]), messages.indexOf(calls[1])];
   [messages[first], messages[second]] = [messages[second], messages[first]];
   // The item ids stay in the order of the items.
-  const ids = [calls[0], calls[1]].map((message) => (message.parts[0] as { id: string }).id);
-  if (ids.every((id) => id.startsWith('fc_'))) [(messages[first].parts[0] as { id: string }).id, (messages[second].parts[0] as { id: string }).id] = ids;
+  const ids = [calls[0], calls[1]].map((message) => message.parts[0].id as string);
+  if (ids.every((id) => id.startsWith('fc_'))) [messages[first].parts[0].id, messages[second].parts[0].id] = ids;
   return JSON.stringify(messages);
 };
 
