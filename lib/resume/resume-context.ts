@@ -15,10 +15,19 @@ export type { PendingRequest, RecordedToolDefinition, ResumeContext } from '../d
  * @throws LoopscopeError FAILED_PRECONDITION when there is no interrupted call, or its runtime cannot be resumed here.
  */
 export function resumeContextFrom(spans: readonly Span[], generateSpanId?: string): ResumeContext {
+  let index: ReturnType<typeof buildSpanIndex> | undefined;
+  // A framework's agent span ends OK when its run paused (the pause is on its tools, or only in its output): its dialect reads the call.
+  const pausedByItsCalls = (span: Span) => {
+    const dialect = dialectOf(span);
+    index ??= buildSpanIndex(spans, classifySpan);
+    return dialect !== undefined && !dialect.enclosedByCall(index, span) && dialect.readCall({ index, root: span }).call.status === 'interrupted';
+  };
   const candidates = spans
     .filter((span) => {
       const classification = classifySpan(span);
-      return classification.role === 'generate' && classification.outcome === 'interrupted';
+      if (classification.role !== 'generate') return false;
+      if (generateSpanId !== undefined && span.spanId !== generateSpanId) return false;
+      return classification.outcome === 'interrupted' || (classification.outcome === 'ok' && pausedByItsCalls(span));
     })
     .filter((span) => generateSpanId === undefined || span.spanId === generateSpanId)
     .sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
