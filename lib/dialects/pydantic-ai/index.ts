@@ -17,10 +17,11 @@ import { nameLinkedAnswers } from './pydantic-answer-words';
 import { isPydanticAiSpan, PYDANTIC_AI_SCOPE } from './pydantic-attributes';
 import { pydanticMessagesOf } from './pydantic-messages';
 import { decoratePydanticTool, pydanticPauseOf, pydanticPausesOfCall } from './pydantic-pauses';
+import { pydanticResumeRules } from './resume-rules-of';
 
 export { PYDANTIC_AI_DIALECT_ID };
 
-export const pydanticAiFlavor: LoopFlavor = {
+const readingFlavor: LoopFlavor = {
   id: PYDANTIC_AI_DIALECT_ID,
   title: 'Pydantic AI',
   explains: {
@@ -64,5 +65,8 @@ export const pydanticAiFlavor: LoopFlavor = {
     answeredInRun: { code: 'answered-in-run', words: 'answered inside the run without running the tool (a HandleDeferredToolCalls handler) — no tool span; its result went to the model' },
   },
 };
+
+/** Pydantic AI's flavor, with its resume rules. */
+export const pydanticAiFlavor: LoopFlavor = { ...readingFlavor, resume: pydanticResumeRules(readingFlavor) };
 
 export const pydanticAi = loopDialect(pydanticAiFlavor);
