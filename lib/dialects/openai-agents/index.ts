@@ -19,10 +19,11 @@ import { agentsAfterLinking, ANSWER_WORDS, readAgentsAnswers } from './openai-ag
 import { isOpenAiAgentsSpan, OPENAI_AGENTS_SCOPE } from './openai-agents-attributes';
 import { agentsMessagesOf } from './openai-agents-messages';
 import { agentsErrorMessageOf, agentsKindOf, agentsPauseOf } from './openai-agents-spans';
+import { agentsResumeRules } from './resume-rules-of';
 
 export { OPENAI_AGENTS_DIALECT_ID };
 
-export const openAiAgentsFlavor: LoopFlavor = {
+const readingFlavor: LoopFlavor = {
   id: OPENAI_AGENTS_DIALECT_ID,
   title: 'OpenAI Agents SDK',
   explains: {
@@ -61,5 +62,8 @@ export const openAiAgentsFlavor: LoopFlavor = {
     answeredWithoutSpan: ANSWER_WORDS.withoutSpan,
   },
 };
+
+/** The OpenAI Agents SDK's flavor, with its resume rules. */
+export const openAiAgentsFlavor: LoopFlavor = { ...readingFlavor, resume: agentsResumeRules(readingFlavor) };
 
 export const openAiAgents = loopDialect(openAiAgentsFlavor);
