@@ -13,7 +13,8 @@ import { useResumeCheck } from './use-resume-check';
  * kinds its runtime takes (genkit: respond / restart; the AI SDK: approve / deny / respond —
  * named by the server from the call's dialect), checked live against that runtime's rules — the
  * verdict: accepted, refused (each broken rule), or unchecked (each part the rules cannot check
- * here, saying why) — the exact payload and the same as the app's own code, and Resume.
+ * here, saying why) — the exact payload and the same as the app's own code, and Resume (for a
+ * runtime whose apps Loopscope does not run — an agent framework — the code is the answer to paste).
  */
 export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSource }) {
   // What the interrupted generate asked, read from its spans on the server (the page holds none).
@@ -100,7 +101,12 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
               {request.state === 'done' ? <p className="hint">Not paused: it ran (or needs no answer).</p> : null}
               {request.state === 'interrupted' ? (
                 <>
-                  {request.interruptMetadata !== undefined ? <p className="hint">Interrupt metadata: {JSON.stringify(request.interruptMetadata)}</p> : null}
+                  {request.pausedAs ? (
+                    <p className="hint" data-testid="workbench-paused-as">
+                      Paused: {request.pausedAs}
+                    </p>
+                  ) : null}
+                  {request.interruptMetadata !== undefined && request.interruptMetadata !== true ? <p className="hint">Interrupt metadata: {JSON.stringify(request.interruptMetadata)}</p> : null}
                   {request.waitingFor ? (
                     <p className="hint" data-testid="workbench-waiting-for">
                       Waits for {request.waitingFor === 'approval' ? 'an approval' : 'the caller’s result'}: {request.waitingEvidence}
@@ -216,9 +222,16 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
           Copy as {context.snippetLanguage}
         </button>
       </details>
-      <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
-        Resume with the local tools
-      </button>
+      {context.runsElsewhere ? (
+        // Loopscope does not run this runtime's apps: the checked answer is the app's code to paste.
+        <p className="hint" data-testid="workbench-runs-elsewhere">
+          {context.runsElsewhere}
+        </p>
+      ) : (
+        <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
+          Resume with the local tools
+        </button>
+      )}
       {result?.runId ? (
         <p role="status" className="ok-text" data-testid="workbench-result">
           Resumed: <a href={`/runs/${result.runId}`}>open the new run</a> (its trace links back to this interrupt).

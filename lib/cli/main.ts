@@ -147,7 +147,9 @@ async function resumeCommand({ argv, files, flags }: { argv: string[]; files: st
     process.stdout.write(`${JSON.stringify({ ok: verdict === 'accepted', verdict, errors: result.errors, warnings: result.warnings, unchecked: result.unchecked ?? [], payload: result.payload }, null, 2)}\n`);
   } else {
     // A call held by a hook (genkit Go's ToolApproval) is named as held: it waits for an approval, not for the tool.
-    const pending = context.requests.map((request) => `  ${request.name}${request.ref ? `#${request.ref}` : ''}  ${request.heldBy ? `held by ${request.heldBy.by}` : request.state}${request.interruptMetadata !== undefined ? `  ${JSON.stringify(request.interruptMetadata)}` : ''}`);
+    // A framework's pause in its own words (`paused: approval required (requires_approval)`).
+    const stateOf = (request: (typeof context.requests)[number]) => (request.heldBy ? `held by ${request.heldBy.by}` : request.state === 'interrupted' && request.pausedAs ? `paused: ${request.pausedAs}` : request.state);
+    const pending = context.requests.map((request) => `  ${request.name}${request.ref ? `#${request.ref}` : ''}  ${stateOf(request)}${request.interruptMetadata !== undefined && request.interruptMetadata !== true ? `  ${JSON.stringify(request.interruptMetadata)}` : ''}`);
     const lines = [`Answer to the paused ${runtime} call in trace ${context.traceId}:`, ...pending];
     for (const issue of result.errors) lines.push(`error ${issue.code}: ${issue.message}`);
     for (const issue of result.warnings) lines.push(`warning: ${issue.message}`);
@@ -155,6 +157,7 @@ async function resumeCommand({ argv, files, flags }: { argv: string[]; files: st
     for (const note of result.payload.notes ?? []) lines.push(`note: ${note}`);
     lines.push(VERDICT_LINES[verdict]({ runtime, count: verdict === 'refused' ? result.errors.length : (result.unchecked ?? []).length }));
     if (result.payload.resume) lines.push('payload (messages + resume parts):', JSON.stringify({ resume: result.payload.resume }, null, 2));
+    else if (result.payload.answer !== undefined) lines.push(`payload (${runtime}'s answer, with the recorded history):`, JSON.stringify(result.payload.answer, null, 2));
     else lines.push('payload (generateText({ messages }), the last messages):', JSON.stringify(result.payload.messages.slice(-2), null, 2));
     lines.push(`as ${runtime} code:`, resumeSnippet({ context, payload: result.payload }));
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -20,6 +20,7 @@ import { validateResume, type RespondAnswer, type RestartAnswer, type ResumeIssu
 import type { ApproveAnswer, DenyAnswer } from '../contract/resume-answers';
 import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
 import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
+import { DIALECTS, dialectTitle } from '../dialects/registry';
 import type { GenerateFailure } from '../runtime/runner-protocol';
 import { loadTraceFile } from '../trace/load-trace-file';
 import { storeNewTrace } from './store-new-trace';
@@ -99,6 +100,9 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
   const where = settings();
   const recorded = await loadTraceFile(options.file);
   const context = resumeContextFrom(recorded);
+  // A framework's answer runs in its app (ResumeRules.elsewhere): Loopscope checks it and prints it as the app's code.
+  const elsewhere = DIALECTS.find((dialect) => dialect.id === context.dialect)?.resume?.elsewhere;
+  if (elsewhere) throw new LoopscopeError('FAILED_PRECONDITION', `${elsewhere.why} Check the answer and print it as ${dialectTitle(context.dialect)} code with --dry-run.`);
   if (context.dialect === AI_SDK_DIALECT_ID) {
     const { runAiSdkResumeCommand } = await import('./ai-sdk-resume-command');
     return runAiSdkResumeCommand({

@@ -28,6 +28,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
     runtimeTitle: dialectTitle(resume.dialect),
     answerKinds: rules?.answerKinds ?? [],
     snippetLanguage: rules?.snippetLanguage ?? 'TypeScript',
+    ...(rules?.elsewhere ? { runsElsewhere: rules.elsewhere.why } : {}),
     model: resume.model,
     tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? localTools.get(tool.name)?.outputSchema })),
     requests: resume.requests.map((request) => {
@@ -38,6 +39,8 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
         input: request.input,
         state: request.state,
         interruptMetadata: request.interruptMetadata,
+        // The runtime's own word for the pause (a framework's: `approval required (requires_approval)`).
+        ...(request.state === 'interrupted' && request.pausedAs ? { pausedAs: request.pausedAs } : {}),
         pendingOutput: request.pendingOutput,
         ...(waiting.waitingFor ? { waitingFor: waiting.waitingFor, waitingEvidence: waiting.evidence } : {}),
         ...(request.state === 'interrupted' && rules?.defaultKind ? { defaultKind: rules.defaultKind(request, waiting.waitingFor) } : {}),

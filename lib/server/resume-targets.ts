@@ -136,6 +136,24 @@ function goTarget({ status, context, request }: { status: RunnerFacts; context: 
   };
 }
 
+/**
+ * A runtime Loopscope does not run (an agent framework's app: `ResumeRules.elsewhere`): nothing
+ * here blocks the check, and nothing runs — the checked answer is the app's code to paste.
+ */
+export interface ElsewhereTarget {
+  runner: 'elsewhere';
+  /** Why Loopscope cannot run the answer, in a sentence (the rules' `elsewhere.why`). */
+  why: string;
+  localTools: ReadonlyMap<string, LocalToolFacts>;
+  signsApprovals: false;
+  blockers: ResumeIssue[];
+}
+
+/** The target of a call whose runtime's rules say its answers run in the app, not here. */
+export function elsewhereTarget(why: string): ElsewhereTarget {
+  return { runner: 'elsewhere', why, localTools: new Map(), signsApprovals: false, blockers: [] };
+}
+
 /** The runner side of answering a call of the context's runtime. */
 export function resumeTargetOf(options: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
   if (options.context.dialect === AI_SDK_DIALECT_ID) return aiSdkTarget(options);
