@@ -298,8 +298,18 @@ const GRAPH_FIXTURES = path.join(process.cwd(), 'lib', 'graph', '__fixtures__');
 
 /** Imports a recorded fixture of lib/graph/__fixtures__ through the import route; returns its trace ids, oldest root first. */
 export async function importFixture(request: APIRequestContext, name: string): Promise<string[]> {
-  const text = readFileSync(path.join(GRAPH_FIXTURES, `${name}.otlp.json`), 'utf8');
-  const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: `${name}.otlp.json`, text } });
+  return importTraceFile(request, path.join(GRAPH_FIXTURES, `${name}.otlp.json`));
+}
+
+/** Imports an agent framework's recorded fixture (lib/runtimes/<runtime>/__fixtures__/); returns its trace ids, oldest root first. */
+export async function importFrameworkFixture(request: APIRequestContext, options: { runtime: string; fixtureCase: string }): Promise<string[]> {
+  return importTraceFile(request, path.join(process.cwd(), 'lib', 'runtimes', options.runtime, '__fixtures__', `${options.fixtureCase}.otlp.json`));
+}
+
+/** Imports one OTLP JSON file through the import route; returns its trace ids, oldest root first. */
+async function importTraceFile(request: APIRequestContext, file: string): Promise<string[]> {
+  const text = readFileSync(file, 'utf8');
+  const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: path.basename(file), text } });
   expect(response.status(), await response.text()).toBe(201);
   const roots = decodeOtlpJson(JSON.parse(text))
     .filter((span) => span.parentSpanId === undefined)
