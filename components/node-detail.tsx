@@ -3,7 +3,7 @@
 import type { SpanView } from '@/lib/contract/span-view';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
-import { DIALECTS } from '@/lib/dialects/registry';
+import { DIALECTS, dialectTitle } from '@/lib/dialects/registry';
 import { GENKIT_DIALECT_ID } from '@/lib/dialects/genkit-js/dialect-id';
 import type { DialectExplanations } from '@/lib/dialects/runtime-dialect';
 import type { RunGraph } from '@/lib/graph/run-graph';
@@ -73,6 +73,14 @@ export function NodeDetail(props: {
             {node.status}
           </span>{' '}
           {node.kind}
+          {runtime ? (
+            <>
+              {' · '}
+              <span data-testid="node-runtime" data-runtime={runtime}>
+                {dialectTitle(runtime)}
+              </span>
+            </>
+          ) : null}
         </p>
       </header>
       {node.notes?.length ? (

@@ -301,15 +301,15 @@ export async function importFixture(request: APIRequestContext, name: string): P
   return importTraceFile(request, path.join(GRAPH_FIXTURES, `${name}.otlp.json`));
 }
 
-/** Imports an agent framework's recorded fixture (lib/runtimes/<runtime>/__fixtures__/); returns its trace ids, oldest root first. */
-export async function importFrameworkFixture(request: APIRequestContext, options: { runtime: string; fixtureCase: string }): Promise<string[]> {
-  return importTraceFile(request, path.join(process.cwd(), 'lib', 'runtimes', options.runtime, '__fixtures__', `${options.fixtureCase}.otlp.json`));
+/** Imports a framework's recorded fixture (lib/runtimes/<runtime>/__fixtures__/<case>.otlp.json); returns its trace ids, oldest root first. */
+export async function importFrameworkFixture(request: APIRequestContext, fixture: { runtime: string; fixtureCase: string }): Promise<string[]> {
+  return importTraceFile(request, path.join(process.cwd(), 'lib', 'runtimes', fixture.runtime, '__fixtures__', `${fixture.fixtureCase}.otlp.json`));
 }
 
-/** Imports one OTLP JSON file through the import route; returns its trace ids, oldest root first. */
 async function importTraceFile(request: APIRequestContext, file: string): Promise<string[]> {
+  const name = path.basename(file, '.otlp.json');
   const text = readFileSync(file, 'utf8');
-  const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: path.basename(file), text } });
+  const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: `${name}.otlp.json`, text } });
   expect(response.status(), await response.text()).toBe(201);
   const roots = decodeOtlpJson(JSON.parse(text))
     .filter((span) => span.parentSpanId === undefined)

@@ -45,7 +45,7 @@ describe('an agent framework’s pause in the resume workbench', () => {
     expect(checked.blockers).toEqual([]);
     expect(checked.validation.errors).toEqual([]);
     expect(checked.validation.payload.answer).toEqual({ approvals: { call_book_paris: true, call_book_rome: { kind: 'ToolDenied', message: 'Not Rome.' } }, calls: { call_check_ada: { status: 'clear' } } });
-    await expect(resumeFromTrace(context, answer)).rejects.toThrow(/Loopscope does not run Pydantic AI apps.*Copy the checked answer as Pydantic AI code/);
+    await expect(resumeFromTrace(context, answer)).rejects.toThrow(/^Loopscope does not run Pydantic AI apps: paste the answer into your app/);
   });
 
   it('OpenAI Agents SDK: approve and reject only; a result is refused in the SDK’s terms', async () => {

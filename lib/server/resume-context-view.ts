@@ -39,14 +39,14 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
         input: request.input,
         state: request.state,
         interruptMetadata: request.interruptMetadata,
-        // The runtime's own word for the pause (a framework's: `approval required (requires_approval)`).
-        ...(request.state === 'interrupted' && request.pausedAs ? { pausedAs: request.pausedAs } : {}),
         pendingOutput: request.pendingOutput,
         ...(waiting.waitingFor ? { waitingFor: waiting.waitingFor, waitingEvidence: waiting.evidence } : {}),
         ...(request.state === 'interrupted' && rules?.defaultKind ? { defaultKind: rules.defaultKind(request, waiting.waitingFor) } : {}),
         outputExample: exampleFromSchema(outputSchemaOf(request.name)) ?? {},
         ...(request.state === 'interrupted' && rules?.resumedExample ? { resumedExample: rules.resumedExample({ request, localTools, exampleOf: exampleFromSchema }) } : {}),
         ...(request.state === 'interrupted' && rules?.resumedAs?.(request, localTools) ? { resumedAs: rules.resumedAs(request, localTools) } : {}),
+        ...(request.pausedAs ? { pausedAs: request.pausedAs } : {}),
+        ...(request.state === 'interrupted' && rules?.valueExample ? { valueExample: rules.valueExample({ request, exampleOf: exampleFromSchema }) } : {}),
       };
     }),
   };

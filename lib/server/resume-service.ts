@@ -6,8 +6,8 @@ import { validateResume, type ResumeIssue } from '../resume/validate-resume';
 import type { AppContext } from './app-context';
 import type { RunSession } from './run-registry';
 import { loadTraceSource } from './trace-source';
-import { elsewhereTarget, resumeTargetOf } from './resume-targets';
-import { DIALECTS, dialectTitle } from '../dialects/registry';
+import { resumeTargetOf } from './resume-targets';
+import { dialectTitle } from '../dialects/registry';
 import { appResumeTarget, generateResultOf } from './attach/app-resume';
 import { runInRuntime } from './attach/attach-service';
 import { GENERATE_ACTION_KEY } from '../dialects/genkit-reflection/generate-input';
@@ -34,17 +34,16 @@ export async function goFacts(context: Pick<AppContext, 'goRunner'>, resume: Res
 export async function checkResumeFromTrace(context: AppContext, request: ResumeFromTrace) {
   const spans = await loadTraceSource(context, request.source);
   const resumeContext = resumeContextFrom(spans, request.generateSpanId);
-  // A framework's answer runs in its app, never here (ResumeRules.elsewhere): it is only checked.
-  const elsewhere = DIALECTS.find((dialect) => dialect.id === resumeContext.dialect)?.resume?.elsewhere;
   // An attached app's trace is answered in the app, with its own model and tools (attach/app-resume.ts).
-  const appTarget = !elsewhere && context.attachment ? await appResumeTarget({ attachment: context.attachment, spans, context: resumeContext, request }) : undefined;
-  const target = elsewhere ? elsewhereTarget(elsewhere.why) : appTarget ?? resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context, resumeContext), providers: context.providers.availability() }, context: resumeContext, request });
+  const appTarget = context.attachment ? await appResumeTarget({ attachment: context.attachment, spans, context: resumeContext, request }) : undefined;
+  const target = appTarget ?? resumeTargetOf({ status: { ...context.supervisor.status, go: await goFacts(context, resumeContext), providers: context.providers.availability() }, context: resumeContext, request });
   const validation = validateResume({
     context: resumeContext,
     respond: request.respond,
     restart: request.restart,
     approve: request.approve,
     deny: request.deny,
+    values: request.values,
     localTools: target.localTools,
     signsApprovals: target.signsApprovals,
   });
@@ -65,9 +64,8 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   if (validation.warnings.length > 0 && !request.confirmWarnings) {
     throw new LoopscopeError('FAILED_PRECONDITION', `Confirm these warnings first: ${describeIssues(validation.warnings)}`);
   }
-  if (target.runner === 'elsewhere') {
-    throw new LoopscopeError('FAILED_PRECONDITION', `${target.why} Copy the checked answer as ${runtime} code from the workbench, or print it with loopscope resume --dry-run.`);
-  }
+  // Loopscope checks the answers of runtimes it does not run (Google ADK, LangGraph): their answer is the app's own code.
+  if (target.runner === 'nowhere') throw new LoopscopeError('FAILED_PRECONDITION', target.why ?? `Loopscope does not run ${runtime} apps.`);
   const model = resumeContext.model as string;
   // The app target makes its own run (named after the app): one answer is one run, or the
   // answered run's page would list a second answer that never ends.
