@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { frameworkPython, recordedAnswerProbes, runAnswerProbes, type ProbeResult } from '../testing/answer-probes';
+import { frameworkPython, recordedAnswerProbes, runAnswerProbes, type ProbeResult } from '../testing/answer-probe-batches';
 import { checked, checkOfProbe, pausedContext, sortedSets } from './testing/probe-checks';
 
 /**

@@ -8,7 +8,7 @@
 import { resumeVerdictOf, type ResumeVerdict } from '../../../contract/resume-answers';
 import { resumeContextFrom } from '../../../resume/resume-context';
 import type { ResumeCheck, ResumeContext, ResumeValidation } from '../../resume-model';
-import { neutralAnswers, type AnswerProbe } from '../../testing/answer-probes';
+import { neutralAnswers, type AnswerProbe } from '../../testing/answer-probe-batches';
 import { loadFrameworkFixture } from '../../testing/framework-fixtures';
 import { pydanticAi } from '..';
 

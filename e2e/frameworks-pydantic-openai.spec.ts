@@ -28,15 +28,15 @@ async function fitGraph(page: Page): Promise<void> {
 }
 
 /** The list: the paused run names its framework, is answered, and has its answering run under it. */
-async function expectListed(page: Page, options: { paused: string; answers: string[]; runtime: string }): Promise<void> {
+async function expectListed(page: Page, options: { paused: string; answers: string[]; runtime: string; title: string }): Promise<void> {
   await openHomeWithReadyRunner(page);
   await page.getByTestId('trace-search').fill(options.paused);
-  await expect(row(page, options.paused).getByTestId('trace-runtime')).toHaveText(options.runtime);
-  await expect(row(page, options.paused).getByTestId('trace-status')).toHaveText('answered');
-  for (const answer of options.answers) {
-    await expect(row(page, answer)).toHaveAttribute('data-depth', '1');
-    await expect(row(page, answer).getByTestId('trace-runtime')).toHaveText(options.runtime);
+  for (const traceId of [options.paused, ...options.answers]) {
+    await expect(row(page, traceId).getByTestId('trace-runtime')).toHaveText(options.title);
+    await expect(row(page, traceId).getByTestId('trace-runtime')).toHaveAttribute('data-runtime', options.runtime);
   }
+  await expect(row(page, options.paused).getByTestId('trace-status')).toHaveText('answered');
+  for (const answer of options.answers) await expect(row(page, answer)).toHaveAttribute('data-depth', '1');
 }
 
 async function openGraph(page: Page, traceId: string): Promise<void> {
@@ -57,7 +57,7 @@ async function openWorkbench(page: Page, interrupt: Locator, runtimeTitle: strin
 
 test('framework: Pydantic AI — a paused run and its answer: paused in its words, answer edges, its own code for another answer, named in the list', async ({ page, request }) => {
   const [paused, answering] = await importFrameworkFixture(request, { runtime: 'pydantic-ai', fixtureCase: 'v6-two-approvals-mixed' });
-  await expectListed(page, { paused, answers: [answering], runtime: 'pydantic-ai' });
+  await expectListed(page, { paused, answers: [answering], runtime: 'pydantic-ai', title: 'Pydantic AI' });
 
   await openGraph(page, paused);
   await expect(page.getByTestId('graph-summary')).toContainText('2 generate(s)');
@@ -83,8 +83,9 @@ test('framework: Pydantic AI — a paused run and its answer: paused in its word
   }
   expect(edges).toHaveLength(3);
 
-  // The detail panel explains the pause in Pydantic AI's terms.
+  // The detail panel names the framework and explains the pause in its terms.
   await rome.click();
+  await expect(page.getByTestId('node-runtime')).toHaveText('Pydantic AI');
   await expect(page.getByTestId('pause-explained')).toContainText('Pydantic AI deferred this tool call');
   await expect(page.getByTestId('interrupt-paused-as')).toHaveText('Paused: approval required (requires_approval)');
 
@@ -115,7 +116,7 @@ test('framework: Pydantic AI — a paused run and its answer: paused in its word
 
 test('framework: OpenAI Agents SDK — a paused run and its answer: paused in its words, answer edges, its own code for another answer, named in the list', async ({ page, request }) => {
   const [paused, answering] = await importFrameworkFixture(request, { runtime: 'openai-agents', fixtureCase: 'two-approvals-mixed' });
-  await expectListed(page, { paused, answers: [answering], runtime: 'openai-agents' });
+  await expectListed(page, { paused, answers: [answering], runtime: 'openai-agents', title: 'OpenAI Agents SDK' });
 
   await openGraph(page, paused);
   await expect(page.getByTestId('graph-summary')).toContainText('2 generate(s)');
@@ -132,6 +133,7 @@ test('framework: OpenAI Agents SDK — a paused run and its answer: paused in it
   expect((await answerEdges(page)).sort()).toEqual([`${await nodeIdOf(paris)}=>${await nodeIdOf(approved)}`, `${await nodeIdOf(rome)}=>${await nodeIdOf(rejected)}`].sort());
 
   await paris.click();
+  await expect(page.getByTestId('node-runtime')).toHaveText('OpenAI Agents SDK');
   await expect(page.getByTestId('pause-explained')).toContainText('The OpenAI Agents SDK stopped this call for an approval');
   const workbench = await openWorkbench(page, paris, 'OpenAI Agents SDK');
   // Approve and reject only: the SDK has no way to hand a pending call a result.
