@@ -10,13 +10,15 @@ import type { RuntimeDialect } from '../loop/runtime-dialect';
 import { PLAIN_RUNTIME_VIEW, type RuntimeView } from '../loop/runtime-view';
 import { googleAdk } from './google-adk/read';
 import { langGraph } from './langgraph/read';
+import { openAiAgents } from './openai-agents/read';
+import { pydanticAi } from './pydantic-ai/read';
 import { otelGenAi } from './otel-genai/read';
 import type { ClaimedBy } from '../loop/runtime-dialect';
 
 // genkit Go before genkit JS: both write genkit's attributes; Go's spans also name their language.
 // The frameworks that follow the OTel GenAI conventions before the generic reader of those
 // conventions, which takes any GenAI span no framework claimed (apps of no known framework).
-export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk, googleAdk, langGraph, otelGenAi];
+export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk, googleAdk, langGraph, pydanticAi, openAiAgents, otelGenAi];
 
 /** Whether a span may be claimed by a dialect with this `claimedBy`: its scope, one of its attributes or its name is listed. */
 function mayClaimWith(claimedBy: ClaimedBy): (span: Span) => boolean {

@@ -13,6 +13,9 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
   return [
     ...list({ folder: 'lib/graph/__fixtures__', suffix: '.otlp.json', prefix: 'fixture-' }),
     ...list({ folder: 'traces', suffix: '.json', prefix: 'traces-' }),
+    // Pydantic AI's and the OpenAI Agents SDK's recorded fixtures (scripts/fixtures/frameworks/), by the runtime that recorded them.
+    ...list({ folder: 'lib/runtimes/pydantic-ai/__fixtures__', suffix: '.otlp.json', prefix: 'pydantic-ai-' }),
+    ...list({ folder: 'lib/runtimes/openai-agents/__fixtures__', suffix: '.otlp.json', prefix: 'openai-agents-' }),
     // Other runtimes' fixtures, by the dialect folder that reads them.
     ...list({ folder: 'lib/runtimes/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
     ...list({ folder: 'lib/runtimes/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),

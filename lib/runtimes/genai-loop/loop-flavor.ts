@@ -83,6 +83,12 @@ export interface LoopWords {
   ranAgain: string;
   /** How a tool result that reached the model without a tool span resolved its paused call. */
   answeredWithoutSpan: string;
+  /**
+   * A requested call no tool span ran whose result reached the next model call of the same run
+   * (answered inside the run: Pydantic AI's `HandleDeferredToolCalls` handler). Absent: such a
+   * call reads as one that never ran.
+   */
+  answeredInRun?: RuntimeState;
 }
 
 /** What an answering call shows: the history it started from, the answers in it, the tools it ran before its first model call. */

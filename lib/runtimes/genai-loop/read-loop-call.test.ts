@@ -137,4 +137,19 @@ describe('the shared GenAI-loop reader', () => {
     const answer = { traceId: 'y', status: 'ok' as const, linkKeys: { interrupted: [], resumes: [{ generateId: 'y:1', traceId: 'y', resource: { service: 'toy-app' }, startTime: read.call.startTime + 1, requests: 'toy-thread:t1' }] } };
     expect(linkTraces([paused, answer]).statusOf(paused)).toEqual({ status: 'answered', answeredBy: ['y'] });
   });
+  it('a call no tool span ran whose result reached the next model call was answered inside the run, in the flavor’s words (never ran without them)', () => {
+    const results = { role: 'tool', parts: [{ type: 'tool_call_response', id: 'c1', response: 'answered by a handler' }] };
+    const spans = [
+      span({ traceId: 'c3', spanId: 'root', name: 'invoke_agent toy', attributes: { 'gen_ai.operation.name': 'invoke_agent' } }),
+      span({ traceId: 'c3', spanId: 'chat1', parentSpanId: 'root', name: 'chat m', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': [user], 'gen_ai.output.messages': [{ role: 'assistant', parts: [asks.parts[0]] }] } }),
+      span({ traceId: 'c3', spanId: 'chat2', parentSpanId: 'root', name: 'chat m', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': [user, { role: 'assistant', parts: [asks.parts[0]] }, results], 'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'text', content: 'ok' }] }] } }),
+    ];
+    const answeredInRun = { code: 'answered-in-run', words: 'answered inside the run' };
+    const withWords = loopDialect({ ...toyFlavor, words: { ...toyFlavor.words, answeredInRun } });
+    const [call] = buildRunGraph(spans, { dialects: [withWords] }).generates[0].turns[0].toolCalls;
+    expect(call).toMatchObject({ ref: 'c1', status: 'not-run', output: 'answered by a handler', runtimeState: answeredInRun, loopWentOn: true });
+    const [without] = buildRunGraph(spans, { dialects: [toy] }).generates[0].turns[0].toolCalls;
+    expect(without).toMatchObject({ ref: 'c1', status: 'not-run' });
+    expect(without.runtimeState).toBeUndefined();
+  });
 });
