@@ -114,7 +114,12 @@ export interface LoopFlavor {
   kindOf(span: Span): LoopSpanKind;
   /** The span's label (the tool's name, the model's); the span name when absent. */
   labelOf?(span: Span, kind: LoopSpanKind): string | undefined;
-  messagesOf(span: Span): LoopMessages;
+  /**
+   * The span's messages. `index` is given where the reader has one (every call but the
+   * conversation view's): a framework that keeps a model call's data on its child spans (Mastra:
+   * the finish reason and model on the step's inference span) reads them there.
+   */
+  messagesOf(span: Span, index?: SpanIndex): LoopMessages;
   toolOf(span: Span, index?: SpanIndex): LoopTool;
   /** The span is a pause, not a result or an error (LangGraph's `GraphInterrupt`, ADK's confirmation placeholder). */
   pauseOf?(span: Span): LoopPause | undefined;

@@ -92,9 +92,10 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  const callView = flavor.messagesOf(root);
+  const callView = flavor.messagesOf(root, index);
   const { models, tools, others } = spansOfLoopCall(index, root);
-  const steps = orderedLoopSteps(flavor, models);
+  // The flavor reads each model call with the index (a framework may keep its data on child spans).
+  const steps = orderedLoopSteps({ ...flavor, messagesOf: (span) => flavor.messagesOf(span, index) }, models);
   const notes: string[] = [];
   for (const [what, read] of [
     ['input', callView.input],
