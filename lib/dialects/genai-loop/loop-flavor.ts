@@ -120,6 +120,8 @@ export interface LoopFlavor {
    * the finish reason and model on the step's inference span) reads them there.
    */
   messagesOf(span: Span, index?: SpanIndex): LoopMessages;
+  /** A model call's model, where its span's label does not name it (Mastra: a step's model is on its inference span, read into `view.model`). Default: the span's label. */
+  modelNameOf?(step: { span: Span; view: LoopMessages }): string | undefined;
   toolOf(span: Span, index?: SpanIndex): LoopTool;
   /** The span is a pause, not a result or an error (LangGraph's `GraphInterrupt`, ADK's confirmation placeholder). */
   pauseOf?(span: Span): LoopPause | undefined;

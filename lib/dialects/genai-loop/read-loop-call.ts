@@ -63,13 +63,14 @@ export function orderedLoopSteps(flavor: LoopFlavor, models: readonly Span[]): L
   return steps.sort((a, b) => compareNanos(a.span.startTimeUnixNano, b.span.startTimeUnixNano) || a.view.input.messages.length - b.view.input.messages.length);
 }
 
-function modelCallOf(index: SpanIndex, step: LoopStep): ModelCall {
-  const classification = index.classify(step.span);
+function modelCallOf(options: { flavor: LoopFlavor; index: SpanIndex; step: LoopStep }): ModelCall {
+  const { flavor, step } = options;
+  const classification = options.index.classify(step.span);
   return {
     id: spanKey(step.span),
     traceId: step.span.traceId,
     spanId: step.span.spanId,
-    model: classification.label,
+    model: flavor.modelNameOf?.(step) ?? classification.label,
     status: classification.outcome === 'running' ? 'running' : classification.outcome === 'error' ? 'error' : 'ok',
     toolRequests: step.requests,
     text: messageText(step.view.output.messages.at(-1)),
@@ -151,7 +152,7 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
       return loopToolCallWithoutSpan({ flavor, turnId, traceId: root.traceId, request, pause: pause ?? waiting, failed });
     });
     for (const span of unpaired) toolCalls.push(loopToolCall({ flavor, index, span, loopWentOn, tool: toolOf.get(span) }));
-    return { index: position, generateSpanId: root.spanId, model: modelCallOf(index, step), toolCalls };
+    return { index: position, generateSpanId: root.spanId, model: modelCallOf({ flavor, index, step }), toolCalls };
   });
   const resumeToolCalls = beforeFirstStep.map((span) => loopToolCall({ flavor, index, span, loopWentOn: steps.length > 0, tool: toolOf.get(span) }));
 
