@@ -112,6 +112,12 @@ export interface LoopFlavor {
   /** True for the spans this framework records (asked only of spans `claimedBy` lets through). */
   claims(span: Span): boolean;
   kindOf(span: Span): LoopSpanKind;
+  /**
+   * A call span nested in another call's spans that is a run of its own, read as a top-level
+   * call (Mastra records the run that answers a pause as a child of the paused run's
+   * model_generation span). Default: a call nested in a call is part of it.
+   */
+  ownCall?(span: Span): boolean;
   /** The span's label (the tool's name, the model's); the span name when absent. */
   labelOf?(span: Span, kind: LoopSpanKind): string | undefined;
   /**
