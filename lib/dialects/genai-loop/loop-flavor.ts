@@ -18,7 +18,7 @@
 import type { ConversationView } from '../../contract/conversation-view';
 import type { Span } from '../../trace/span';
 import type { SpanOutcome } from '../../trace/span-classification';
-import type { GenerateCall, InterruptInfo, Resolution, RuntimeState, ToolCall } from '../loop-model';
+import type { GenerateCall, InterruptInfo, Resolution, RuntimeState, ToolCall, ToolRequestData } from '../loop-model';
 import type { ClaimedBy, DialectExplanations, SpanValues } from '../runtime-dialect';
 import type { ResumeRules } from '../resume-model';
 import type { SpanIndex } from '../span-index';
@@ -69,6 +69,13 @@ export interface LoopPause {
 export interface CallPause extends LoopPause {
   /** The tool call id it names, when it names one. */
   callId?: string;
+  /**
+   * The call it holds, for a pause that may hold a call no model call of this run asked for
+   * (Mastra: a run that answers one approval and pauses on the next call of the paused run's
+   * model call). Such a pause, left over once each request took its own, is a paused call of the
+   * run, beside the tools it ran before its first model call. Without it a left-over pause is dropped.
+   */
+  request?: ToolRequestData;
 }
 
 /** The framework's words for what the reader finds, beyond the loop model's statuses. */

@@ -155,6 +155,10 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
     return { index: position, generateSpanId: root.spanId, model: modelCallOf({ flavor, index, step }), toolCalls };
   });
   const resumeToolCalls = beforeFirstStep.map((span) => loopToolCall({ flavor, index, span, loopWentOn: steps.length > 0, tool: toolOf.get(span) }));
+  // Pauses no request took that name the call they hold: paused calls of this run that no model call of it asked for.
+  for (const pause of callPauses) {
+    if (pause.request) resumeToolCalls.push(loopToolCallWithoutSpan({ flavor, turnId: id, traceId: root.traceId, request: pause.request, pause, failed }));
+  }
 
   const paused = [...resumeToolCalls, ...turns.flatMap((turn) => turn.toolCalls)].filter((call) => call.status === 'interrupted');
   let status: GenerateCall['status'];
