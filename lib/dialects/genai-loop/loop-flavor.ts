@@ -109,6 +109,12 @@ export interface AnswerEvidence {
   failedWith?: string;
 }
 
+/** A link scope in two parts: the paused call's (its interrupted key) and the answering call's (its resume key). */
+export interface LinkScopeParts {
+  interrupted?: string;
+  answering?: string;
+}
+
 export interface LoopFlavor {
   /** The dialect id (`google-adk`). */
   id: string;
@@ -150,9 +156,11 @@ export interface LoopFlavor {
   readAnswers?(evidence: AnswerEvidence): Resolution[] | undefined;
   /**
    * What ties a paused call and the call that answers it besides the tool call ids: ADK's
-   * invocation id, LangGraph's thread id. Becomes the link key's requests part.
+   * invocation id, LangGraph's thread id. Becomes the link key's requests part. Two parts when a
+   * call's pause and its answer are tied by different things (Mastra: the run id and the call it
+   * paused on; the run id and the call it answers — one run may do both).
    */
-  linkScope?(options: { index: SpanIndex; root: Span; models: readonly Span[] }): string | undefined;
+  linkScope?(options: { index: SpanIndex; root: Span; models: readonly Span[] }): string | LinkScopeParts | undefined;
   /** Calls whose spans do not show a pause may still have paused (ADK's `request_confirmation`): give every call a silent key. */
   silentPauses?: boolean;
   /** What linking shows (the pause only an answer reveals; which pause an answer named by id). */

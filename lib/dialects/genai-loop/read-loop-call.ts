@@ -195,13 +195,14 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
     notes,
   };
 
-  const scope = flavor.linkScope?.({ index, root, models: steps.map((step) => step.span) });
+  const linkScope = flavor.linkScope?.({ index, root, models: steps.map((step) => step.span) });
+  const scopes = typeof linkScope === 'string' || linkScope === undefined ? { interrupted: linkScope, answering: linkScope } : linkScope;
   // The model call whose tools paused (the last one that asked for tools): its history and answer are the paused conversation.
   const pausedStep = steps.findLast((step) => step.requests.length > 0);
   const pausedKey = pausedStep ? { ids: pausedStep.requests.flatMap((request) => (request.ref !== undefined ? [request.ref] : [])), messages: [...pausedStep.view.input.messages, ...pausedStep.view.output.messages] } : undefined;
   const silent = status === 'ok' && flavor.silentPauses === true && pausedStep !== undefined;
-  const interrupted = status === 'interrupted' || silent ? loopInterruptedKey({ call, root, scope, pausedStep: pausedKey ?? { ids: paused.flatMap((tool) => (tool.ref !== undefined ? [tool.ref] : [])), messages: [] }, silent }) : undefined;
+  const interrupted = status === 'interrupted' || silent ? loopInterruptedKey({ call, root, scope: scopes.interrupted, pausedStep: pausedKey ?? { ids: paused.flatMap((tool) => (tool.ref !== undefined ? [tool.ref] : [])), messages: [] }, silent }) : undefined;
   const answeredIds = answered ? toolCallParts(answered.assistant).flatMap((part) => (part.id !== undefined ? [part.id] : [])) : (resolutions ?? []).flatMap((resolution) => (resolution.request.ref !== undefined ? [resolution.request.ref] : []));
-  const resume = resolutions ? loopResumeKey({ call, root, scope, answered: { ids: answeredIds, history: answered ? history.slice(0, answered.position + 1) : [] } }) : undefined;
+  const resume = resolutions ? loopResumeKey({ call, root, scope: scopes.answering, answered: { ids: answeredIds, history: answered ? history.slice(0, answered.position + 1) : [] } }) : undefined;
   return { call, ...(interrupted ? { interrupted } : {}), ...(resume ? { resume } : {}) };
 }
