@@ -163,6 +163,11 @@ export interface LoopFlavor {
   linkScope?(options: { index: SpanIndex; root: Span; models: readonly Span[] }): string | LinkScopeParts | undefined;
   /** Calls whose spans do not show a pause may still have paused (ADK's `request_confirmation`): give every call a silent key. */
   silentPauses?: boolean;
+  /**
+   * What the framework's spans show about a call that the loop model does not (a pause recorded
+   * in a form that could not be read, spans the framework never ended), in words: the call's notes.
+   */
+  notesOf?(options: { index: SpanIndex; root: Span; call: GenerateCall }): string[];
   /** What linking shows (the pause only an answer reveals; which pause an answer named by id). */
   afterLinking?(generates: readonly GenerateCall[]): void;
   /** The values of a span for the detail panel, where the framework keeps them elsewhere than the conventions. */

@@ -194,6 +194,7 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
     text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
     notes,
   };
+  call.notes.push(...(flavor.notesOf?.({ index, root, call }) ?? []));
 
   const linkScope = flavor.linkScope?.({ index, root, models: steps.map((step) => step.span) });
   const scopes = typeof linkScope === 'string' || linkScope === undefined ? { interrupted: linkScope, answering: linkScope } : linkScope;
