@@ -8,12 +8,13 @@ import { genkitJs } from './genkit-js';
 import { genkitGo } from './genkit-go';
 import { otelGenAi } from './otel-genai-app';
 import { strands } from './strands';
+import { mastra } from './mastra';
 import type { ClaimedBy, RuntimeDialect } from './runtime-dialect';
 
 // genkit Go before genkit JS: both write genkit's attributes; Go's spans also name their language.
 // The frameworks that follow the OTel GenAI conventions before the generic reader of those
 // conventions, which takes any GenAI span no framework claimed (apps of no known framework).
-export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk, strands, otelGenAi];
+export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk, strands, mastra, otelGenAi];
 
 /** Whether a span may be claimed by a dialect with this `claimedBy`: its scope, one of its attributes or its name is listed. */
 function mayClaimWith(claimedBy: ClaimedBy): (span: Span) => boolean {
