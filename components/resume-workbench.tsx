@@ -10,10 +10,12 @@ import { useResumeCheck } from './use-resume-check';
 
 /**
  * The resume workbench: every request of the paused call, an answer per paused request in the
- * kinds its runtime takes (genkit: respond / restart; the AI SDK: approve / deny / respond —
- * named by the server from the call's dialect), checked live against that runtime's rules — the
- * verdict: accepted, refused (each broken rule), or unchecked (each part the rules cannot check
- * here, saying why) — the exact payload and the same as the app's own code, and Resume.
+ * kinds its runtime takes (genkit: respond / restart; the AI SDK: approve / deny / respond;
+ * LangGraph and Google ADK also a resume value — named by the server from the call's dialect),
+ * checked live against that runtime's rules — the verdict: accepted, refused (each broken rule),
+ * or unchecked (each part the rules cannot check here, saying why) — the exact payload and the
+ * same as the app's own code, and Resume (or, for a runtime Loopscope does not run, why not:
+ * the code is the answer to paste).
  */
 export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSource }) {
   // What the interrupted generate asked, read from its spans on the server (the page holds none).
@@ -100,10 +102,15 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
               {request.state === 'done' ? <p className="hint">Not paused: it ran (or needs no answer).</p> : null}
               {request.state === 'interrupted' ? (
                 <>
+                  {request.pausedAs ? (
+                    <p className="hint" data-testid="workbench-paused-as">
+                      Paused: {request.pausedAs}
+                    </p>
+                  ) : null}
                   {request.interruptMetadata !== undefined ? <p className="hint">Interrupt metadata: {JSON.stringify(request.interruptMetadata)}</p> : null}
                   {request.waitingFor ? (
                     <p className="hint" data-testid="workbench-waiting-for">
-                      Waits for {request.waitingFor === 'approval' ? 'an approval' : 'the caller’s result'}: {request.waitingEvidence}
+                      Waits for {request.waitingFor === 'approval' ? 'an approval' : request.waitingFor === 'value' ? 'a resume value' : 'the caller’s result'}: {request.waitingEvidence}
                     </p>
                   ) : context.answerKinds.length > 2 ? (
                     <p className="hint">The trace does not tell whether it waits for an approval or for the result of a tool without execute.</p>
@@ -117,6 +124,9 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
                   </div>
                   {fields.has('output') ? (
                     <textarea aria-label={`Output for ${key}`} rows={4} value={draft.output} onChange={(event) => update(key, { output: event.target.value })} data-testid="workbench-output" />
+                  ) : null}
+                  {fields.has('value') ? (
+                    <textarea aria-label={`Resume value for ${key}`} rows={4} value={draft.value} onChange={(event) => update(key, { value: event.target.value })} data-testid="workbench-value" />
                   ) : null}
                   {fields.has('reason') ? (
                     <input
@@ -202,12 +212,12 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
         </p>
       ))}
       <details open={context.dialect === 'ai-sdk' ? true : undefined}>
-        <summary>{shownPayload?.resume ? 'Payload (messages + resume)' : 'The next call’s messages'}</summary>
+        <summary>{shownPayload?.answer !== undefined ? `The answer ${context.runtimeTitle} gets` : shownPayload?.resume ? 'Payload (messages + resume)' : 'The next call’s messages'}</summary>
         <pre data-testid="workbench-payload" data-checked={validation ? 'true' : 'false'}>
-          {shownPayload ? JSON.stringify(shownPayload.resume ? { messages: shownPayload.messages, resume: shownPayload.resume } : shownPayload.messages, null, 2) : ''}
+          {shownPayload ? JSON.stringify(shownPayload.answer !== undefined ? shownPayload.answer : shownPayload.resume ? { messages: shownPayload.messages, resume: shownPayload.resume } : shownPayload.messages, null, 2) : ''}
         </pre>
       </details>
-      <details open={context.snippetLanguage !== 'TypeScript' ? true : undefined}>
+      <details open={context.snippetLanguage !== 'TypeScript' || context.runsElsewhere ? true : undefined}>
         <summary>As {context.snippetLanguage} code</summary>
         <pre data-testid="workbench-snippet" data-checked={validation ? 'true' : 'false'}>
           {validation?.snippet ?? ''}
@@ -216,9 +226,15 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
           Copy as {context.snippetLanguage}
         </button>
       </details>
-      <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
-        Resume with the local tools
-      </button>
+      {context.runsElsewhere ? (
+        <p className="hint" data-testid="workbench-runs-elsewhere">
+          {context.runsElsewhere}
+        </p>
+      ) : (
+        <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
+          Resume with the local tools
+        </button>
+      )}
       {result?.runId ? (
         <p role="status" className="ok-text" data-testid="workbench-result">
           Resumed: <a href={`/runs/${result.runId}`}>open the new run</a> (its trace links back to this interrupt).

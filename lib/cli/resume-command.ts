@@ -17,7 +17,8 @@ import { renderGraphText } from '../graph/render-graph-text';
 import { unavailableModelMessage } from '../resume/model-availability';
 import { resumeContextFrom, type ResumeContext } from '../resume/resume-context';
 import { validateResume, type RespondAnswer, type RestartAnswer, type ResumeIssue } from '../resume/validate-resume';
-import type { ApproveAnswer, DenyAnswer } from '../contract/resume-answers';
+import type { ApproveAnswer, DenyAnswer, ValueAnswer } from '../contract/resume-answers';
+import { DIALECTS, dialectTitle } from '../dialects/registry';
 import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
 import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
 import type { GenerateFailure } from '../runtime/runner-protocol';
@@ -31,6 +32,8 @@ export interface ResumeCommandOptions {
   /** AI SDK traces: approval answers (ai-sdk-resume-command.ts runs them). */
   approve: ApproveAnswer[];
   deny: DenyAnswer[];
+  /** Resume values (Google ADK, LangGraph: checked with --dry-run only). */
+  values?: ValueAnswer[];
   json: boolean;
 }
 
@@ -99,6 +102,10 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
   const where = settings();
   const recorded = await loadTraceFile(options.file);
   const context = resumeContextFrom(recorded);
+  // Loopscope checks the answers of runtimes it does not run (Google ADK, LangGraph) and prints them as the app's code: --dry-run.
+  const elsewhere = DIALECTS.find((dialect) => dialect.id === context.dialect)?.resume?.elsewhere;
+  if (elsewhere) throw new LoopscopeError('FAILED_PRECONDITION', `${elsewhere.why} Check the answer with --dry-run: it prints the answer as ${dialectTitle(context.dialect)} code to run in your app.`);
+  if ((options.values ?? []).length > 0) throw new LoopscopeError('INVALID_ARGUMENT', '--value answers a Google ADK or LangGraph pause; this trace’s runtime takes its answers by --respond / --restart / --approve / --deny.');
   if (context.dialect === AI_SDK_DIALECT_ID) {
     const { runAiSdkResumeCommand } = await import('./ai-sdk-resume-command');
     return runAiSdkResumeCommand({

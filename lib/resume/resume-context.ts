@@ -1,33 +1,31 @@
 import { LoopscopeError } from '../errors';
-import { classifySpan } from '../dialects/classify-span';
+import { buildRunGraph } from '../graph/build-run-graph';
 import { dialectOf } from '../dialects/registry';
 import { buildSpanIndex } from '../dialects/span-index';
+import { classifySpan } from '../dialects/classify-span';
 import type { ResumeContext } from '../dialects/resume-model';
-import { compareNanos, type Span } from '../trace/span';
+import type { Span } from '../trace/span';
 
 export type { PendingRequest, RecordedToolDefinition, ResumeContext } from '../dialects/resume-model';
 
 /**
  * The context to resume one interrupted call of any loaded trace — the given one
  * (`generateSpanId`), else the last — rebuilt by the dialect that recorded it (its history, the
- * tools it offered, the requests and where each stands). A deep copy: nothing the caller does
- * with it changes the loaded spans.
+ * tools it offered, the requests and where each stands). The calls are read as the graph reads
+ * them, linked with every loaded trace: a pause only its answer shows (Google ADK's
+ * `request_confirmation`) is known only then. A deep copy: nothing the caller does with it
+ * changes the loaded spans.
  * @throws LoopscopeError FAILED_PRECONDITION when there is no interrupted call, or its runtime cannot be resumed here.
  */
 export function resumeContextFrom(spans: readonly Span[], generateSpanId?: string): ResumeContext {
-  const candidates = spans
-    .filter((span) => {
-      const classification = classifySpan(span);
-      return classification.role === 'generate' && classification.outcome === 'interrupted';
-    })
-    .filter((span) => generateSpanId === undefined || span.spanId === generateSpanId)
-    .sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
-  // The outermost span of the last interrupted call carries the full request.
-  const root = candidates.filter((span) => !candidates.some((other) => other.traceId === span.traceId && other.spanId === span.parentSpanId)).at(-1);
-  if (!root) {
+  const paused = buildRunGraph(spans).generates.filter((generate) => generate.status === 'interrupted' && (generateSpanId === undefined || generate.spanId === generateSpanId));
+  // The graph's calls are in start order: the last paused one is answered by default.
+  const call = paused.at(-1);
+  const root = call ? spans.find((span) => span.traceId === call.traceId && span.spanId === call.spanId) : undefined;
+  if (!call || !root) {
     throw new LoopscopeError('FAILED_PRECONDITION', generateSpanId ? `Span ${generateSpanId} is not an interrupted generate.` : 'These spans hold no interrupted generate to resume.');
   }
   const dialect = dialectOf(root);
   if (!dialect?.resume) throw new LoopscopeError('FAILED_PRECONDITION', `Calls recorded by ${dialect?.title ?? 'this runtime'} cannot be resumed here yet.`);
-  return dialect.resume.contextOf(root, buildSpanIndex(spans.filter((span) => span.traceId === root.traceId), classifySpan));
+  return dialect.resume.contextOf(root, buildSpanIndex(spans.filter((span) => span.traceId === root.traceId), classifySpan), call);
 }

@@ -28,6 +28,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
     runtimeTitle: dialectTitle(resume.dialect),
     answerKinds: rules?.answerKinds ?? [],
     snippetLanguage: rules?.snippetLanguage ?? 'TypeScript',
+    ...(rules?.elsewhere ? { runsElsewhere: rules.elsewhere.why } : {}),
     model: resume.model,
     tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? localTools.get(tool.name)?.outputSchema })),
     requests: resume.requests.map((request) => {
@@ -44,6 +45,8 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
         outputExample: exampleFromSchema(outputSchemaOf(request.name)) ?? {},
         ...(request.state === 'interrupted' && rules?.resumedExample ? { resumedExample: rules.resumedExample({ request, localTools, exampleOf: exampleFromSchema }) } : {}),
         ...(request.state === 'interrupted' && rules?.resumedAs?.(request, localTools) ? { resumedAs: rules.resumedAs(request, localTools) } : {}),
+        ...(request.pausedAs ? { pausedAs: request.pausedAs } : {}),
+        ...(request.state === 'interrupted' && rules?.valueExample ? { valueExample: rules.valueExample({ request, exampleOf: exampleFromSchema }) } : {}),
       };
     }),
   };

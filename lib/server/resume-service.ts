@@ -43,6 +43,7 @@ export async function checkResumeFromTrace(context: AppContext, request: ResumeF
     restart: request.restart,
     approve: request.approve,
     deny: request.deny,
+    values: request.values,
     localTools: target.localTools,
     signsApprovals: target.signsApprovals,
   });
@@ -63,6 +64,8 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   if (validation.warnings.length > 0 && !request.confirmWarnings) {
     throw new LoopscopeError('FAILED_PRECONDITION', `Confirm these warnings first: ${describeIssues(validation.warnings)}`);
   }
+  // Loopscope checks the answers of runtimes it does not run (Google ADK, LangGraph): their answer is the app's own code.
+  if (target.runner === 'nowhere') throw new LoopscopeError('FAILED_PRECONDITION', target.why ?? `Loopscope does not run ${runtime} apps.`);
   const model = resumeContext.model as string;
   // The app target makes its own run (named after the app): one answer is one run, or the
   // answered run's page would list a second answer that never ends.

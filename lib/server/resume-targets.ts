@@ -11,6 +11,8 @@ import { scenarioOfScriptedModel, type GenkitGoScenario } from '../contract/scen
 import type { ResumeFromTrace, ResumeIssue } from '../contract/resume-answers';
 import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
 import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
+import { DIALECTS } from '../dialects/registry';
+import { LoopscopeError } from '../errors';
 import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../dialects/resume-model';
 import { unavailableModelMessage } from '../resume/model-availability';
 import type { GoToolInfo } from '../runtime/genkit-go/go-runner';
@@ -34,8 +36,14 @@ function providerBlocker({ status, choice }: { status: RunnerFacts; choice: Real
 }
 
 export interface ResumeTarget {
-  /** Which runner runs the answer: the genkit / AI SDK pool, or the genkit Go runner. */
-  runner: 'node' | 'go';
+  /**
+   * Which runner runs the answer: the genkit / AI SDK pool, the genkit Go runner, or none — a
+   * runtime Loopscope does not run (its rules say `elsewhere`: Google ADK, LangGraph), whose
+   * answer is checked and given as the app's own code.
+   */
+  runner: 'node' | 'go' | 'nowhere';
+  /** With `nowhere`: why, in a sentence. */
+  why?: string;
   localTools: ReadonlyMap<string, LocalToolFacts>;
   signsApprovals: boolean;
   /** What the rules accept but this runner cannot run. */
@@ -136,8 +144,21 @@ function goTarget({ status, context, request }: { status: RunnerFacts; context: 
   };
 }
 
-/** The runner side of answering a call of the context's runtime. */
+/** The runner side of answering a call of the context's runtime (none for a runtime Loopscope does not run). */
 export function resumeTargetOf(options: { status: RunnerFacts; context: ResumeContext; request: ResumeFromTrace }): ResumeTarget {
+  const elsewhere = DIALECTS.find((dialect) => dialect.id === options.context.dialect)?.resume?.elsewhere;
+  if (elsewhere) {
+    return {
+      runner: 'nowhere',
+      why: elsewhere.why,
+      localTools: new Map(),
+      signsApprovals: false,
+      blockers: [],
+      command: () => {
+        throw new LoopscopeError('FAILED_PRECONDITION', elsewhere.why);
+      },
+    };
+  }
   if (options.context.dialect === AI_SDK_DIALECT_ID) return aiSdkTarget(options);
   if (options.context.dialect === GENKIT_GO_DIALECT_ID) return goTarget(options);
   return genkitTarget(options);

@@ -34,10 +34,11 @@ export function genAiModelName(span: Span): string | undefined {
   return undefined;
 }
 
-/** A GenAI span's label: the tool's name, the model's, else undefined (the span name). */
+/** A GenAI span's label: the tool's name, the model's, a workflow's name, else undefined (the span name). */
 export function genAiLabelOf(span: Span, kind: LoopSpanKind): string | undefined {
   if (kind === 'tool') return stringAttribute(span.attributes[GEN_AI.toolName]) ?? span.name.replace(/^execute_tool /, '');
   if (kind === 'model') return genAiModelName(span);
+  if (kind === 'flow') return stringAttribute(span.attributes[GEN_AI.workflowName]);
   return undefined;
 }
 

@@ -26,6 +26,7 @@ export const GEN_AI = {
   toolDescription: 'gen_ai.tool.description',
   systemInstructions: 'gen_ai.system_instructions',
   conversationId: 'gen_ai.conversation.id',
+  workflowName: 'gen_ai.workflow.name',
   errorType: 'error.type',
 } as const;
 
