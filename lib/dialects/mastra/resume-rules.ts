@@ -54,7 +54,7 @@ export function validateMastraResume(check: ResumeCheck): ResumeValidation {
     const request = context.requests.find((candidate) => candidate.state === 'interrupted' && candidate.name === entry.name && (entry.ref === undefined || candidate.ref === entry.ref));
     const toolCallId = request?.ref ?? entry.ref ?? entry.name;
     if (!request) {
-      errors.push({ code: 'NOT_FOUND', request: label, message: `${label} is not the call this run is suspended on: Mastra refuses it (Agent "${agent}" resumeStream() cannot resume tool call "${toolCallId}" because it is not suspended.).` });
+      errors.push({ code: 'NOT_FOUND', request: label, message: `${label} is not the call this run is suspended on: Mastra refuses it with Error: Agent "${agent}" resumeStream() cannot resume tool call "${toolCallId}" because it is not suspended.` });
       continue;
     }
     const answer = entry.answer(toolCallId);
@@ -62,7 +62,7 @@ export function validateMastraResume(check: ResumeCheck): ResumeValidation {
       errors.push({
         code: 'FAILED_PRECONDITION',
         request: label,
-        message: `Mastra takes one answer per run: once ${requestLabel({ name: request.name, ref: answers[0].toolCallId })} is answered, ${label} is no longer suspended and a second answer is refused (… cannot resume tool call "${toolCallId}" because it is not suspended.).`,
+        message: `Mastra takes one answer per run: once ${requestLabel({ name: request.name, ref: answers[0].toolCallId })} is answered, a second answer is refused — by Error: Agent "${agent}" resumeStream() could not find a suspended run for runId "${context.conversationId ?? ''}". when the run completed, or by … cannot resume tool call "${toolCallId}" because it is not suspended. when it paused on another call. Send it once this run pauses again.`,
       });
       continue;
     }
