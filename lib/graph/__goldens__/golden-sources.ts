@@ -17,6 +17,9 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
     ...list({ folder: 'lib/dialects/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
     ...list({ folder: 'lib/dialects/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
     ...list({ folder: 'lib/dialects/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
+    // The agent frameworks' recorded fixtures (scripts/fixtures/frameworks/), by the runtime that recorded them.
+    ...list({ folder: 'lib/runtimes/strands/__fixtures__', suffix: '.otlp.json', prefix: 'strands-' }),
+    ...list({ folder: 'lib/runtimes/mastra/__fixtures__', suffix: '.otlp.json', prefix: 'mastra-' }),
   ];
 }
 
