@@ -105,7 +105,7 @@ export async function runResumeCommand(options: ResumeCommandOptions): Promise<n
   // Loopscope checks the answers of runtimes it does not run (Google ADK, LangGraph) and prints them as the app's code: --dry-run.
   const elsewhere = DIALECTS.find((dialect) => dialect.id === context.dialect)?.resume?.elsewhere;
   if (elsewhere) throw new LoopscopeError('FAILED_PRECONDITION', `${elsewhere.why} Check the answer with --dry-run: it prints the answer as ${dialectTitle(context.dialect)} code to run in your app.`);
-  if ((options.values ?? []).length > 0) throw new LoopscopeError('INVALID_ARGUMENT', '--value answers a Google ADK or LangGraph pause; this trace’s runtime takes its answers by --respond / --restart / --approve / --deny.');
+  if ((options.values ?? []).length > 0) throw new LoopscopeError('INVALID_ARGUMENT', '--value answers an agent framework’s pause (Google ADK, LangGraph, Strands Agents, Mastra); this trace’s runtime takes its answers by --respond / --restart / --approve / --deny.');
   if (context.dialect === AI_SDK_DIALECT_ID) {
     const { runAiSdkResumeCommand } = await import('./ai-sdk-resume-command');
     return runAiSdkResumeCommand({
