@@ -125,12 +125,14 @@ export interface ResumeRules {
   elsewhere?: { why: string };
   /** A resume value to start a request's draft from (LangGraph: built from the interrupt's response_schema). */
   valueExample?(options: { request: PendingRequest; exampleOf: (schema: unknown) => unknown }): unknown;
+  /** The context of one interrupted call from its root span (its recorded input and output; the index holds its model and tool spans). */
+  contextOf(root: Span, index: SpanIndex): ResumeContext;
   /**
-   * The context of one interrupted call from its root span (its recorded input and output; the
-   * index holds its model and tool spans). `call`: the call as the graph read and linked it, when
-   * the caller built the graph (a pause only an answer shows is known only then).
+   * The same from the call as the graph read and linked it, when the caller built the graph —
+   * preferred when present: a pause only an answer shows (Google ADK's `request_confirmation`)
+   * is known only then.
    */
-  contextOf(root: Span, index: SpanIndex, call?: GenerateCall): ResumeContext;
+  contextOfCall?(options: { root: Span; index: SpanIndex; call: GenerateCall }): ResumeContext;
   /** Checks answers before anything runs and builds the payload. */
   validate(check: ResumeCheck): ResumeValidation;
   /** What a paused request waits for, when the runtime has kinds of pause (the AI SDK: an approval or a result), and how that is known. */

@@ -27,5 +27,6 @@ export function resumeContextFrom(spans: readonly Span[], generateSpanId?: strin
   }
   const dialect = dialectOf(root);
   if (!dialect?.resume) throw new LoopscopeError('FAILED_PRECONDITION', `Calls recorded by ${dialect?.title ?? 'this runtime'} cannot be resumed here yet.`);
-  return dialect.resume.contextOf(root, buildSpanIndex(spans.filter((span) => span.traceId === root.traceId), classifySpan), call);
+  const index = buildSpanIndex(spans.filter((span) => span.traceId === root.traceId), classifySpan);
+  return dialect.resume.contextOfCall ? dialect.resume.contextOfCall({ root, index, call }) : dialect.resume.contextOf(root, index);
 }

@@ -16,7 +16,9 @@ import type { ResumePayload } from '../../contract/resume-answers';
 import { codeLiteral } from '../../trace/code-literal';
 import { isObject } from '../../trace/json-value';
 import type { PendingRequest, ResumeCheck, ResumeContext, ResumeIssue, ResumeRules, ResumeValidation } from '../resume-model';
-import { requestLabel } from '../loop-model';
+import { requestLabel, type GenerateCall } from '../loop-model';
+import type { Span } from '../../trace/span';
+import type { SpanIndex } from '../span-index';
 import { loopResumeContext } from '../genai-loop/loop-resume-context';
 import { GEN_AI, stringAttribute } from '../otel-genai/genai-attributes';
 import { mastraFlavor } from './mastra-flavor';
@@ -104,6 +106,27 @@ export function mastraAnswerSnippet(context: ResumeContext, payload: ResumePaylo
   return [...lines, `const stream = ${call};`, 'for await (const chunk of stream.fullStream) {', '  // the answering run: the tool runs (or is declined), then the next model step', '}'].join('\n');
 }
 
+/** A paused run's context: its calls as the graph read them (`call`, when given), the run id the answer goes to, the agent. */
+function mastraContext(options: { root: Span; index: SpanIndex; call?: GenerateCall }): ResumeContext {
+  const { root, index, call } = options;
+  const runId = root.attributes[MASTRA.runId];
+  const context = loopResumeContext({
+    flavor: mastraFlavor,
+    root,
+    index,
+    call,
+    ...(typeof runId === 'string' ? { conversationId: runId } : {}),
+    factsOf: (tool) => ({
+      waitingFor: tool.interrupt?.pausedAs?.startsWith('suspended') ? 'value' : 'approval',
+      waitingEvidence: tool.interrupt?.pausedAs?.startsWith('suspended') ? 'the tool called suspend(): it runs again with the resume data' : 'the run suspended with a tool-call-approval for it (the tool did not run)',
+      ...(tool.interrupt && 'metadata' in tool.interrupt && isObject(tool.interrupt.metadata) && tool.interrupt.metadata.resumeSchema !== undefined ? { answerSchema: tool.interrupt.metadata.resumeSchema } : {}),
+    }),
+  });
+  // The agent's id (getAgentById), else its name.
+  const agent = stringAttribute(root.attributes[MASTRA.agentId]) ?? stringAttribute(root.attributes[GEN_AI.agentName]);
+  return { ...context, ...(agent ? { callName: agent } : {}) };
+}
+
 export const mastraResumeRules: ResumeRules = {
   answerKinds: [
     { kind: 'approve', label: 'Approve (agent.approveToolCall — the tool runs)', fields: [] },
@@ -114,25 +137,7 @@ export const mastraResumeRules: ResumeRules = {
   snippet: mastraAnswerSnippet,
   elsewhere: { why: 'Loopscope does not run Mastra agents: run this call in your app, on the Mastra instance that paused (its storage keeps the run).' },
   valueExample: ({ request, exampleOf }) => (suspendedItself(request) ? {} : (exampleOf(request.answerSchema) ?? { approved: true })),
-  // The seam's contextOf(root, index, call): the graph's call carries the pauses linking showed.
-  // eslint-disable-next-line @typescript-eslint/max-params
-  contextOf: (root, index, call) => {
-    const runId = root.attributes[MASTRA.runId];
-    const context = loopResumeContext({
-      flavor: mastraFlavor,
-      root,
-      index,
-      call,
-      ...(typeof runId === 'string' ? { conversationId: runId } : {}),
-      factsOf: (tool) => ({
-        waitingFor: tool.interrupt?.pausedAs?.startsWith('suspended') ? 'value' : 'approval',
-        waitingEvidence: tool.interrupt?.pausedAs?.startsWith('suspended') ? 'the tool called suspend(): it runs again with the resume data' : 'the run suspended with a tool-call-approval for it (the tool did not run)',
-        ...(tool.interrupt && 'metadata' in tool.interrupt && isObject(tool.interrupt.metadata) && tool.interrupt.metadata.resumeSchema !== undefined ? { answerSchema: tool.interrupt.metadata.resumeSchema } : {}),
-      }),
-    });
-    // The agent's id (getAgentById), else its name.
-    const agent = stringAttribute(root.attributes[MASTRA.agentId]) ?? stringAttribute(root.attributes[GEN_AI.agentName]);
-    return { ...context, ...(agent ? { callName: agent } : {}) };
-  },
+  contextOf: (root, index) => mastraContext({ root, index }),
+  contextOfCall: mastraContext,
   validate: validateMastraResume,
 };

@@ -16,7 +16,9 @@
  */
 import type { ResumePayload } from '../../contract/resume-answers';
 import type { PendingRequest, ResumeCheck, ResumeContext, ResumeIssue, ResumeRules, ResumeValidation } from '../resume-model';
-import { requestLabel } from '../loop-model';
+import { requestLabel, type GenerateCall } from '../loop-model';
+import type { Span } from '../../trace/span';
+import type { SpanIndex } from '../span-index';
 import { loopResumeContext } from '../genai-loop/loop-resume-context';
 import { pythonLiteral } from '../python-values/python-literal';
 import { pauseSourceOf, type InterruptSource } from './strands-interrupts';
@@ -113,6 +115,18 @@ const WAITING: Record<InterruptSource, string> = {
   tool: 'the tool called tool_context.interrupt: it runs again from the start with the response',
 };
 
+/** A paused run's context: its calls as the graph read them (`call`, when given), each pause's kind of wait. */
+function strandsContext(options: { root: Span; index: SpanIndex; call?: GenerateCall }): ResumeContext {
+  return loopResumeContext({
+    flavor: strandsFlavor,
+    ...options,
+    factsOf: (tool) => {
+      const source = tool.interrupt ? pauseSourceOf(tool.interrupt) : undefined;
+      return { waitingFor: source === 'tool' ? 'value' : 'approval', ...(source ? { waitingEvidence: WAITING[source] } : {}) };
+    },
+  });
+}
+
 export const strandsResumeRules: ResumeRules = {
   answerKinds: [{ kind: 'value', label: 'Interrupt response (the value the hook, intervention or tool gets back)', fields: ['value'] }],
   defaultKind: () => 'value',
@@ -120,18 +134,7 @@ export const strandsResumeRules: ResumeRules = {
   snippetLanguage: 'Python',
   elsewhere: { why: 'Loopscope does not run Strands agents: call the same agent again with these interrupt responses, in your app.' },
   valueExample: () => 'y',
-  // The seam's contextOf(root, index, call): the graph's call carries the pauses linking showed.
-  // eslint-disable-next-line @typescript-eslint/max-params
-  contextOf: (root, index, call) =>
-    loopResumeContext({
-      flavor: strandsFlavor,
-      root,
-      index,
-      call,
-      factsOf: (tool) => {
-        const source = tool.interrupt ? pauseSourceOf(tool.interrupt) : undefined;
-        return { waitingFor: source === 'tool' ? 'value' : 'approval', ...(source ? { waitingEvidence: WAITING[source] } : {}) };
-      },
-    }),
+  contextOf: (root, index) => strandsContext({ root, index }),
+  contextOfCall: strandsContext,
   validate: validateStrandsResume,
 };
