@@ -190,6 +190,16 @@ describe('Mastra’s words', () => {
     for (const node of nodes) expect(node.notes).toEqual([expect.stringMatching(/^An output processor tripped Mastra's tripwire \(abort-on-tool-error: "tool get_weather failed: no weather station in Atlantis"\)/)]);
   });
 
+  it('the detail panel shows what a run and a step sent and got, from Mastra’s own attributes', async () => {
+    const spans = await loadFrameworkFixture('mastra', 'parallel-round');
+    const step = spans.find((span) => span.attributes['mastra.span.type'] === 'model_step')!;
+    const values = dialectOf(step)!.spanValues(step, false);
+    expect(values.attributeKeys).toEqual(['mastra.model_step.input', 'mastra.model_step.output']);
+    expect(String(values.output)).toContain('"toolCallId":"call_weather_paris"');
+    const run = spans.find((span) => span.attributes['mastra.span.type'] === 'agent_run')!;
+    expect(dialectOf(run)!.spanValues(run, false).input).toBe('What is the weather in Paris and in Berlin?');
+  });
+
   it('the graph text lists a paused call a run holds before its first model step', async () => {
     expect(renderGraphText(await graphOf('approval-all-approve'))).toMatch(/⏸ get_weather#call_weather_berlin {2}paused — approval required \(requireApproval\)/);
   });

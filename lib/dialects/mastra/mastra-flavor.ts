@@ -73,6 +73,12 @@ export const mastraFlavor: LoopFlavor = {
     call.notes = [...(call.notes ?? []), `An output processor tripped Mastra's tripwire (${why}) and ended this tool's run; Mastra 1.71 then never ends the run's agent, model and step spans, so they never arrived and this tool is drawn outside any run.`];
     if (call.status === 'error') call.runtimeState = { code: 'tripwire', words: `failed — the processor ${tripwire.processor} tripped Mastra's tripwire on it and ended the run` };
   },
+  // What a run and a step sent and got, where Mastra keeps them (its own attributes); a tool's are the conventions'.
+  spanValues: (span, kind) => {
+    const keys = kind === 'call' ? [MASTRA.runInput, MASTRA.runOutput] : kind === 'model' ? [MASTRA.stepInput, MASTRA.stepOutput] : undefined;
+    if (!keys) return undefined;
+    return { input: span.attributes[keys[0]], output: span.attributes[keys[1]], attributeKeys: keys.filter((key) => span.attributes[key] !== undefined) };
+  },
   notesOf: ({ index, root }) => mastraNotesOf({ index, root }),
   readAnswers: readMastraAnswers,
   linkScope: ({ root }) => mastraLinkScope({ root }),

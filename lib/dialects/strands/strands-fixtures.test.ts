@@ -187,6 +187,18 @@ describe('Strands Agents’ words', () => {
     expect(dialectOf(tool)!.classify(tool).outcome).toBe('interrupted');
   });
 
+  it('the detail panel shows a model call’s messages in every content mode: attributes, operation-details events, legacy events', async () => {
+    for (const mode of ['attributes', 'events', 'legacy']) {
+      const spans = await loadFrameworkFixture('strands', `${mode}-parallel-round`);
+      const chat = spans.find((span) => span.name === 'chat')!;
+      const values = dialectOf(chat)!.spanValues(chat, false);
+      expect(String(values.input), mode).toContain('What is the weather in Paris, in Fahrenheit too?');
+      expect(String(values.output), mode).toContain('tooluse_weather_paris');
+      const tool = spans.find((span) => span.name === 'execute_tool get_weather')!;
+      expect(String(dialectOf(tool)!.spanValues(tool, false).output), mode).toContain('Sunny, 21 °C in Paris');
+    }
+  });
+
   it('interrupts that cannot be read are named in the call’s notes, and the call is still paused', async () => {
     const spans = (await loadFrameworkFixture('strands', 'events-hook-approve')).map((span) =>
       span.parentSpanId === undefined && span.events.length > 0
