@@ -27,10 +27,12 @@ Commands:
          [--respond NAME#CALLID=JSON]… [--value NAME#CALLID=JSON]… [--dry-run] [--json]
                            answers the last paused call in the file: a genkit generate's
                            interrupts (respond / restart), an AI SDK call's approvals (approve /
-                           deny, the reason in plain text) and handed-back tools (respond), a
-                           Google ADK or LangGraph pause (approve / deny / respond, or --value:
-                           the resume value itself; --dry-run only: the answer is printed as the
-                           app's own Python code, Loopscope does not run those apps).
+                           deny, the reason in plain text) and handed-back tools (respond), an
+                           agent framework's pause (Google ADK, LangGraph, Pydantic AI, the
+                           OpenAI Agents SDK, Strands Agents, Mastra: approve / deny / respond, or
+                           --value: the resume value itself — each framework takes the kinds its
+                           rules name; --dry-run only: the answer is printed as the app's own
+                           code, Loopscope does not run those apps).
                            Checks the answers against the runtime's rules first (exit 1 naming each
                            broken rule; nothing runs). --dry-run stops there and prints the
                            payload; it exits 3 when part of the answer cannot be checked

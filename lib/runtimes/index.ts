@@ -12,13 +12,15 @@ import { googleAdk } from './google-adk/read';
 import { langGraph } from './langgraph/read';
 import { openAiAgents } from './openai-agents/read';
 import { pydanticAi } from './pydantic-ai/read';
+import { strands } from './strands/read';
+import { mastra } from './mastra/read';
 import { otelGenAi } from './otel-genai/read';
 import type { ClaimedBy } from '../loop/runtime-dialect';
 
 // genkit Go before genkit JS: both write genkit's attributes; Go's spans also name their language.
 // The frameworks that follow the OTel GenAI conventions before the generic reader of those
 // conventions, which takes any GenAI span no framework claimed (apps of no known framework).
-export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk, googleAdk, langGraph, pydanticAi, openAiAgents, otelGenAi];
+export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk, googleAdk, langGraph, pydanticAi, openAiAgents, strands, mastra, otelGenAi];
 
 /** Whether a span may be claimed by a dialect with this `claimedBy`: its scope, one of its attributes or its name is listed. */
 function mayClaimWith(claimedBy: ClaimedBy): (span: Span) => boolean {

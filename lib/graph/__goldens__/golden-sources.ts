@@ -23,6 +23,8 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
     // The agent frameworks' recorded fixtures (scripts/fixtures/frameworks/), by the runtime that recorded them.
     ...list({ folder: 'lib/runtimes/google-adk/__fixtures__', suffix: '.otlp.json', prefix: 'google-adk-' }),
     ...list({ folder: 'lib/runtimes/langgraph/__fixtures__', suffix: '.otlp.json', prefix: 'langgraph-' }),
+    ...list({ folder: 'lib/runtimes/strands/__fixtures__', suffix: '.otlp.json', prefix: 'strands-' }),
+    ...list({ folder: 'lib/runtimes/mastra/__fixtures__', suffix: '.otlp.json', prefix: 'mastra-' }),
   ];
 }
 

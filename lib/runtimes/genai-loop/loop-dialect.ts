@@ -78,8 +78,9 @@ export function loopDialect(flavor: LoopFlavor): RuntimeDialect {
     claimedBy: flavor.claimedBy,
     claims: (span) => flavor.claims(span),
     classify: (span) => classifyLoopSpan(flavor, span),
-    // The frameworks' spans carry no ancestry of their own: the parent chain decides.
-    enclosedByCall: (index, span) => enclosingCall(index, span).call !== undefined,
+    // The frameworks' spans carry no ancestry of their own: the parent chain decides, unless the
+    // framework says a nested call is a run of its own.
+    enclosedByCall: (index, span) => !(flavor.kindOf(span) === 'call' && flavor.ownCall?.(span) === true) && enclosingCall(index, span).call !== undefined,
     readCall: (options) => readLoopCall(flavor, options),
     readStandaloneTool: (index, span) => loopToolCall({ flavor, index, span, loopWentOn: false }),
     notesAfterLinking: (generates) => loopAfterLinking(flavor, generates),

@@ -18,7 +18,7 @@
 import type { ConversationView } from '../../contract/conversation-view';
 import type { Span } from '../../spans/span';
 import type { SpanOutcome } from '../../spans/span-classification';
-import type { GenerateCall, InterruptInfo, Resolution, RuntimeState, ToolCall } from '../../loop/loop-model';
+import type { GenerateCall, InterruptInfo, Resolution, RuntimeState, ToolCall, ToolRequestData } from '../../loop/loop-model';
 import type { ClaimedBy, DialectExplanations, SpanValues } from '../../loop/runtime-dialect';
 import type { ResumeRules } from '../../loop/resume-model';
 import type { SpanIndex } from '../../loop/span-index';
@@ -69,6 +69,13 @@ export interface LoopPause {
 export interface CallPause extends LoopPause {
   /** The tool call id it names, when it names one. */
   callId?: string;
+  /**
+   * The call it holds, for a pause that may hold a call no model call of this run asked for
+   * (Mastra: a run that answers one approval and pauses on the next call of the paused run's
+   * model call). Such a pause, left over once each request took its own, is a paused call of the
+   * run, beside the tools it ran before its first model call. Without it a left-over pause is dropped.
+   */
+  request?: ToolRequestData;
 }
 
 /** The framework's words for what the reader finds, beyond the loop model's statuses. */
@@ -108,6 +115,12 @@ export interface AnswerEvidence {
   failedWith?: string;
 }
 
+/** A link scope in two parts: the paused call's (its interrupted key) and the answering call's (its resume key). */
+export interface LinkScopeParts {
+  interrupted?: string;
+  answering?: string;
+}
+
 export interface LoopFlavor {
   /** The dialect id (`google-adk`). */
   id: string;
@@ -118,9 +131,22 @@ export interface LoopFlavor {
   /** True for the spans this framework records (asked only of spans `claimedBy` lets through). */
   claims(span: Span): boolean;
   kindOf(span: Span): LoopSpanKind;
+  /**
+   * A call span nested in another call's spans that is a run of its own, read as a top-level
+   * call (Mastra records the run that answers a pause as a child of the paused run's
+   * model_generation span). Default: a call nested in a call is part of it.
+   */
+  ownCall?(span: Span): boolean;
   /** The span's label (the tool's name, the model's); the span name when absent. */
   labelOf?(span: Span, kind: LoopSpanKind): string | undefined;
-  messagesOf(span: Span): LoopMessages;
+  /**
+   * The span's messages. `index` is given where the reader has one (every call but the
+   * conversation view's): a framework that keeps a model call's data on its child spans (Mastra:
+   * the finish reason and model on the step's inference span) reads them there.
+   */
+  messagesOf(span: Span, index?: SpanIndex): LoopMessages;
+  /** A model call's model, where its span's label does not name it (Mastra: a step's model is on its inference span, read into `view.model`). Default: the span's label. */
+  modelNameOf?(step: { span: Span; view: LoopMessages }): string | undefined;
   toolOf(span: Span, index?: SpanIndex): LoopTool;
   /** The span is a pause, not a result or an error (LangGraph's `GraphInterrupt`, ADK's confirmation placeholder). */
   pauseOf?(span: Span): LoopPause | undefined;
@@ -136,11 +162,18 @@ export interface LoopFlavor {
   readAnswers?(evidence: AnswerEvidence): Resolution[] | undefined;
   /**
    * What ties a paused call and the call that answers it besides the tool call ids: ADK's
-   * invocation id, LangGraph's thread id. Becomes the link key's requests part.
+   * invocation id, LangGraph's thread id. Becomes the link key's requests part. Two parts when a
+   * call's pause and its answer are tied by different things (Mastra: the run id and the call it
+   * paused on; the run id and the call it answers — one run may do both).
    */
-  linkScope?(options: { index: SpanIndex; root: Span; models: readonly Span[] }): string | undefined;
+  linkScope?(options: { index: SpanIndex; root: Span; models: readonly Span[] }): string | LinkScopeParts | undefined;
   /** Calls whose spans do not show a pause may still have paused (ADK's `request_confirmation`): give every call a silent key. */
   silentPauses?: boolean;
+  /**
+   * What the framework's spans show about a call that the loop model does not (a pause recorded
+   * in a form that could not be read, spans the framework never ended), in words: the call's notes.
+   */
+  notesOf?(options: { index: SpanIndex; root: Span; call: GenerateCall }): string[];
   /** What linking shows (the pause only an answer reveals; which pause an answer named by id). */
   afterLinking?(generates: readonly GenerateCall[]): void;
   /** The values of a span for the detail panel, where the framework keeps them elsewhere than the conventions. */

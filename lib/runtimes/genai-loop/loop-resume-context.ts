@@ -57,7 +57,7 @@ export function loopResumeContext(options: {
     })
     .map((tool) => requestOf(tool, options.factsOf?.(tool)));
   const modelSpan = pausedTurn?.model ? index.spans.find((span) => spanKey(span) === pausedTurn.model?.id) : undefined;
-  const view = modelSpan ? flavor.messagesOf(modelSpan) : undefined;
+  const view = modelSpan ? flavor.messagesOf(modelSpan, index) : undefined;
   const tools: RecordedToolDefinition[] = [...(view?.tools?.values() ?? [])].map((tool) => ({ name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), ...(tool.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}) }));
   const provider = modelSpan ? stringAttribute(modelSpan.attributes[GEN_AI.providerName]) : undefined;
   return {

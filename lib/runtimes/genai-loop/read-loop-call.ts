@@ -63,13 +63,14 @@ export function orderedLoopSteps(flavor: LoopFlavor, models: readonly Span[]): L
   return steps.sort((a, b) => compareNanos(a.span.startTimeUnixNano, b.span.startTimeUnixNano) || a.view.input.messages.length - b.view.input.messages.length);
 }
 
-function modelCallOf(index: SpanIndex, step: LoopStep): ModelCall {
-  const classification = index.classify(step.span);
+function modelCallOf(options: { flavor: LoopFlavor; index: SpanIndex; step: LoopStep }): ModelCall {
+  const { flavor, step } = options;
+  const classification = options.index.classify(step.span);
   return {
     id: spanKey(step.span),
     traceId: step.span.traceId,
     spanId: step.span.spanId,
-    model: classification.label,
+    model: flavor.modelNameOf?.(step) ?? classification.label,
     status: classification.outcome === 'running' ? 'running' : classification.outcome === 'error' ? 'error' : 'ok',
     toolRequests: step.requests,
     text: messageText(step.view.output.messages.at(-1)),
@@ -92,9 +93,10 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  const callView = flavor.messagesOf(root);
+  const callView = flavor.messagesOf(root, index);
   const { models, tools, others } = spansOfLoopCall(index, root);
-  const steps = orderedLoopSteps(flavor, models);
+  // The flavor reads each model call with the index (a framework may keep its data on child spans).
+  const steps = orderedLoopSteps({ ...flavor, messagesOf: (span) => flavor.messagesOf(span, index) }, models);
   const notes: string[] = [];
   for (const [what, read] of [
     ['input', callView.input],
@@ -156,9 +158,13 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
       return loopToolCallWithoutSpan({ flavor, turnId, traceId: root.traceId, request, pause: pause ?? waiting, failed });
     });
     for (const span of unpaired) toolCalls.push(loopToolCall({ flavor, index, span, loopWentOn, tool: toolOf.get(span) }));
-    return { index: position, generateSpanId: root.spanId, model: modelCallOf(index, step), toolCalls };
+    return { index: position, generateSpanId: root.spanId, model: modelCallOf({ flavor, index, step }), toolCalls };
   });
   const resumeToolCalls = beforeFirstStep.map((span) => loopToolCall({ flavor, index, span, loopWentOn: steps.length > 0, tool: toolOf.get(span) }));
+  // Pauses no request took that name the call they hold: paused calls of this run that no model call of it asked for.
+  for (const pause of callPauses) {
+    if (pause.request) resumeToolCalls.push(loopToolCallWithoutSpan({ flavor, turnId: id, traceId: root.traceId, request: pause.request, pause, failed }));
+  }
 
   const paused = [...resumeToolCalls, ...turns.flatMap((turn) => turn.toolCalls)].filter((call) => call.status === 'interrupted');
   let status: GenerateCall['status'];
@@ -194,14 +200,16 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
     text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
     notes,
   };
+  call.notes.push(...(flavor.notesOf?.({ index, root, call }) ?? []));
 
-  const scope = flavor.linkScope?.({ index, root, models: steps.map((step) => step.span) });
+  const linkScope = flavor.linkScope?.({ index, root, models: steps.map((step) => step.span) });
+  const scopes = typeof linkScope === 'string' || linkScope === undefined ? { interrupted: linkScope, answering: linkScope } : linkScope;
   // The model call whose tools paused (the last one that asked for tools): its history and answer are the paused conversation.
   const pausedStep = steps.findLast((step) => step.requests.length > 0);
   const pausedKey = pausedStep ? { ids: pausedStep.requests.flatMap((request) => (request.ref !== undefined ? [request.ref] : [])), messages: [...pausedStep.view.input.messages, ...pausedStep.view.output.messages] } : undefined;
   const silent = status === 'ok' && flavor.silentPauses === true && pausedStep !== undefined;
-  const interrupted = status === 'interrupted' || silent ? loopInterruptedKey({ call, root, scope, pausedStep: pausedKey ?? { ids: paused.flatMap((tool) => (tool.ref !== undefined ? [tool.ref] : [])), messages: [] }, silent }) : undefined;
+  const interrupted = status === 'interrupted' || silent ? loopInterruptedKey({ call, root, scope: scopes.interrupted, pausedStep: pausedKey ?? { ids: paused.flatMap((tool) => (tool.ref !== undefined ? [tool.ref] : [])), messages: [] }, silent }) : undefined;
   const answeredIds = answered ? toolCallParts(answered.assistant).flatMap((part) => (part.id !== undefined ? [part.id] : [])) : (resolutions ?? []).flatMap((resolution) => (resolution.request.ref !== undefined ? [resolution.request.ref] : []));
-  const resume = resolutions ? loopResumeKey({ call, root, scope, answered: { ids: answeredIds, history: answered ? history.slice(0, answered.position + 1) : [] } }) : undefined;
+  const resume = resolutions ? loopResumeKey({ call, root, scope: scopes.answering, answered: { ids: answeredIds, history: answered ? history.slice(0, answered.position + 1) : [] } }) : undefined;
   return { call, ...(interrupted ? { interrupted } : {}), ...(resume ? { resume } : {}) };
 }
