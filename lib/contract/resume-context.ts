@@ -35,6 +35,11 @@ export const ResumeContextViewSchema = z.object({
   answerKinds: z.array(AnswerKindSchema),
   /** The language of the checked answer as the app's own call (the check response's `snippet`): `TypeScript`, `Go`. */
   snippetLanguage: z.string(),
+  /**
+   * The app that made the call waits for this answer (an AI SDK app's `answerInLoopscope`): it is
+   * sent there, and the app's next call goes on as this run, instead of Loopscope running it.
+   */
+  sendsToApp: z.object({ app: z.string(), runId: z.string() }).optional(),
   /** The model the generate called, to resume with the same one. */
   model: z.string().optional(),
   /** The tools the recorded request offered. */

@@ -6,6 +6,7 @@ import type { AppContext } from './app-context';
 import { goFacts } from './resume-service';
 import { resumeTargetOf } from './resume-targets';
 import { loadTraceSource } from './trace-source';
+import { aiSdkAppResumeTarget } from './attach/ai-sdk-app-resume';
 
 /**
  * What the resume workbench shows of a paused call: its requests and where each stands (for
@@ -15,10 +16,12 @@ import { loadTraceSource } from './trace-source';
  * `POST /api/resume/check` reads.
  * @throws LoopscopeError NOT_FOUND (no such source), and resumeContextFrom's errors (no paused call there).
  */
-export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner'>, request: ResumeContextRequest): Promise<ResumeContextView> {
+export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner'> & Partial<Pick<AppContext, 'aiSdkApps'>>, request: ResumeContextRequest): Promise<ResumeContextView> {
   const resume = resumeContextFrom(await loadTraceSource(context, request.source), request.generateSpanId);
+  // The app that made the call waits for the answer: its own tools say what each call waits for.
+  const appWaits = aiSdkAppResumeTarget({ apps: context.aiSdkApps, context: resume });
   const status = { ...context.supervisor.status, go: await goFacts(context, resume) };
-  const { localTools } = resumeTargetOf({ status, context: resume, request: { source: request.source, respond: [], restart: [] } });
+  const { localTools } = appWaits ?? resumeTargetOf({ status, context: resume, request: { source: request.source, respond: [], restart: [] } });
   const rules = DIALECTS.find((dialect) => dialect.id === resume.dialect)?.resume;
   const outputSchemaOf = (name: string) => resume.tools.find((tool) => tool.name === name)?.outputSchema ?? localTools.get(name)?.outputSchema;
   return {
@@ -28,6 +31,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
     runtimeTitle: dialectTitle(resume.dialect),
     answerKinds: rules?.answerKinds ?? [],
     snippetLanguage: rules?.snippetLanguage ?? 'TypeScript',
+    ...(appWaits ? { sendsToApp: { app: appWaits.appName, runId: appWaits.runId } } : {}),
     model: resume.model,
     tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? localTools.get(tool.name)?.outputSchema })),
     requests: resume.requests.map((request) => {
