@@ -1,6 +1,7 @@
 'use client';
 
 import { describeChoice } from '@/lib/contract/provider';
+import { AI_SDK_DIALECT_ID } from '@/lib/dialects/ai-sdk/dialect-id';
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import type { ScenarioListResponse } from '@/lib/contract/runner-status';
@@ -65,6 +66,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   // A generate in an attached app pauses at the app's tools (their schemas came with the run), not tools/'s.
   // As a string: every run update is a new object, and the tools never change within a run.
   const appToolsKey = run?.app ? JSON.stringify(run.app.tools) : undefined;
+  const appRuntime = run?.app?.runtime;
   useEffect(() => {
     if (!hasRun) return;
     if (appToolsKey) {
@@ -72,7 +74,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       setHasScriptedAnswer(false);
       setTools(appTools);
       setScenarioTools(appTools.map((tool) => tool.name));
-      setIsAiSdk(false);
+      // A call of an app using loopscope/ai-sdk pauses for approvals and handed-back tools, in the SDK's words.
+      setIsAiSdk(appRuntime === AI_SDK_DIALECT_ID);
       return;
     }
     apiJson<ScenarioListResponse>('/api/scenarios')
@@ -85,7 +88,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
         setIsAiSdk(scenario?.runtime === 'ai-sdk');
       })
       .catch(() => setHasScriptedAnswer(false));
-  }, [hasRun, scenarioName, resumes, paused, appToolsKey]);
+  }, [hasRun, scenarioName, resumes, paused, appToolsKey, appRuntime]);
 
   // On every (re)connect the stream first replays the run and its span starts, then says
   // ready: stored spans are fetched then, so nothing published before we listened is lost.

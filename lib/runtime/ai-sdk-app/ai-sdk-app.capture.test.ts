@@ -205,5 +205,8 @@ function kept<T>(promise: Promise<T>): Promise<T> {
     expect((await post('answer', { runId }, token)).status).toBe(409);
     expect((await post('end', { runId, traceIds: [], failure: { message: 'gone' } }, token)).status).toBe(200);
     expect(runNow(runId).status).toBe('failed');
+    // Ended: its token is dead, the outcome cannot be told again.
+    expect((await post('end', { runId, traceIds: [], outcome: { finishReason: 'stop', text: 'rewritten', waiting: [] } }, token)).status).toBe(404);
+    expect(runNow(runId)).toMatchObject({ status: 'failed', failure: { message: 'gone' } });
   });
 });

@@ -59,6 +59,8 @@ interface AppRun {
   tools: AiSdkAppTool[];
   /** The traces of the call that ended waiting (its paused call is answered from there). */
   waitingTraceIds: string[];
+  /** Its call runs (between `start` and `end`): only then may it tell its end. */
+  running: boolean;
   /** Calls the last call left waiting; empty while it runs or when it ended without any. */
   waiting: number;
   answerWait?: AnswerWait;
@@ -127,6 +129,7 @@ export class AiSdkApps {
       const run = this.options.runs.get(goesOn.runId) as RunSession;
       goesOn.token = this.options.steps.open(goesOn.runId, run.mode);
       goesOn.tools = request.tools;
+      goesOn.running = true;
       goesOn.waiting = 0;
       goesOn.waitingTraceIds = [];
       goesOn.answerWait = undefined;
@@ -139,7 +142,7 @@ export class AiSdkApps {
       app: { runtimeId: `ai-sdk:${app.name}`, runtimeName: app.name, runtime: AI_SDK_DIALECT_ID, model: request.model.modelId, tools: request.tools.map((tool) => listedTool(tool, app.name)) },
     });
     const token = this.options.steps.open(run.runId, app.mode);
-    this.runs.set(run.runId, { runId: run.runId, app: app.name, token, tools: request.tools, waitingTraceIds: [], waiting: 0 });
+    this.runs.set(run.runId, { runId: run.runId, app: app.name, token, tools: request.tools, waitingTraceIds: [], running: true, waiting: 0 });
     while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value as string);
     app.runIds = [run.runId, ...app.runIds.filter((runId) => runId !== run.runId)].slice(0, RUNS_LISTED);
     return { runId: run.runId, token, mode: app.mode };
@@ -156,8 +159,15 @@ export class AiSdkApps {
     return run;
   }
 
-  /** `end`: the call ended. Its pauses close; the run is finished, failed or stopped — or interrupted, when calls wait for an answer. */
+  /**
+   * `end`: the call ended. Its pauses close; the run is finished, failed or stopped — or
+   * interrupted, when calls wait for an answer (its token then stays good for the answer; else it
+   * is forgotten here, and its token with it).
+   * @throws LoopscopeError FAILED_PRECONDITION for a call that already ended.
+   */
   end(run: AppRun, request: AiSdkEndRequest): void {
+    if (!run.running) throw new LoopscopeError('FAILED_PRECONDITION', `The call of run ${run.runId} already ended.`);
+    run.running = false;
     this.options.steps.close(run.runId);
     const waiting = request.outcome?.waiting ?? [];
     this.options.runs.complete(run.runId, {
@@ -168,6 +178,7 @@ export class AiSdkApps {
     });
     run.waiting = request.outcome ? waiting.length : 0;
     run.waitingTraceIds = run.waiting > 0 ? request.traceIds : [];
+    if (run.waiting === 0) this.runs.delete(run.runId);
   }
 
   /** `answer`: the app waits for the developer's answer — answered when there is one, else `{waiting}` after the hold. */
