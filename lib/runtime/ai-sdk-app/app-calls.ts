@@ -221,7 +221,7 @@ export class AppCalls implements Telemetry {
       const run = await call.registered;
       // @ai-sdk/otel ends the call's root span in its own onEnd, which runs beside this one: export after it.
       await new Promise((resolve) => setImmediate(resolve));
-      await this.options.flushSpans().catch((error: unknown) => this.options.connection.sayFailure('export', error));
+      await this.options.flushSpans().catch((error: unknown) => this.options.connection.sayOnce('export', `the spans could not be sent to ${this.options.connection.tracesUrl}: ${errorMessage(error)}`));
       if (!run) return;
       const request: AiSdkEndRequest = { runId: run.runId, traceIds: [...call.traceIds], ...end };
       await this.options.connection.post({ op: 'end', body: request, schema: undefined, token: run.token }).catch((error: unknown) => this.options.connection.sayFailure('end', error));

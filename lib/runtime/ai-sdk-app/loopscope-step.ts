@@ -13,12 +13,24 @@
  */
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { ToolSet } from 'ai';
-import { stepMiddleware, stepToolsOf } from '../ai-sdk/step-hooks';
+import { stepMiddleware, stepToolsOf, type StepperOf } from '../ai-sdk/step-hooks';
 import { currentStepper } from './app-calls';
+import { installedTelemetry } from './loopscope-telemetry';
+
+let toldWithoutTelemetry = false;
+
+/** The stepper of the call a hook runs in; without `loopscopeTelemetry()` there is none, and the developer is told once why. */
+const stepperOfCall: StepperOf = () => {
+  if (!toldWithoutTelemetry && !installedTelemetry()) {
+    toldWithoutTelemetry = true;
+    process.stderr.write('loopscope/ai-sdk: loopscopeStep() / loopscopeTools() pause nothing without loopscopeTelemetry(), called once at startup: it is what makes each call a Loopscope run.\n');
+  }
+  return currentStepper();
+};
 
 /** The middleware for `wrapLanguageModel({ model, middleware: loopscopeStep() })`: pauses before each model call of a stepped call. */
 export function loopscopeStep(): LanguageModelV4Middleware {
-  return stepMiddleware(currentStepper);
+  return stepMiddleware(stepperOfCall);
 }
 
 /**
@@ -27,5 +39,5 @@ export function loopscopeStep(): LanguageModelV4Middleware {
  * pause nothing; their calls are answered with `answerInLoopscope`.
  */
 export function loopscopeTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS {
-  return stepToolsOf({ tools, stepperOf: currentStepper });
+  return stepToolsOf({ tools, stepperOf: stepperOfCall });
 }

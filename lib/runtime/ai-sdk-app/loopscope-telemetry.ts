@@ -28,6 +28,11 @@ import { AppSpanRecorder } from './app-span-recorder';
 
 /** How long an ended span waits before it is exported: short, so the run page draws it as it happens. */
 const EXPORT_DELAY_MS = 100;
+/**
+ * How long one export may take, retries included (the exporter's default is 10 s): Loopscope is
+ * on this machine, and a script whose Loopscope is not running would wait that long at its exit.
+ */
+const EXPORT_TIMEOUT_MS = 2_000;
 
 export type LoopscopeTelemetryOptions = AppConnectionOptions;
 
@@ -66,7 +71,7 @@ export function loopscopeTelemetry(options: LoopscopeTelemetryOptions = {}): Loo
   // Fails (and leaves the app's own) when the app registered a context manager already.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const recorder = new AppSpanRecorder();
-  const batch = new BatchSpanProcessor(new OTLPTraceExporter({ url: connection.tracesUrl }), { scheduledDelayMillis: EXPORT_DELAY_MS });
+  const batch = new BatchSpanProcessor(new OTLPTraceExporter({ url: connection.tracesUrl, timeoutMillis: EXPORT_TIMEOUT_MS }), { scheduledDelayMillis: EXPORT_DELAY_MS });
   const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': connection.app.name }), spanProcessors: [recorder, batch] });
   const calls = new AppCalls({ connection, recorder, flushSpans: () => batch.forceFlush() });
   // Loopscope's first: its onStart must see the call before @ai-sdk/otel starts the call's root span.
