@@ -162,6 +162,22 @@ function kept<T>(promise: Promise<T>): Promise<T> {
     setMode('run');
   });
 
+  it('Breakpoints mode chosen for the app: its call pauses only before the tool named, then runs on', async () => {
+    harness.apps.setMode(APP, { kind: 'breakpoints', breakpoints: { tools: ['getWeather'], modelTurns: [] } });
+    const trip = kept(planTrip({ request: 'Plan a trip to Lima for 2 nights', markers }));
+    const run = await newestRun(harness.apps.list()[0].runs[0]?.runId);
+    const weather = await pauseOf(run.runId, (pause) => pause.kind === 'tool');
+    expect(weather.tool).toEqual({ name: 'getWeather', ref: 'weather-1', input: { city: 'Lima' } });
+    expect(runNow(run.runId).pauses).toHaveLength(1);
+    await decidePause({ context: harness.context, runId: run.runId, pauseId: weather.pauseId, decision: { action: 'answer', output: { city: 'Lima', tempC: 30, sky: 'sunny' } } });
+    // No model call paused: the call runs on to the approval.
+    const interrupted = await until('the approval', () => runNow(run.runId).status === 'interrupted' && runNow(run.runId));
+    await until('the app to wait for the answer', () => harness.apps.waitingFor(interrupted.traceIds[0]));
+    await resumeFromTrace(harness.context, { source: { traceIds: interrupted.traceIds }, respond: [], restart: [], deny: [{ name: 'bookTrip', ref: 'book-1', reason: 'not now' }] });
+    expect(await trip).toEqual({ text: 'Not booked (not now); Lima is 30°C and sunny.', calls: 2 });
+    setMode('run');
+  });
+
   it('streamText in Step mode: its model call pauses and takes a hand-written answer', async () => {
     setMode('step');
     const before = harness.apps.list()[0].runs[0]?.runId;
