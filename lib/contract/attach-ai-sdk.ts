@@ -100,6 +100,11 @@ export const AiSdkEndRequestSchema = z.object({
     })
     .optional(),
   failure: z.object({ message: z.string().max(100_000), name: z.string().max(200).optional() }).optional(),
+  /**
+   * The app already asked for the answer (`answerInLoopscope`) when it told the end: the run is
+   * waited for from its first moment, so a workbench opened at once offers to send the answer there.
+   */
+  appWaits: z.boolean().optional(),
 });
 export type AiSdkEndRequest = z.infer<typeof AiSdkEndRequestSchema>;
 

@@ -95,7 +95,8 @@ function kept<T>(promise: Promise<T>): Promise<T> {
 
     // The workbench: the app waits, its tools say bookTrip waits for an approval; no answer is refused by the SDK's rule.
     const source = { traceIds: interrupted.traceIds };
-    await until('the app to wait for the answer', () => harness.apps.waitingFor(interrupted.traceIds[0]));
+    // Waited for from the moment the run is interrupted: the app asked for the answer before its end was told.
+    expect(harness.apps.waitingFor(interrupted.traceIds[0])).toMatchObject({ runId: run.runId, appName: APP });
     const unanswered = await checkResumeFromTrace(harness.context, { source, respond: [], restart: [] });
     expect(unanswered.target.runner).toBe('ai-sdk-app');
     expect(unanswered.validation.errors.map((issue) => issue.message).join(' ')).toContain('AI_MissingToolResultsError');

@@ -58,6 +58,8 @@ export async function answerInLoopscope(result: AnsweredResult): Promise<ModelMe
   if (!telemetry) throw new Error('answerInLoopscope needs loopscopeTelemetry() called once at startup (it tells Loopscope about every call).');
   const call = telemetry.calls.endedCallOf(waiting[0].toolCallId);
   if (!call) throw new Error(`answerInLoopscope: the call that left ${waiting[0].toolName}#${waiting[0].toolCallId} waiting is not one Loopscope saw (was it made with this process's telemetry, and no per-call telemetry.integrations?).`);
+  // Before anything is awaited: the call's end, told in the background, says the app waits.
+  call.appWaits = true;
   const run = await call.registered;
   if (!run) throw new Error(`answerInLoopscope: the call is not a Loopscope run (see the loopscope/ai-sdk line above: no credential, or Loopscope refused it), so nobody can answer it there.`);
   // Its end (and its spans) reached Loopscope first: the run is interrupted, its trace stored, when the workbench opens.

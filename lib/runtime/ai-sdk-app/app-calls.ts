@@ -41,6 +41,8 @@ export interface AppCall {
   ended?: Promise<void>;
   /** What the call left waiting when it ended. */
   waiting: AiSdkPendingCall[];
+  /** The app asks Loopscope for the answer (`answerInLoopscope`): its end says so. */
+  appWaits?: boolean;
 }
 
 const currentCall = new AsyncLocalStorage<AppCall>();
@@ -223,7 +225,8 @@ export class AppCalls implements Telemetry {
       await new Promise((resolve) => setImmediate(resolve));
       await this.options.flushSpans().catch((error: unknown) => this.options.connection.sayOnce('export', `the spans could not be sent to ${this.options.connection.tracesUrl}: ${errorMessage(error)}`));
       if (!run) return;
-      const request: AiSdkEndRequest = { runId: run.runId, traceIds: [...call.traceIds], ...end };
+      // Read now, after the export: an app that asks for the answer has asked by then.
+      const request: AiSdkEndRequest = { runId: run.runId, traceIds: [...call.traceIds], ...end, ...(call.appWaits ? { appWaits: true } : {}) };
       await this.options.connection.post({ op: 'end', body: request, schema: undefined, token: run.token }).catch((error: unknown) => this.options.connection.sayFailure('end', error));
     })();
     call.ended = ended;

@@ -61,6 +61,13 @@ describe('AiSdkApps', () => {
     expect(apps.waitingFor(TRACE)).toBeUndefined();
   });
 
+  it('an end that says the app waits makes the run waited for at once, before the app’s first request', () => {
+    const { apps, start } = setUp();
+    const { runId, token } = start('app');
+    apps.end(apps.authorize(runId, token), { runId, traceIds: [TRACE], outcome: { finishReason: 'tool-calls', text: '', waiting: [{ kind: 'approval', toolName: 'bookTrip', toolCallId: 'book-1', input: {} }] }, appWaits: true });
+    expect(apps.waitingFor(TRACE)).toMatchObject({ runId, appName: 'app' });
+  });
+
   it('a call that carries the answer goes on as the run it answers — only a run of the same app that is interrupted', () => {
     const { runs, start, interrupted } = setUp();
     const run = interrupted('app');

@@ -179,6 +179,8 @@ export class AiSdkApps {
     run.waiting = request.outcome ? waiting.length : 0;
     run.waitingTraceIds = run.waiting > 0 ? request.traceIds : [];
     if (run.waiting === 0) this.runs.delete(run.runId);
+    // The app is about to ask for the answer: waited for now, not only once its first request arrives.
+    else if (request.appWaits) run.answerWait = { lastAsked: this.now() };
   }
 
   /** `answer`: the app waits for the developer's answer — answered when there is one, else `{waiting}` after the hold. */
