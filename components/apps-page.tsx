@@ -3,7 +3,8 @@
  * The attached apps: each genkit runtime Loopscope found, its flows, tools, models and prompts;
  * a schema-generated form runs one (POST /api/runs {runtimeId, action, input}) and links to the
  * trace it recorded; a genkit JS app also gets a Generate form (its model, its tools, a prompt,
- * Run / Step / Breakpoints). The app `loopscope start -- <cmd>` runs shows its state and last output.
+ * Run / Step / Breakpoints). An AI SDK app using `loopscope/ai-sdk` gets the mode its own calls
+ * start in, and its latest calls. The app `loopscope start -- <cmd>` runs shows its state and last output.
  */
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
@@ -13,6 +14,7 @@ import type { RunActionResponse, RunActionResult, RuntimeAction, RuntimesRespons
 import { draftValue, emptyDraft, formFieldOf, type FormDraft, type FormProblem } from '@/lib/runtimes/genkit-reflection/input-form';
 import { canGenerate } from '@/lib/runtimes/genkit-reflection/generate-form';
 import { ActionResultView } from './action-result-view';
+import { AiSdkAppSection } from './ai-sdk-app-section';
 import { apiJson } from './api-client';
 import { GenerateForm } from './generate-form';
 import { SchemaFields } from './schema-form';
@@ -122,9 +124,16 @@ export function AppsPage() {
           </details>
         </section>
       ) : null}
-      {data && data.runtimes.length === 0 ? (
+      {data?.aiSdkApps?.map((app) => (
+        <AiSdkAppSection
+          key={app.name}
+          app={app}
+          onChanged={(changed) => setData((current) => (current ? { ...current, aiSdkApps: current.aiSdkApps?.map((each) => (each.name === changed.name ? changed : each)) } : current))}
+        />
+      ))}
+      {data && data.runtimes.length === 0 && (data.aiSdkApps?.length ?? 0) === 0 ? (
         <p className="empty">
-          No genkit app is attached. Start yours with <code>npx loopscope start -- &lt;command that starts it&gt;</code>
+          No genkit app is attached, and no AI SDK app using <code>loopscope/ai-sdk</code> has talked to Loopscope. Start yours with <code>npx loopscope start -- &lt;command that starts it&gt;</code>
           {data.watching.length > 0 ? <> (watching {data.watching.join(', ')})</> : null}.
         </p>
       ) : null}

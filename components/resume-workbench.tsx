@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ResumeContextResponse, ResumeContextView } from '@/lib/contract/resume-context';
 
 import type { TraceSource } from '@/lib/contract/trace-source';
@@ -15,28 +15,37 @@ import { runtimeView } from '@/lib/runtimes/index';
  * LangGraph and Google ADK also a resume value — named by the server from the call's dialect),
  * checked live against that runtime's rules — the verdict: accepted, refused (each broken rule),
  * or unchecked (each part the rules cannot check here, saying why) — the exact payload and the
- * same as the app's own code, and Resume (or, for a runtime Loopscope does not run, why not:
- * the code is the answer to paste).
+ * same as the app's own code, and Resume (or, when the app that made the call waits for the
+ * answer, Send it to the app; for a runtime Loopscope does not run, why not: the code is the
+ * answer to paste).
  */
 export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSource }) {
   // What the interrupted generate asked, read from its spans on the server (the page holds none).
-  const [contextResult, setContextResult] = useState<{ context?: ResumeContextView; error?: string }>({});
+  const [contextResult, setContextResult] = useState<{ generateSpanId?: string; context?: ResumeContextView; error?: string }>({});
   const sourceKey = JSON.stringify(props.source);
+  const [result, setResult] = useState<{ runId?: string; error?: string } | undefined>();
+  // From the moment an answer is sent, the workbench keeps what it showed: a live run's traces grow
+  // with the answer's (not all stored yet), and the paused call it was opened on no longer waits.
+  const sending = useRef(false);
+  // The source the answer was sent for: the check keeps checking that one (the run's traces grow meanwhile).
+  const [sentSource, setSentSource] = useState<TraceSource | undefined>();
   useEffect(() => {
+    if (sending.current) return;
     let cancelled = false;
-    setContextResult({});
-    apiJson<ResumeContextResponse>('/api/resume/context', { method: 'POST', body: { source: JSON.parse(sourceKey) as unknown, generateSpanId: props.generateSpanId } }).then(
-      (answer) => !cancelled && setContextResult({ context: answer.context }),
-      (error: Error) => !cancelled && setContextResult({ error: error.message }),
+    const generateSpanId = props.generateSpanId;
+    apiJson<ResumeContextResponse>('/api/resume/context', { method: 'POST', body: { source: JSON.parse(sourceKey) as unknown, generateSpanId } }).then(
+      (answer) => !cancelled && !sending.current && setContextResult({ generateSpanId, context: answer.context }),
+      // A reread that fails (a live run's newest trace not stored yet) keeps the call it already shows.
+      (error: Error) => !cancelled && setContextResult((current) => (current.generateSpanId === generateSpanId && current.context ? current : { generateSpanId, error: error.message })),
     );
     return () => {
       cancelled = true;
     };
   }, [sourceKey, props.generateSpanId]);
-  const context = contextResult.context;
+  const context = contextResult.generateSpanId === props.generateSpanId ? contextResult.context : undefined;
+  const contextError = contextResult.generateSpanId === props.generateSpanId ? contextResult.error : undefined;
   const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
   const [confirmed, setConfirmed] = useState(false);
-  const [result, setResult] = useState<{ runId?: string; error?: string } | undefined>();
   const [busy, setBusy] = useState(false);
 
   const draftOf = (key: string): AnswerDraft => drafts[key] ?? defaultDraft(context?.requests.find((candidate) => label(candidate) === key), context?.answerKinds ?? []);
@@ -48,12 +57,12 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [drafts, context],
   );
-  const { validation, checkError, shownPayload } = useResumeCheck({ source: props.source, generateSpanId: props.generateSpanId, answers, ready: context !== undefined && parseErrors.length === 0 });
+  const { validation, checkError, shownPayload } = useResumeCheck({ source: sentSource ?? props.source, generateSpanId: props.generateSpanId, answers, ready: context !== undefined && parseErrors.length === 0 });
 
   if (!context) {
-    return contextResult.error ? (
+    return contextError ? (
       <p className="error-text" data-testid="workbench-unavailable">
-        {contextResult.error}
+        {contextError}
       </p>
     ) : (
       <p className="empty" data-testid="workbench-loading">
@@ -72,6 +81,8 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
   const resume = async () => {
     setBusy(true);
     setResult(undefined);
+    sending.current = true;
+    setSentSource(props.source);
     try {
       const response = await apiJson<{ run: { runId: string } }>('/api/resume', {
         method: 'POST',
@@ -79,6 +90,8 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
       });
       setResult({ runId: response.run.runId });
     } catch (error) {
+      sending.current = false;
+      setSentSource(undefined);
       setResult({ error: (error as Error).message });
     } finally {
       setBusy(false);
@@ -232,11 +245,22 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
           {context.runsElsewhere}
         </p>
       ) : (
-        <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
-          Resume with the local tools
-        </button>
+        <>
+          {context.sendsToApp ? (
+            <p className="hint" data-testid="workbench-sends-to-app">
+              The app <strong>{context.sendsToApp.app}</strong> waits for this answer: it is sent there, and its next call goes on as the same run, with the app’s own tools.
+            </p>
+          ) : null}
+          <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
+            {context.sendsToApp ? `Send this answer to ${context.sendsToApp.app}` : 'Resume with the local tools'}
+          </button>
+        </>
       )}
-      {result?.runId ? (
+      {result?.runId && context.sendsToApp ? (
+        <p role="status" className="ok-text" data-testid="workbench-result">
+          Sent to {context.sendsToApp.app}: <a href={`/runs/${result.runId}`}>its run</a> goes on with the answer.
+        </p>
+      ) : result?.runId ? (
         <p role="status" className="ok-text" data-testid="workbench-result">
           Resumed: <a href={`/runs/${result.runId}`}>open the new run</a> (its trace links back to this interrupt).
         </p>

@@ -67,6 +67,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   // A generate in an attached app pauses at the app's tools (their schemas came with the run), not tools/'s.
   // As a string: every run update is a new object, and the tools never change within a run.
   const appToolsKey = run?.app ? JSON.stringify(run.app.tools) : undefined;
+  const appRuntime = run?.app?.runtime;
   useEffect(() => {
     if (!hasRun) return;
     if (appToolsKey) {
@@ -74,7 +75,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       setHasScriptedAnswer(false);
       setTools(appTools);
       setScenarioTools(appTools.map((tool) => tool.name));
-      setRuntime(undefined);
+      // An app's call pauses in its runtime's words (an app using loopscope/ai-sdk: approvals and handed-back tools).
+      setRuntime(appRuntime);
       return;
     }
     apiJson<ScenarioListResponse>('/api/scenarios')
@@ -87,7 +89,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
         setRuntime(scenario ? scenarioRuntime(scenario) : undefined);
       })
       .catch(() => setHasScriptedAnswer(false));
-  }, [hasRun, scenarioName, resumes, paused, appToolsKey]);
+  }, [hasRun, scenarioName, resumes, paused, appToolsKey, appRuntime]);
 
   // On every (re)connect the stream first replays the run and its span starts, then says
   // ready: stored spans are fetched then, so nothing published before we listened is lost.

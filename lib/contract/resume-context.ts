@@ -37,6 +37,11 @@ export const ResumeContextViewSchema = z.object({
   snippetLanguage: z.string(),
   /** Why Loopscope cannot run the answer itself, when it cannot (it does not run Google ADK or LangGraph apps): the snippet is the answer to paste. */
   runsElsewhere: z.string().optional(),
+  /**
+   * The app that made the call waits for this answer (an AI SDK app's `answerInLoopscope`): it is
+   * sent there, and the app's next call goes on as this run, instead of Loopscope running it.
+   */
+  sendsToApp: z.object({ app: z.string(), runId: z.string() }).optional(),
   /** The model the generate called, to resume with the same one. */
   model: z.string().optional(),
   /** The tools the recorded request offered. */

@@ -16,6 +16,7 @@ import type { OtlpForwarder } from './ingest/otlp-forwarder';
 import type { IngestGate } from './ingest/ingest-gate';
 import type { ProviderConfig } from './services/provider-config';
 import type { Attachment } from './attach/attach-service';
+import type { AiSdkApps } from './attach/ai-sdk-apps';
 import type { AttachedSteps } from './attach/attached-steps';
 
 /** The server's long-lived parts, one set per process. */
@@ -41,5 +42,7 @@ export interface AppContext {
   attachment: Attachment;
   /** The pauses of stepped generates running in attached apps (their step middleware asks here). */
   attachedSteps: AttachedSteps;
+  /** The AI SDK apps using `loopscope/ai-sdk`: their modes, their calls as runs, the answers they wait for. */
+  aiSdkApps: AiSdkApps;
 }
 

@@ -22,6 +22,7 @@ import { runnerPoolStatus } from '../contract/runner-status';
 import { heldAppContext } from './app-context-holder';
 import { createAttachment } from './attach/attach-service';
 import { AttachedSteps } from './attach/attached-steps';
+import { AiSdkApps } from './attach/ai-sdk-apps';
 import { sendStepCommand } from './runners/step-command';
 
 /** The forwarder LOOPSCOPE_FORWARD_OTLP asks for; a bad value was refused at start (scripts/start.js), here it only disables forwarding. */
@@ -84,6 +85,7 @@ function createAppContext(): AppContext {
       bus.publish({ type: 'span-start', span });
     },
   });
+  const aiSdkApps = new AiSdkApps({ runs, steps: attachedSteps });
   // A paused run whose page was closed is stopped after a grace period, not held until the pause limit.
   const watchers = new RunWatchers({
     graceMs: config.abandonedPauseMs,
@@ -116,7 +118,7 @@ function createAppContext(): AppContext {
   const forwarder = createForwarder(config.port);
   // The app (LOOPSCOPE_APP_COMMAND) dials in to our port: scripts/start.js starts it once the server listens.
   const attachment = createAttachment({ environment: process.env, port: config.port, startApp: false });
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, attachment, attachedSteps, ...(forwarder ? { forwarder } : {}) };
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, attachment, attachedSteps, aiSdkApps, ...(forwarder ? { forwarder } : {}) };
   return context;
 }
 

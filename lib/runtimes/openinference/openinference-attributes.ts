@@ -3,7 +3,7 @@
  * Loopscope reads them: a span's kind, its input and output, the LLM span's flattened messages,
  * tools and finish reason, the tool span's name. A convention, not a runtime: the frameworks an
  * OpenInference instrumentation records (LangGraph, …) read it through this folder and keep
- * their own words in theirs (docs/frameworks, docs/guides).
+ * their own words in theirs (docs/guides).
  */
 import type { AttributeValue, Span } from '../../spans/span';
 

@@ -91,9 +91,11 @@ export class AttachedSteps {
   /** A model call or tool execution was reached: go on at once when the run's mode wants no pause there, else open one. */
   hook(run: SteppedRun, request: AttachHookRequest): AttachHookResponse {
     if (request.traceId) this.options.onTrace(run.runId, request.traceId);
-    if (request.traceId && request.openSpan && !run.spansTold.has(request.openSpan.spanId)) {
-      run.spansTold.add(request.openSpan.spanId);
-      this.options.onSpanStart?.({ runId: run.runId, traceId: request.traceId, ...request.openSpan });
+    const traceId = request.traceId;
+    for (const open of traceId ? [...(request.openSpan ? [request.openSpan] : []), ...(request.openSpans ?? [])] : []) {
+      if (run.spansTold.has(open.spanId)) continue;
+      run.spansTold.add(open.spanId);
+      this.options.onSpanStart?.({ runId: run.runId, traceId: traceId as string, ...open });
     }
     if (run.stopped) return { stopped: run.stopped };
     const { pause } = request;

@@ -103,7 +103,7 @@ describe('reflection answers are read within the limits of every JSON Loopscope 
     await registry.scan();
     expect(registry.runtimes().map((runtime) => runtime.name).sort()).toEqual(['deep', 'deeper', 'good', 'huge']);
 
-    const { runtimes } = await listRuntimes({ registry, arrivals: new TraceArrivals(), reflectionSecret: 'test-secret' });
+    const { runtimes } = await listRuntimes({ registry, arrivals: new TraceArrivals(), reflectionSecret: 'test-secret', appSecret: '' });
     const byName = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime]));
     expect(byName.good).toMatchObject({ actions: [{ key: '/flow/good', name: 'good', type: 'flow' }], stepPlugin: false });
     expect(byName.good.problem).toBeUndefined();

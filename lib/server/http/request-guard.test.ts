@@ -327,3 +327,17 @@ describe('guardRequest: the step door of attached apps (/attach/step)', () => {
     expect(guardRequest(door({ host: `evil.example:${PORT}` }), config)).toMatchObject({ ok: false, status: 403 });
   });
 });
+
+describe('guardRequest: the AI SDK app door (/attach/ai-sdk)', () => {
+  const door = (patch: Partial<GuardRequest> = {}) => request({ method: 'POST', pathname: '/attach/ai-sdk/start', ...patch });
+
+  it('lets a request without Origin through to the route, which checks the app’s credential', () => {
+    expect(guardRequest(door(), config)).toEqual({ ok: true });
+  });
+
+  it('refuses every request with an Origin, Loopscope’s own page included, and a rebinding Host', () => {
+    expect(guardRequest(door({ origin: `http://127.0.0.1:${PORT}` }), config)).toMatchObject({ ok: false, status: 403 });
+    expect(guardRequest(door({ origin: 'http://evil.example', pathname: '/attach/ai-sdk/answer' }), config)).toMatchObject({ ok: false, status: 403 });
+    expect(guardRequest(door({ host: `evil.example:${PORT}` }), config)).toMatchObject({ ok: false, status: 403 });
+  });
+});

@@ -6,6 +6,7 @@ import type { AppContext } from '../app-context-ports';
 import { driverOf } from '../../runtimes/drivers';
 import { runnerFacts } from '../runners/runner-facts';
 import { loadTraceSource } from '../traces/trace-source';
+import { aiSdkAppResumeTarget } from '../attach/ai-sdk-app-resume';
 
 /**
  * What the resume workbench shows of a paused call: its requests and where each stands (for
@@ -15,11 +16,17 @@ import { loadTraceSource } from '../traces/trace-source';
  * `POST /api/resume/check` reads.
  * @throws LoopscopeError NOT_FOUND (no such source), and resumeContextFrom's errors (no paused call there).
  */
-export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner' | 'providers'>, request: ResumeContextRequest): Promise<ResumeContextView> {
+export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner' | 'providers'> & Partial<Pick<AppContext, 'aiSdkApps'>>, request: ResumeContextRequest): Promise<ResumeContextView> {
   const resume = resumeContextFrom(await loadTraceSource(context, request.source), request.generateSpanId);
+  // The app that made the call waits for the answer: its own tools say what each call waits for.
+  const appWaits = aiSdkAppResumeTarget({ apps: context.aiSdkApps, context: resume });
   // A runtime Loopscope only reads has no runner side: the trace's own tool definitions are all there is.
   const answer = driverOf(resume.dialect)?.answer;
-  const localTools = answer ? answer.target({ facts: await runnerFacts({ context, runtime: resume.dialect }), context: resume, request: { source: request.source, respond: [], restart: [] } }).localTools : new Map();
+  const localTools = appWaits
+    ? appWaits.localTools
+    : answer
+      ? answer.target({ facts: await runnerFacts({ context, runtime: resume.dialect }), context: resume, request: { source: request.source, respond: [], restart: [] } }).localTools
+      : new Map();
   const rules = DIALECTS.find((dialect) => dialect.id === resume.dialect)?.resume;
   const outputSchemaOf = (name: string) => resume.tools.find((tool) => tool.name === name)?.outputSchema ?? localTools.get(name)?.outputSchema;
   return {
@@ -30,6 +37,7 @@ export async function resumeContextView(context: Pick<AppContext, 'store' | 'sup
     answerKinds: rules?.answerKinds ?? [],
     snippetLanguage: rules?.snippetLanguage ?? 'TypeScript',
     ...(rules?.elsewhere ? { runsElsewhere: rules.elsewhere.why } : {}),
+    ...(appWaits ? { sendsToApp: { app: appWaits.appName, runId: appWaits.runId } } : {}),
     model: resume.model,
     tools: resume.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? localTools.get(tool.name)?.outputSchema })),
     requests: resume.requests.map((request) => {

@@ -11,6 +11,7 @@ import { dialectTitle } from '../../runtimes/index';
 import { appResumeTarget, generateResultOf } from '../attach/app-resume';
 import { runInRuntime } from '../attach/attach-service';
 import { GENERATE_ACTION_KEY } from '../../runtimes/genkit-reflection/generate-input';
+import { aiSdkAppResumeTarget, sendAnswerToApp } from '../attach/ai-sdk-app-resume';
 
 // The request is part of the wire contract; the routes import it from here.
 export { ResumeFromTraceSchema, type ResumeFromTrace } from '../../contract/resume-answers';
@@ -27,9 +28,11 @@ const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.me
 export async function checkResumeFromTrace(context: AppContext, request: ResumeFromTrace) {
   const spans = await loadTraceSource(context, request.source);
   const resumeContext = resumeContextFrom(spans, request.generateSpanId);
+  // A call whose AI SDK app waits for the answer gets it in the app (attach/ai-sdk-app-resume.ts).
+  const appWaits = aiSdkAppResumeTarget({ apps: context.aiSdkApps, context: resumeContext });
   // An attached app's trace is answered in the app, with its own model and tools (attach/app-resume.ts).
-  const appTarget = context.attachment ? await appResumeTarget({ attachment: context.attachment, spans, context: resumeContext, request }) : undefined;
-  const target = appTarget ?? resumeTargetOf({ facts: await runnerFacts({ context, runtime: resumeContext.dialect }), context: resumeContext, request });
+  const appTarget = !appWaits && context.attachment ? await appResumeTarget({ attachment: context.attachment, spans, context: resumeContext, request }) : undefined;
+  const target = appWaits ?? appTarget ?? resumeTargetOf({ facts: await runnerFacts({ context, runtime: resumeContext.dialect }), context: resumeContext, request });
   const validation = validateResume({
     context: resumeContext,
     respond: request.respond,
@@ -59,6 +62,11 @@ export async function resumeFromTrace(context: AppContext, request: ResumeFromTr
   }
   // Loopscope checks the answers of runtimes it does not run (Google ADK, LangGraph): their answer is the app's own code.
   if (target.runsIn === 'nowhere') throw new LoopscopeError('FAILED_PRECONDITION', target.why ?? `Loopscope does not run ${runtime} apps.`);
+  // The app that made the call waits for its answer: it goes there, and the app's next call goes on as its run.
+  if (target.runsIn === 'waiting-app') {
+    const run = await sendAnswerToApp({ apps: context.aiSdkApps, target, request, run: (runId) => context.runs.get(runId) });
+    return { run, warnings: validation.warnings };
+  }
   const model = resumeContext.model as string;
   // The app target makes its own run (named after the app): one answer is one run, or the
   // answered run's page would list a second answer that never ends.

@@ -1,4 +1,4 @@
-import { APICallError, generateText, stepCountIs, type GenerateTextResult, type ModelMessage, type Telemetry, type ToolApprovalConfiguration, type ToolCallRepairFunction, type ToolSet } from 'ai';
+import { APICallError, generateText, stepCountIs, type ModelMessage, type Telemetry, type ToolApprovalConfiguration, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { AI_SDK_DEFAULT_MAX_STEPS, type AiSdkScenario, type AiSdkScriptedResume } from '../../../contract/ai-sdk-scenario';
 import { errorMessage } from '../../../errors';
 import { answerMessages, signApprovalRequests } from './ai-sdk-answers';
@@ -9,17 +9,10 @@ import type { ProviderEndpoint } from '../../../runner/provider-endpoint';
 import { providerLanguageModel } from './provider-language-model';
 import { scriptedLanguageModel } from './scripted-language-model';
 import { steppedCall } from './step-hooks';
+import { pendingCalls, type AiSdkPendingCall } from './pending-calls';
 
-/** A call that waits for the caller: an approval to give, or a handed-back tool's result. */
-export interface AiSdkPendingCall {
-  kind: 'approval' | 'handed-back';
-  toolName: string;
-  toolCallId: string;
-  input: unknown;
-  approvalId?: string;
-  /** The policy's reason for asking, when it gave one. */
-  reason?: string;
-}
+// The pending calls moved to their own module (the app package reads them too); importers keep finding them here.
+export { pendingCalls, type AiSdkPendingCall };
 
 export interface AiSdkCallOutcome {
   /** The AI SDK's finish reason of the last step (`tool-calls` when the loop stopped for an answer). */
@@ -68,37 +61,6 @@ function repairOf(scenario: AiSdkScenario): ToolCallRepairFunction<ToolSet> | un
   if (!scenario.repairs?.length) return undefined;
   const repairs = new Map(scenario.repairs.map((repair) => [repair.ref, repair.input]));
   return async ({ toolCall }) => (repairs.has(toolCall.toolCallId) ? { ...toolCall, input: JSON.stringify(repairs.get(toolCall.toolCallId)) } : null);
-}
-
-/** The calls a finished `generateText` left waiting: approvals to give, handed-back tools to answer. */
-export function pendingCalls(result: Pick<GenerateTextResult<ToolSet, never, never>, 'content' | 'finishReason'>): AiSdkPendingCall[] {
-  const pending: AiSdkPendingCall[] = [];
-  const settled = new Set<string>();
-  for (const part of result.content) {
-    if (part.type === 'tool-result' || part.type === 'tool-error') settled.add(part.toolCallId);
-  }
-  const approvals = new Set<string>();
-  for (const part of result.content) {
-    if (part.type !== 'tool-approval-request') continue;
-    approvals.add(part.toolCall.toolCallId);
-    // Approved by policy: the request is in the content, but nothing waits for it.
-    if ((part as { isAutomatic?: boolean }).isAutomatic) continue;
-    pending.push({
-      kind: 'approval',
-      toolName: part.toolCall.toolName,
-      toolCallId: part.toolCall.toolCallId,
-      input: part.toolCall.input,
-      approvalId: part.approvalId,
-      ...((part as { reason?: string }).reason !== undefined ? { reason: (part as { reason?: string }).reason } : {}),
-    });
-  }
-  // A tool without `execute` leaves its call without a result: handed back to the caller.
-  for (const part of result.content) {
-    if (part.type !== 'tool-call' || part.providerExecuted || part.invalid || settled.has(part.toolCallId) || approvals.has(part.toolCallId)) continue;
-    if (result.finishReason !== 'tool-calls') continue;
-    pending.push({ kind: 'handed-back', toolName: part.toolName, toolCallId: part.toolCallId, input: part.input });
-  }
-  return pending;
 }
 
 /**

@@ -7,7 +7,7 @@
  * (lib/runtimes/ai-sdk/read/loopscope-markers.ts).
  */
 import { trace } from '@opentelemetry/api';
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middleware, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { wrapLanguageModel, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import type { z } from 'zod';
 import type { HandWrittenPartSchema } from '../../../contract/pause';
@@ -26,19 +26,32 @@ import { handWrittenResult, handWrittenStream } from './hand-written-answer';
 export const AI_SDK_MODEL_ACTIONS: PauseAction[] = ['continue', 'edit-request', 'replace-answer', 'fail'];
 export const AI_SDK_TOOL_ACTIONS: PauseAction[] = ['continue', 'edit-input', 'answer', 'fail'];
 
+/**
+ * What the hooks ask at a step: the runner's RunStepper, or — in a developer's own app
+ * (lib/runtimes/ai-sdk/app-package) — a stepper whose pauses the Loopscope server holds.
+ */
+export type AiSdkStepper = Pick<RunStepper, 'abort' | 'nextModelTurn' | 'wantsModelPause' | 'wantsToolPause' | 'pause'>;
+
+/**
+ * The stepper of the call a hook runs in, or undefined when the call is not stepped (the hook
+ * then hands straight on). The runner steps one call per model it wraps; an app's model and
+ * tools are wrapped once and serve every call, so they find each call's stepper when it runs.
+ */
+export type StepperOf = () => AiSdkStepper | undefined;
+
 type ModelStep = { kind: 'call'; params: LanguageModelV4CallOptions } | { kind: 'answer'; parts: z.infer<typeof HandWrittenPartSchema>[] };
 
 /**
  * Whether this model call pauses (counting it). Synchronous, so a call that does not pause goes
  * straight to the model with nothing awaited in between (bench/ai-sdk-step-overhead.bench.ts).
  */
-function modelCallPauses(stepper: RunStepper): { turn: number } | undefined {
+function modelCallPauses(stepper: AiSdkStepper): { turn: number } | undefined {
   const turn = stepper.nextModelTurn();
   return stepper.wantsModelPause(turn) ? { turn } : undefined;
 }
 
 /** Pauses before one model call and says what the call does. */
-async function modelStep({ stepper, params, turn }: { stepper: RunStepper; params: LanguageModelV4CallOptions; turn: number }): Promise<ModelStep> {
+async function modelStep({ stepper, params, turn }: { stepper: AiSdkStepper; params: LanguageModelV4CallOptions; turn: number }): Promise<ModelStep> {
   const decision = await stepper.pause({ kind: 'model', modelTurn: turn, actions: AI_SDK_MODEL_ACTIONS, request: params.prompt });
   // The SDK runs the model call inside its `chat` span's context: the marks land on that span.
   const span = trace.getActiveSpan();
@@ -56,33 +69,43 @@ async function modelStep({ stepper, params, turn }: { stepper: RunStepper; param
   }
 }
 
+/**
+ * The SDK middleware (`wrapLanguageModel({ model, middleware })`) that pauses before each model
+ * call of a stepped call (`doGenerate` for generateText, `doStream` for streamText) and carries
+ * out the decision; a call `stepperOf` finds no stepper for goes straight to the model.
+ */
+export function stepMiddleware(stepperOf: StepperOf): LanguageModelV4Middleware {
+  return {
+    specificationVersion: 'v4',
+    wrapGenerate: ({ doGenerate, params, model: inner }) => {
+      const stepper = stepperOf();
+      if (!stepper) return doGenerate();
+      // Stop while a tool was paused: the SDK made that a tool-error and went on; the next model call ends the loop.
+      if (stepper.abort.signal.aborted) return Promise.reject(stepper.abort.signal.reason);
+      const pauses = modelCallPauses(stepper);
+      if (!pauses) return doGenerate();
+      return modelStep({ stepper, params, turn: pauses.turn }).then((step) => {
+        if (step.kind === 'answer') return handWrittenResult(step.parts);
+        return step.params === params ? doGenerate() : inner.doGenerate(step.params);
+      });
+    },
+    wrapStream: ({ doStream, params, model: inner }) => {
+      const stepper = stepperOf();
+      if (!stepper) return doStream();
+      if (stepper.abort.signal.aborted) return Promise.reject(stepper.abort.signal.reason);
+      const pauses = modelCallPauses(stepper);
+      if (!pauses) return doStream();
+      return modelStep({ stepper, params, turn: pauses.turn }).then((step) => {
+        if (step.kind === 'answer') return { stream: handWrittenStream(step.parts) };
+        return step.params === params ? doStream() : inner.doStream(step.params);
+      });
+    },
+  };
+}
+
 /** The model wrapped with the SDK's `wrapLanguageModel`: it pauses before each call (`doGenerate` for generateText, `doStream` for streamText). */
 export function stepLanguageModel({ model, stepper }: { model: LanguageModelV4; stepper: RunStepper }): LanguageModelV4 {
-  return wrapLanguageModel({
-    model,
-    middleware: {
-      specificationVersion: 'v4',
-      wrapGenerate: ({ doGenerate, params, model: inner }) => {
-        // Stop while a tool was paused: the SDK made that a tool-error and went on; the next model call ends the loop.
-        if (stepper.abort.signal.aborted) return Promise.reject(stepper.abort.signal.reason);
-        const pauses = modelCallPauses(stepper);
-        if (!pauses) return doGenerate();
-        return modelStep({ stepper, params, turn: pauses.turn }).then((step) => {
-          if (step.kind === 'answer') return handWrittenResult(step.parts);
-          return step.params === params ? doGenerate() : inner.doGenerate(step.params);
-        });
-      },
-      wrapStream: ({ doStream, params, model: inner }) => {
-        if (stepper.abort.signal.aborted) return Promise.reject(stepper.abort.signal.reason);
-        const pauses = modelCallPauses(stepper);
-        if (!pauses) return doStream();
-        return modelStep({ stepper, params, turn: pauses.turn }).then((step) => {
-          if (step.kind === 'answer') return { stream: handWrittenStream(step.parts) };
-          return step.params === params ? doStream() : inner.doStream(step.params);
-        });
-      },
-    },
-  });
+  return wrapLanguageModel({ model, middleware: stepMiddleware(() => stepper) });
 }
 
 type Execute = NonNullable<Tool['execute']>;
@@ -93,7 +116,7 @@ type Execute = NonNullable<Tool['execute']>;
  * called) — or when the run is stopped. One controller and one timer rather than
  * `AbortSignal.any`, several times slower on Node 20, per tool call (bench/ai-sdk-step-overhead.bench.ts).
  */
-async function executeWithinLimit({ execute, input, options, stepper, toolTimeoutMs }: { execute: Execute; input: unknown; options: ToolExecutionOptions<unknown>; stepper: RunStepper; toolTimeoutMs?: number }) {
+async function executeWithinLimit({ execute, input, options, stepper, toolTimeoutMs }: { execute: Execute; input: unknown; options: ToolExecutionOptions<unknown>; stepper: AiSdkStepper; toolTimeoutMs?: number }) {
   const controller = new AbortController();
   const timer = toolTimeoutMs ? setTimeout(() => controller.abort(new DOMException(`The tool did not finish within ${toolTimeoutMs} ms.`, 'TimeoutError')), toolTimeoutMs) : undefined;
   const stop = stepper.abort.signal;
@@ -108,14 +131,18 @@ async function executeWithinLimit({ execute, input, options, stepper, toolTimeou
   }
 }
 
-function steppedExecute({ name, execute, stepper, toolTimeoutMs }: { name: string; execute: Execute; stepper: RunStepper; toolTimeoutMs?: number }): Execute {
-  const paused = pausedExecute({ name, execute, stepper, toolTimeoutMs });
-  // No pause wanted: straight to the tool, nothing awaited in between.
-  return (input, options) => (stepper.wantsToolPause(name) ? paused(input, options) : executeWithinLimit({ execute, input, options, stepper, toolTimeoutMs }));
+function steppedExecute({ name, execute, stepperOf, toolTimeoutMs }: { name: string; execute: Execute; stepperOf: StepperOf; toolTimeoutMs?: number }): Execute {
+  return (input, options) => {
+    const stepper = stepperOf();
+    // Not a stepped call: the tool as the app wrote it.
+    if (!stepper) return execute(input, options);
+    // No pause wanted: straight to the tool, nothing awaited in between.
+    return stepper.wantsToolPause(name) ? pausedExecute({ name, execute, stepper, toolTimeoutMs })(input, options) : executeWithinLimit({ execute, input, options, stepper, toolTimeoutMs });
+  };
 }
 
 /** Pauses before the tool runs and carries out the decision. */
-function pausedExecute({ name, execute, stepper, toolTimeoutMs }: { name: string; execute: Execute; stepper: RunStepper; toolTimeoutMs?: number }) {
+function pausedExecute({ name, execute, stepper, toolTimeoutMs }: { name: string; execute: Execute; stepper: AiSdkStepper; toolTimeoutMs?: number }) {
   return async (input: unknown, options: ToolExecutionOptions<unknown>) => {
     const decision = await stepper.pause({ kind: 'tool', tool: { name, ref: options.toolCallId, input }, actions: AI_SDK_TOOL_ACTIONS });
     // The SDK runs `execute` inside its `execute_tool` span's context.
@@ -143,13 +170,18 @@ function pausedExecute({ name, execute, stepper, toolTimeoutMs }: { name: string
  * would hand the SDK the iterable as the final output.
  */
 export function stepTools({ tools, stepper, toolTimeoutMs }: { tools: ToolSet; stepper: RunStepper; toolTimeoutMs?: number }): ToolSet {
+  return stepToolsOf({ tools, stepperOf: () => stepper, toolTimeoutMs });
+}
+
+/** `stepTools` for tools that serve many calls: each execution pauses when `stepperOf` finds the stepper of its call. */
+export function stepToolsOf<TOOLS extends ToolSet>({ tools, stepperOf, toolTimeoutMs }: { tools: TOOLS; stepperOf: StepperOf; toolTimeoutMs?: number }): TOOLS {
   const stepped: ToolSet = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute;
     const streams = execute !== undefined && (execute as { constructor?: { name?: string } }).constructor?.name === 'AsyncGeneratorFunction';
-    stepped[name] = execute && !streams ? ({ ...tool, execute: steppedExecute({ name, execute, stepper, toolTimeoutMs }) } as Tool) : tool;
+    stepped[name] = execute && !streams ? ({ ...tool, execute: steppedExecute({ name, execute, stepperOf, toolTimeoutMs }) } as Tool) : tool;
   }
-  return stepped;
+  return stepped as TOOLS;
 }
 
 /**

@@ -20,21 +20,9 @@ import { trace } from '@opentelemetry/api';
 import type { Genkit } from 'genkit';
 import { generateMiddleware, type GenkitBeta } from 'genkit/beta';
 import { genkitPlugin } from 'genkit/plugin';
-import {
-  AttachHookResponseSchema,
-  AttachStepConfigSchema,
-  AttachWaitResponseSchema,
-  STEP_CONTEXT_KEY,
-  STEP_MIDDLEWARE,
-  type AttachAckRequest,
-  type AttachHookRequest,
-  type AttachStepConfig,
-} from '../../../contract/attach-step';
-import { errorMessage } from '../../../errors';
-import { checkDecision, defineHandWrittenModel, stepHooks, type StepperPort } from '../run/genkit-step-middleware';
-import { StepError } from '../../../runner/run-stepper';
-import type { PauseDecision, PauseInfo } from '../../../runner/step-protocol';
-import type { z } from 'zod';
+import { AttachStepConfigSchema, STEP_CONTEXT_KEY, STEP_MIDDLEWARE, type AttachHookRequest } from '../../../contract/attach-step';
+import { checkDecision, defineHandWrittenModel, stepHooks } from '../run/genkit-step-middleware';
+import { RemoteStepper } from '../../../runner/remote-stepper';
 
 /** The active span's trace (the generate's): the server adds it to the run, so the page follows it live. */
 function activeTraceId(): string | undefined {
@@ -70,84 +58,17 @@ function activeSpanStart(): AttachHookRequest['openSpan'] {
   };
 }
 
-/** A stepper whose pauses the Loopscope server holds: every hook asks it (it knows the run's mode, also as it changes). */
-class RemoteStepper implements StepperPort {
-  private modelCalls = 0;
-
-  constructor(
-    private readonly config: AttachStepConfig,
-    private readonly ai: GenkitBeta,
-  ) {}
-
-  nextModelTurn(): number {
-    this.modelCalls += 1;
-    return this.modelCalls;
-  }
-
-  // The server decides by the run's mode, which the page may change while the run goes on.
-  wantsModelPause(): boolean {
-    return true;
-  }
-
-  wantsToolPause(): boolean {
-    return true;
-  }
-
-  async pause(info: Omit<PauseInfo, 'pauseId' | 'pausedAt'>): Promise<PauseDecision> {
-    const hook = hookPause(info);
-    const opened = await this.post({ op: 'hook', body: { runId: this.config.runId, traceId: activeTraceId(), openSpan: activeSpanStart(), pause: hook }, schema: AttachHookResponseSchema });
-    if ('decision' in opened) return opened.decision;
-    if ('stopped' in opened) throw new StepError(opened.stopped, 'CANCELLED');
-    const pause: PauseInfo = { ...info, pauseId: opened.pauseId, pausedAt: Date.now() };
-    for (;;) {
-      const waited = await this.post({ op: 'wait', body: { runId: this.config.runId, pauseId: pause.pauseId }, schema: AttachWaitResponseSchema });
-      if ('stopped' in waited) throw new StepError(waited.stopped, 'CANCELLED');
-      if ('waiting' in waited) continue;
-      const { decision } = waited;
-      const problems = await checkDecision({ ai: this.ai, pause, decision });
-      const applied = problems.length === 0 || ('force' in decision && decision.force === true);
-      const ack: AttachAckRequest = { runId: this.config.runId, pauseId: pause.pauseId, problems, applied };
-      await this.post({ op: 'ack', body: ack, schema: undefined });
-      // A refused decision leaves the pause open: the developer decides again.
-      if (applied) return decision;
-    }
-  }
-
-  private async post<T>({ op, body, schema }: { op: 'hook' | 'wait' | 'ack'; body: unknown; schema: z.ZodType<T> | undefined }): Promise<T> {
-    const where = `${this.config.url}/attach/step/${op}`;
-    let response: Response;
-    try {
-      response = await fetch(where, { method: 'POST', headers: { authorization: `Bearer ${this.config.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    } catch (error) {
-      throw new StepError(`Loopscope's step hook at ${where} did not answer (${errorMessage(error)}): is Loopscope still running?`, 'UNAVAILABLE');
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      const message = (() => {
-        try {
-          return (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
-        } catch {
-          return text;
-        }
-      })();
-      throw new StepError(`Loopscope refused the step ${op} (${response.status}): ${message}`, response.status === 404 ? 'NOT_FOUND' : 'FAILED_PRECONDITION');
-    }
-    return schema ? schema.parse(JSON.parse(text)) : (undefined as T);
-  }
-}
-
-/** The pause as the hook request carries it. */
-function hookPause(info: Omit<PauseInfo, 'pauseId' | 'pausedAt'>): AttachHookRequest['pause'] {
-  const actions = info.actions ?? [];
-  if (info.kind === 'model') return { kind: 'model', modelTurn: info.modelTurn ?? 1, actions };
-  return { kind: 'tool', tool: { name: info.tool?.name ?? '', ref: info.tool?.ref, input: info.tool?.input }, actions };
-}
-
 /** The middleware as the app registers it: each generate that names it gets a stepper for its run. */
 const appStepMiddleware = generateMiddleware({ name: STEP_MIDDLEWARE, description: 'Loopscope: pauses a generate Loopscope started before each model call and tool execution.' }, ({ config, ai }) => {
   const parsed = AttachStepConfigSchema.safeParse(config);
   if (!parsed.success) throw new Error(`The ${STEP_MIDDLEWARE} middleware needs the config Loopscope gives it ({runId, url, token}): ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
-  return stepHooks(ai as unknown as GenkitBeta, new RemoteStepper(parsed.data, ai as unknown as GenkitBeta));
+  const beta = ai as unknown as GenkitBeta;
+  const stepper = new RemoteStepper({
+    config: parsed.data,
+    check: ({ pause, decision }) => checkDecision({ ai: beta, pause, decision }),
+    whereabouts: () => ({ traceId: activeTraceId(), openSpan: activeSpanStart() }),
+  });
+  return stepHooks(beta, stepper);
 });
 
 type GenerateArgument = Parameters<Genkit['generate']>[0];
