@@ -14,7 +14,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // Loopscope: in your own app, `from 'loopscope/ai-sdk'`.
-import { loopscopeTelemetry } from '../../../lib/runtime/ai-sdk-app/index';
+import { loopscopeTelemetry } from '../../../lib/runtimes/ai-sdk/app-package/index';
 import { planTrip } from './trip-agent';
 
 // Loopscope: the one line — spans to Loopscope, each call a run there.

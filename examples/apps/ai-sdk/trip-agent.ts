@@ -13,7 +13,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Conten
 import { generateText, stepCountIs, tool, wrapLanguageModel, type ModelMessage } from 'ai';
 import { z } from 'zod';
 // Loopscope: in your own app, `from 'loopscope/ai-sdk'` once Loopscope is a dev dependency.
-import { answerInLoopscope, loopscopeStep, loopscopeTools } from '../../../lib/runtime/ai-sdk-app/index';
+import { answerInLoopscope, loopscopeStep, loopscopeTools } from '../../../lib/runtimes/ai-sdk/app-package/index';
 
 type ToolOutput = { toolName: string; value: unknown };
 
