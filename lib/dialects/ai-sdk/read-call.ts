@@ -16,7 +16,7 @@ import { readAiSdkResolutions } from './read-resolutions';
 import { toolCallFromSpan, toolCallWithoutSpan, type CallContext } from './read-tool-call';
 import { STATES } from './sdk-words';
 import { messagesView, toolView, type MessagesView } from './span-views';
-import { callSpanFields } from '../call-span-fields';
+import { newGenerateCall } from '../new-generate-call';
 import { AI_SDK_STEP_MARKERS, HAND_WRITTEN_MODEL } from './loopscope-markers';
 
 interface ModelStep {
@@ -141,22 +141,26 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   else status = 'ok';
   const finishReason = status === 'ok' || status === 'interrupted' ? (callView.finishReasons[0] ?? lastStep?.view.finishReasons[0]) : undefined;
   const resume = readAiSdkResolutions({ generateId: id, input: callView.input.messages, firstModelInput: steps[0]?.view.input.messages ?? [], resumeToolCalls, failedWith: failed ? (classification.exceptionType ?? classification.errorMessage) : undefined });
-  const call: GenerateCall = {
-    ...callSpanFields({ root, flowSpanId }),
-    status,
-    finishReason,
-    errorMessage: status === 'error' ? classification.errorMessage : undefined,
-    errorStatus: status === 'error' ? classification.exceptionType : undefined,
-    model: callView.model ?? turns.find((turn) => turn.model)?.model?.model,
-    turns,
-    resumeToolCalls,
-    ...(resume ? { resume: { resolutions: resume.resolutions } } : {}),
-    pendingInterrupts: pending.map((call) => ({ name: call.name, ...(call.ref !== undefined ? { ref: call.ref } : {}), input: call.input })),
-    text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
-    notes,
-  };
   // Stopped with `tool-calls` and nothing pending: every call ran, the step limit (stopWhen) ended the loop.
-  if (status === 'ok' && finishReason !== undefined && TOOL_CALLS_FINISH_REASONS.has(finishReason) && (lastStep?.requests.length ?? 0) > 0) call.runtimeState = STATES.stepLimit;
+  const stepLimit = status === 'ok' && finishReason !== undefined && TOOL_CALLS_FINISH_REASONS.has(finishReason) && (lastStep?.requests.length ?? 0) > 0;
+  const call = newGenerateCall({
+    root,
+    flowSpanId,
+    read: {
+      status,
+      finishReason,
+      errorMessage: status === 'error' ? classification.errorMessage : undefined,
+      errorStatus: status === 'error' ? classification.exceptionType : undefined,
+      model: callView.model ?? turns.find((turn) => turn.model)?.model?.model,
+      turns,
+      resumeToolCalls,
+      resume: resume ? { resolutions: resume.resolutions } : undefined,
+      pendingInterrupts: pending.map((call) => ({ name: call.name, ...(call.ref !== undefined ? { ref: call.ref } : {}), input: call.input })),
+      text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
+      notes,
+      runtimeState: stepLimit ? STATES.stepLimit : undefined,
+    },
+  });
   return {
     call,
     interrupted: aiSdkInterruptedKey({ call, root, lastModelMessages: lastStep ? [...lastStep.view.input.messages, ...lastStep.view.output.messages] : [] }),

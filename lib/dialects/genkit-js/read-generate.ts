@@ -16,7 +16,7 @@ import { messageText, toolRequestParts } from './message-parts';
 import { readResolutions } from './read-resolutions';
 import { buildToolCall, pairToolCalls } from './read-tool-call';
 import { readResumeInput, type ResumeInput } from './resume-parts';
-import { callSpanFields } from '../call-span-fields';
+import { newGenerateCall } from '../new-generate-call';
 
 const STATUS_PREFIX = /^([A-Z_]{3,}):/;
 
@@ -150,19 +150,22 @@ export function readGenerateCall(options: {
 
   const resume = input && resumeInput ? { resolutions: readResolutions({ generateId: id, input, resume: resumeInput, errorMessage, resumeToolCalls }) } : undefined;
   const firstModel = turns.find((turn) => turn.model)?.model?.model;
-  const call: GenerateCall = {
-    ...callSpanFields({ root, flowSpanId }),
-    status,
-    finishReason: status === 'ok' || status === 'interrupted' ? finishReason : undefined,
-    errorMessage,
-    errorStatus: errorMessage ? STATUS_PREFIX.exec(errorMessage)?.[1] : undefined,
-    model: stringOf(input?.model) ?? firstModel,
-    turns,
-    resumeToolCalls,
-    resume,
-    pendingInterrupts: pendingInterrupts.map((part) => part.request),
-    text: status === 'ok' ? lastModel?.text : undefined,
-    notes: (options.bugNotes ?? knownBugNotes)({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
-  };
+  const call = newGenerateCall({
+    root,
+    flowSpanId,
+    read: {
+      status,
+      finishReason: status === 'ok' || status === 'interrupted' ? finishReason : undefined,
+      errorMessage,
+      errorStatus: errorMessage ? STATUS_PREFIX.exec(errorMessage)?.[1] : undefined,
+      model: stringOf(input?.model) ?? firstModel,
+      turns,
+      resumeToolCalls,
+      resume,
+      pendingInterrupts: pendingInterrupts.map((part) => part.request),
+      text: status === 'ok' ? lastModel?.text : undefined,
+      notes: (options.bugNotes ?? knownBugNotes)({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
+    },
+  });
   return { call, interrupted: interruptedKeyOf({ call, root, output }), resume: resumeKeyOf({ call, root, input }) };
 }
