@@ -4,6 +4,7 @@
  */
 import type { Span } from '../trace/span';
 import { aiSdk } from './ai-sdk';
+import { dialectDispatch } from './dialect-dispatch';
 import { genkitJs } from './genkit-js';
 import { genkitGo } from './genkit-go';
 import type { RuntimeDialect } from './runtime-dialect';
@@ -11,10 +12,14 @@ import type { RuntimeDialect } from './runtime-dialect';
 // genkit Go before genkit JS: both write genkit's attributes; Go's spans also name their language.
 export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk];
 
-/** The dialect that claims a span (the first that does), or undefined when none knows it. */
+const DISPATCH = dialectDispatch(DIALECTS);
+
+/**
+ * The dialect that claims a span (the first that does), or undefined when none knows it. A
+ * build claims each span once, through its index (`SpanIndex.dialectOf`).
+ */
 export function dialectOf(span: Span, dialects: readonly RuntimeDialect[] = DIALECTS): RuntimeDialect | undefined {
-  for (const dialect of dialects) if (dialect.claims(span)) return dialect;
-  return undefined;
+  return (dialects === DIALECTS ? DISPATCH : dialectDispatch(dialects))(span);
 }
 
 /** A dialect's name for people (`genkit JS`, `Vercel AI SDK`), or the id itself when none has it. */

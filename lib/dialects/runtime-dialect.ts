@@ -54,8 +54,18 @@ export interface RuntimeDialect {
   readonly explains: DialectExplanations;
   /** True for the spans this runtime records (the first dialect that claims a span reads it). */
   claims(span: Span): boolean;
-  /** What a claimed span is in the loop model. */
-  classify(span: Span): SpanClassification;
+  /**
+   * What every span `claims` accepts carries — one of these instrumentation scope names,
+   * attributes (present, whatever their value) or span names — so the registry's dispatcher
+   * (dialect-dispatch.ts) asks `claims` only of the runtimes a span may belong to. Absent: it is
+   * asked of every span. A span `claims` accepts without any of them would go unclaimed.
+   */
+  readonly claimedBy?: { scopes?: readonly string[]; attributes?: readonly string[]; spanNames?: readonly string[] };
+  /**
+   * What a claimed span is in the loop model. `index`: the build's, when classified in one — what
+   * the classification parses of the span is kept there (`SpanIndex.memo`) for the call reader.
+   */
+  classify(span: Span, index?: SpanIndex): SpanClassification;
   /**
    * True when the span — a call's span or a tool's — runs inside a top-level call (a later
    * turn of a call is nested in the previous one; a tool runs inside its call), also when the

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 import { buildSpan, generateAttributes, spanTimes } from '../trace/testing/build-span';
-import { classifySpan } from './classify-span';
+import { spanClaimer } from './classify-span';
 import { enclosedByCall } from './genkit-js/enclosed-by-call';
 import { buildSpanIndex as indexWith, enclosingFlow, spanKey, type SpanIndex } from './span-index';
 
 /** The index as a build makes it: every span classified by the registered dialects. */
-const buildSpanIndex = (spans: readonly Span[]) => indexWith(spans, classifySpan);
+const buildSpanIndex = (spans: readonly Span[]) => indexWith(spans, spanClaimer());
 /** A generate span nested in another generate (a later turn), as the genkit dialect tells it. */
 const isNestedGenerate = (index: SpanIndex, span: Span) => enclosedByCall(index, span);
 
@@ -111,13 +111,14 @@ describe('buildSpanIndex', () => {
     expect(index.childrenOf(self)).toEqual([]);
   });
 
-  it('classifies each span once and keeps the result', () => {
+  it('claims and classifies each span once and keeps the result', () => {
     const generate = buildSpan({ name: 'generate', attributes: generateAttributes() });
     const index = buildSpanIndex([generate]);
     const first = index.classify(generate);
     expect(first.role).toBe('generate');
     expect(index.classify(generate)).toBe(first);
-    expect(index.classification.get(generate)).toBe(first);
+    expect(index.claims.get(generate)?.classification).toBe(first);
+    expect(index.dialectOf(generate)?.id).toBe('genkit-js');
   });
 
   it('indexes a real trace: the tree of a 4-round loop, each turn a generate inside the previous one', async () => {

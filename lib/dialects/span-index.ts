@@ -1,7 +1,27 @@
 import { compareNanos, spanKey, type Span } from '../trace/span';
 import type { SpanClassification } from '../trace/span-classification';
+import type { RuntimeDialect } from './runtime-dialect';
 
 export { spanKey };
+
+/** A kind of value a reader keeps once per span and build (`SpanIndex.memo`): a parsed attribute, a dialect's view of a span. */
+export interface MemoSlot<T> {
+  readonly name: string;
+  /** Never set: carries the kept value's type. */
+  readonly value?: T;
+}
+
+/** A memo slot, made once by the reader that keeps values in it (at module level: the slot holds nothing itself). */
+export function memoSlot<T>(name: string): MemoSlot<T> {
+  return Object.freeze({ name });
+}
+
+/** Which runtime's span it is and what it is in the loop model: decided once per span and build. */
+export interface SpanClaim {
+  /** The dialect that claims the span, when one does. */
+  dialect?: RuntimeDialect;
+  classification: SpanClassification;
+}
 
 /**
  * Lookups over one set of spans, built once per `buildRunGraph` call (never cached across
@@ -12,17 +32,27 @@ export interface SpanIndex {
   spans: Span[];
   children: Map<Span, Span[]>;
   parents: Map<Span, Span>;
-  classification: Map<Span, SpanClassification>;
+  /** Each span's claim, once asked. */
+  claims: Map<Span, SpanClaim>;
   classify(span: Span): SpanClassification;
+  /** The dialect that claims a span (the one that classified it), when one does. */
+  dialectOf(span: Span): RuntimeDialect | undefined;
   parentOf(span: Span): Span | undefined;
   childrenOf(span: Span): Span[];
+  /**
+   * `compute(span)`, once per span and slot in this build: what several readers of a build need
+   * of one span — its classification and its call reader alike — is made (a JSON attribute
+   * parsed) once. Readers share the value: none may change it.
+   */
+  memo<T>(options: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T }): T;
 }
 
 /**
- * Indexes spans for one build. `classify` says what each span is (the dialects' dispatcher,
- * lib/dialects/classify-span.ts); each span is classified once, on first ask.
+ * Indexes spans for one build. `claimSpan` says whose each span is and what it is (`spanClaimer`
+ * of lib/dialects/classify-span.ts: one dispatch over the dialects); each span is claimed once,
+ * on first ask.
  */
-export function buildSpanIndex(spans: readonly Span[], classifySpan: (span: Span) => SpanClassification): SpanIndex {
+export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, index: SpanIndex) => SpanClaim): SpanIndex {
   // traceId → spanId → span: nested maps, so indexing builds no key strings.
   const byTrace = new Map<string, Map<string, Span>>();
   for (const span of spans) {
@@ -48,25 +78,36 @@ export function buildSpanIndex(spans: readonly Span[], classifySpan: (span: Span
   }
   // Spans arrive in any order: siblings are ordered by start time.
   for (const list of children.values()) list.sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
-  const classification = new Map<Span, SpanClassification>();
-  const classify = (span: Span) => {
-    let result = classification.get(span);
+  const claims = new Map<Span, SpanClaim>();
+  const claim = (span: Span) => {
+    let result = claims.get(span);
     if (!result) {
-      result = classifySpan(span);
-      classification.set(span, result);
+      result = claimSpan(span, index);
+      claims.set(span, result);
     }
     return result;
   };
+  const memos = new Map<MemoSlot<unknown>, Map<Span, unknown>>();
   const none: Span[] = [];
-  return {
+  const index: SpanIndex = {
     spans: unique,
     children,
     parents,
-    classification,
-    classify,
+    claims,
+    classify: (span) => claim(span).classification,
+    dialectOf: (span) => claim(span).dialect,
     parentOf: (span) => parents.get(span),
     childrenOf: (span) => children.get(span) ?? none,
+    memo: <T>({ slot, span, compute }: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T }): T => {
+      let kept = memos.get(slot);
+      if (!kept) memos.set(slot, (kept = new Map()));
+      if (kept.has(span)) return kept.get(span) as T;
+      const value = compute(span);
+      kept.set(span, value);
+      return value;
+    },
   };
+  return index;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { classifySpan } from '../dialects/classify-span';
-import { dialectOf, DIALECTS } from '../dialects/registry';
+import { spanClaimer } from '../dialects/classify-span';
+import { DIALECTS } from '../dialects/registry';
 import type { RuntimeDialect } from '../dialects/runtime-dialect';
 import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../dialects/span-index';
 import type { Span } from '../trace/span';
@@ -47,24 +47,24 @@ function summarize({ index, generates, standaloneToolCalls }: { index: SpanIndex
   };
 }
 
-/** The spans of a build, indexed and classified by the dialects that claim them. */
+/** The spans of a build, indexed, each claimed once by the dialect that reads it and classified by it. */
 export function indexSpans(spans: readonly Span[], dialects: readonly RuntimeDialect[] = DIALECTS): SpanIndex {
-  return buildSpanIndex(spans, (span) => classifySpan(span, dialects));
+  return buildSpanIndex(spans, spanClaimer(dialects));
 }
 
 /**
  * The top-level calls of a set of spans (in start order), each read by the dialect that
- * claims its span, the tool calls run outside any call, and their link keys. Spans of several
- * runtimes draw side by side.
+ * claimed its span in the index, the tool calls run outside any call, and their link keys.
+ * Spans of several runtimes draw side by side.
  */
-export function readGenerates(index: SpanIndex, dialects: readonly RuntimeDialect[] = DIALECTS): { generates: GenerateCall[]; standaloneToolCalls: ToolCall[]; keys: TraceLinkKeys } {
+export function readGenerates(index: SpanIndex): { generates: GenerateCall[]; standaloneToolCalls: ToolCall[]; keys: TraceLinkKeys } {
   const generates: GenerateCall[] = [];
   const standaloneToolCalls: ToolCall[] = [];
   const keys: TraceLinkKeys = { interrupted: [], resumes: [] };
   for (const span of index.spans) {
     const role = index.classify(span).role;
     if (role !== 'tool' && role !== 'generate') continue;
-    const dialect = dialectOf(span, dialects);
+    const dialect = index.dialectOf(span);
     if (!dialect || dialect.enclosedByCall(index, span)) continue;
     if (role === 'tool') {
       standaloneToolCalls.push(dialect.readStandaloneTool(index, span));
@@ -90,7 +90,7 @@ export function readGenerates(index: SpanIndex, dialects: readonly RuntimeDialec
 export function buildRunGraph(spans: readonly Span[], options: { matches?: readonly ResumeMatch[]; dialects?: readonly RuntimeDialect[] } = {}): RunGraph {
   const dialects = options.dialects ?? DIALECTS;
   const index = indexSpans(spans, dialects);
-  const { generates, standaloneToolCalls, keys } = readGenerates(index, dialects);
+  const { generates, standaloneToolCalls, keys } = readGenerates(index);
   linkResumes({ generates, keys, matches: options.matches });
   for (const dialect of dialects) dialect.notesAfterLinking?.(generates);
   const { nodes, edges } = graphElements(generates, standaloneToolCalls);

@@ -1,5 +1,5 @@
 import { LoopscopeError } from '../errors';
-import { classifySpan } from '../dialects/classify-span';
+import { classifySpan, spanClaimer } from '../dialects/classify-span';
 import { dialectOf } from '../dialects/registry';
 import { buildSpanIndex } from '../dialects/span-index';
 import type { ResumeContext } from '../dialects/resume-model';
@@ -29,5 +29,5 @@ export function resumeContextFrom(spans: readonly Span[], generateSpanId?: strin
   }
   const dialect = dialectOf(root);
   if (!dialect?.resume) throw new LoopscopeError('FAILED_PRECONDITION', `Calls recorded by ${dialect?.title ?? 'this runtime'} cannot be resumed here yet.`);
-  return dialect.resume.contextOf(root, buildSpanIndex(spans.filter((span) => span.traceId === root.traceId), classifySpan));
+  return dialect.resume.contextOf(root, buildSpanIndex(spans.filter((span) => span.traceId === root.traceId), spanClaimer()));
 }

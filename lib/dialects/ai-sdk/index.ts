@@ -13,7 +13,7 @@
 import { enclosingCall } from '../span-index';
 import type { RuntimeDialect } from '../runtime-dialect';
 import { aiSdkAfterLinking } from './after-linking';
-import { classifyAiSdkSpan, isAiSdkSpan } from './classify-span';
+import { AI_SDK_CLAIMED_BY, classifyAiSdkSpan, isAiSdkSpan } from './classify-span';
 import { readAiSdkCall } from './read-call';
 import { toolCallFromSpan } from './read-tool-call';
 import { aiSdkSpanValues } from './span-values';
@@ -41,6 +41,7 @@ export const aiSdk: RuntimeDialect = {
     sendSpans: 'experimental_telemetry alone emits nothing — call registerTelemetry(new OpenTelemetry()) from @ai-sdk/otel once, with a NodeSDK and an OTLPTraceExporter started. Apps of other frameworks that follow the OTel GenAI conventions (gen_ai.operation.name: Pydantic AI, Google ADK) are read too.',
   },
   claims: isAiSdkSpan,
+  claimedBy: AI_SDK_CLAIMED_BY,
   classify: classifyAiSdkSpan,
   // The SDK's spans carry no ancestry of their own (genkit's `genkit:path`): the parent chain decides.
   enclosedByCall: (index, span) => enclosingCall(index, span).call !== undefined,

@@ -5,6 +5,7 @@
  * classifier read only these.
  */
 import type { AttributeValue, Span } from '../../trace/span';
+import { memoSlot, type SpanIndex } from '../span-index';
 import { AGENT_OPERATIONS, finishReasonsOf, GEN_AI, genAiOperation, MODEL_OPERATIONS, stringAttribute, TOOL_OPERATIONS } from '../otel-genai/genai-attributes';
 import { readGenAiMessages, type ReadMessages } from '../otel-genai/genai-messages';
 import { offeredTools, type OfferedTool } from '../otel-genai/genai-tool-definitions';
@@ -55,8 +56,18 @@ export function finishReasonsOfSpan(span: Span): string[] {
   return legacy ? [legacy] : [];
 }
 
-/** The messages of a call or model span (parsed on each ask: keep the result). */
-export function messagesView(span: Span): MessagesView {
+const MESSAGES_VIEW = memoSlot<MessagesView>('ai-sdk messages view');
+
+/**
+ * The messages of a call or model span, parsed on each ask (keep the result) — or once per build
+ * when its index is given, for a span two readers of the build want: a call's, which its
+ * classification reads for a pause and its reader for everything.
+ */
+export function messagesView(span: Span, index?: SpanIndex): MessagesView {
+  return index ? index.memo({ slot: MESSAGES_VIEW, span, compute: readMessagesView }) : readMessagesView(span);
+}
+
+function readMessagesView(span: Span): MessagesView {
   const legacy = sdkSpanSource(span) === 'legacy';
   const kind = sdkSpanKind(span);
   return {

@@ -59,9 +59,12 @@ export function generateFinishReason(span: Span): string | undefined {
   return undefined;
 }
 
+/** The attribute every span genkit records carries: its actions, flows and generate utility. */
+export const GENKIT_TYPE_ATTRIBUTE = 'genkit:type';
+
 /** True when genkit recorded the span (its actions, flows and generate utility all carry `genkit:type`). */
 export function isGenkitSpan(span: Span): boolean {
-  return span.attributes['genkit:type'] !== undefined;
+  return span.attributes[GENKIT_TYPE_ATTRIBUTE] !== undefined;
 }
 
 /** Classifies one span in genkit's terms. Pure; compute once per span and keep the result. */

@@ -10,7 +10,7 @@ import type { Span } from '../../trace/span';
 import type { GenerateCall, ToolCall } from '../loop-model';
 import type { RuntimeDialect } from '../runtime-dialect';
 import type { SpanIndex } from '../span-index';
-import { classifyGenkitSpan, isGenkitSpan } from './classify-span';
+import { classifyGenkitSpan, GENKIT_TYPE_ATTRIBUTE, isGenkitSpan } from './classify-span';
 import { GENKIT_DIALECT_ID } from './dialect-id';
 import { enclosedByCall } from './enclosed-by-call';
 import { GENKIT_BUGS } from './known-bugs';
@@ -61,6 +61,7 @@ export const genkitJs: RuntimeDialect = {
     sendSpans: 'call disableGenkitOTelInitialization() from genkit/tracing, then start a NodeSDK with an OTLPTraceExporter before importing genkit.',
   },
   claims: isGenkitSpan,
+  claimedBy: { attributes: [GENKIT_TYPE_ATTRIBUTE] },
   classify: classifyGenkitSpan,
   enclosedByCall,
   readCall: readGenerateCall,

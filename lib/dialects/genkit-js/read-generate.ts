@@ -9,6 +9,7 @@ import { spanKey, type Span } from '../../trace/span';
 import type { GenerateCall, ModelCall, Resolution, ToolCall, Turn } from '../loop-model';
 import type { ReadCall } from '../runtime-dialect';
 import type { SpanIndex } from '../span-index';
+import { generateInput } from './generate-input';
 import { GENKIT_BUGS } from './known-bugs';
 import { interruptedKeyOf, resumeKeyOf } from './link-keys';
 import { HAND_WRITTEN_MODEL } from './loopscope-markers';
@@ -61,11 +62,11 @@ const knownBugNotes: BugNotes = (options) => {
 };
 
 /** A generate's input and resume parts: a resume is a generate called with `resume: {respond, restart}` (genkit JS, and genkit Go ≥ 1.12). */
-function readResume(root: Span): { input?: Record<string, unknown>; resume?: ResumeInput } {
+function readResume(index: SpanIndex, root: Span): { input?: Record<string, unknown>; resume?: ResumeInput } {
   // A generate's input repeats the whole history and tool schemas: parse it only for a resume.
   const rawInput = root.attributes['genkit:input'];
   const mayBeResume = typeof rawInput === 'string' ? rawInput.includes('"resume"') : isObject(rawInput) && rawInput.resume !== undefined;
-  const parsedInput = mayBeResume ? jsonAttributeOrUndefined(rawInput) : undefined;
+  const parsedInput = mayBeResume ? generateInput(root, index) : undefined;
   const input = isObject(parsedInput) ? parsedInput : undefined;
   return { input, resume: readResumeInput(input) };
 }
@@ -88,7 +89,7 @@ export function readGenerateCall(options: {
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  const { input, resume: resumeInput } = readResume(root);
+  const { input, resume: resumeInput } = readResume(index, root);
   const mayBeResume = resumeInput !== undefined;
   const outputInterrupted = classification.outcome === 'interrupted';
   const parsedOutput = outputInterrupted ? jsonAttributeOrUndefined(root.attributes['genkit:output']) : undefined;

@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { DIALECTS } from '../dialects/registry';
+import type { RuntimeDialect } from '../dialects/runtime-dialect';
+import { loadTraceFile } from '../trace/load-trace-file';
+import type { Span } from '../trace/span';
+import { goldenSources } from './__goldens__/golden-sources';
+import { buildRunGraph } from './build-run-graph';
+
+/** Every text JSON.parse is given through the one limited parser (lib/trace/parse-json-limited.ts). */
+const parsedTexts = vi.hoisted(() => [] as string[]);
+vi.mock('../trace/parse-json-limited', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../trace/parse-json-limited')>();
+  return {
+    ...original,
+    tryParseJsonLimited: (input: string | Uint8Array, maxDepth?: number) => {
+      if (typeof input === 'string') parsedTexts.push(input);
+      return original.tryParseJsonLimited(input, maxDepth);
+    },
+  };
+});
+
+const sources = goldenSources();
+
+/** How many attribute slots of the spans hold each text. */
+function attributeTexts(spans: readonly Span[]): Map<string, number> {
+  const texts = new Map<string, number>();
+  for (const span of spans) for (const value of Object.values(span.attributes)) if (typeof value === 'string') texts.set(value, (texts.get(value) ?? 0) + 1);
+  return texts;
+}
+
+/**
+ * What a build does per span stays flat as runtimes are added (docs/performance.md, "Graph
+ * build"): each span is claimed once, by one dispatch that asks only the runtimes whose scope,
+ * attributes or name it carries, and each JSON attribute is parsed at most once.
+ */
+describe('what a build reads of each span', () => {
+  /** The spans each dialect's `claims` is asked about in one build of a file's spans. */
+  async function claimsAsked(file: string): Promise<Map<RuntimeDialect, Span[]>> {
+    const spans = await loadTraceFile(file);
+    const asked = new Map<RuntimeDialect, Span[]>(DIALECTS.map((dialect) => [dialect, []]));
+    const counted = DIALECTS.map((dialect): RuntimeDialect => ({
+      ...dialect,
+      claims: (span) => {
+        asked.get(dialect)?.push(span);
+        return dialect.claims(span);
+      },
+    }));
+    buildRunGraph(spans, { dialects: counted });
+    return asked;
+  }
+
+  it.each(sources.map((source) => [path.basename(source.file), source.file]))('%s: each dialect is asked to claim a span at most once', async (_name, file) => {
+    for (const [dialect, spans] of await claimsAsked(file)) expect(spans.length, `${dialect.id} asked twice about a span`).toBe(new Set(spans).size);
+  });
+
+  it.each(sources.map((source) => [path.basename(source.file), source.file]))('%s: a dialect is asked only about spans that carry its keys', async (_name, file) => {
+    for (const [dialect, spans] of await claimsAsked(file)) {
+      const { attributes = [], spanNames = [] } = dialect.claimedBy ?? {};
+      for (const span of spans) expect(attributes.some((key) => span.attributes[key] !== undefined) || spanNames.includes(span.name), `${dialect.id} asked about ${span.name}`).toBe(true);
+    }
+  });
+
+  it.each(sources.map((source) => [path.basename(source.file), source.file]))('%s: no JSON attribute is parsed twice', async (_name, file) => {
+    const spans = await loadTraceFile(file);
+    const held = attributeTexts(spans);
+    parsedTexts.length = 0;
+    buildRunGraph(spans);
+    const times = new Map<string, number>();
+    for (const text of parsedTexts) if (held.has(text)) times.set(text, (times.get(text) ?? 0) + 1);
+    const twice = [...times].filter(([text, count]) => count > (held.get(text) ?? 0)).map(([text, count]) => `${count}× ${text.slice(0, 80)}`);
+    expect(twice).toEqual([]);
+  });
+});
