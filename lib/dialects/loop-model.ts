@@ -166,3 +166,10 @@ export interface GenerateCall {
 export function requestLabel(request: { name: string; ref?: string }): string {
   return request.ref ? `${request.name}#${request.ref}` : request.name;
 }
+
+/** The tool calls of the calls' turns by id (of two that share an id, the later), for the notes made after linking. */
+export function toolCallsById(generates: readonly GenerateCall[]): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+  return calls;
+}

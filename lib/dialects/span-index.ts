@@ -48,6 +48,27 @@ export interface SpanIndex {
 }
 
 /**
+ * Sorts spans by start time in place, as the stable `sort` does. A few siblings — the usual
+ * case, and a build sorts every span's children — by insertion, which allocates nothing (`sort`
+ * makes a work area for every list) and takes one pass over siblings that arrived in order.
+ */
+function sortByStart(spans: Span[]): void {
+  if (spans.length > 16) {
+    spans.sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
+    return;
+  }
+  for (let index = 1; index < spans.length; index++) {
+    const span = spans[index];
+    let at = index - 1;
+    while (at >= 0 && compareNanos(spans[at].startTimeUnixNano, span.startTimeUnixNano) > 0) {
+      spans[at + 1] = spans[at];
+      at--;
+    }
+    spans[at + 1] = span;
+  }
+}
+
+/**
  * Indexes spans for one build. `claimSpan` says whose each span is and what it is (`spanClaimer`
  * of lib/dialects/classify-span.ts: one dispatch over the dialects); each span is claimed once,
  * on first ask.
@@ -77,7 +98,7 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
     else children.set(parent, [span]);
   }
   // Spans arrive in any order: siblings are ordered by start time.
-  for (const list of children.values()) list.sort((a, b) => compareNanos(a.startTimeUnixNano, b.startTimeUnixNano));
+  for (const list of children.values()) sortByStart(list);
   const claims = new Map<Span, SpanClaim>();
   const claim = (span: Span) => {
     let result = claims.get(span);
@@ -111,33 +132,56 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
 }
 
 /**
+ * How far a walk up the parents goes before it keeps the spans it passed: a parent cycle in
+ * broken data would otherwise never end, but real chains are far shorter, and a walk that keeps
+ * no set allocates nothing (the build walks up from every call and tool span).
+ */
+const UNGUARDED_STEPS = 64;
+
+/**
+ * The first ancestor of `span` that `matches`, and the last span the walk passed before it
+ * stopped. The walk ends at a true root, a parent that is not loaded, or a span it passed
+ * already; `startCounts`: `span` itself counts as passed (a cycle back to it ends the walk there).
+ */
+function walkUp(options: { index: SpanIndex; span: Span; matches: (ancestor: Span) => boolean; startCounts: boolean }): { found?: Span; last: Span } {
+  const { index, span, matches, startCounts } = options;
+  let last = span;
+  let current = index.parentOf(span);
+  // Without a set, a cycle only repeats spans already asked (nothing new is found) until the
+  // walk is cut off and done again with one; a cycle back to a start that counts ends it here.
+  for (let steps = 0; current && steps < UNGUARDED_STEPS; steps++) {
+    if (startCounts && current === span) return { last };
+    if (matches(current)) return { found: current, last };
+    last = current;
+    current = index.parentOf(current);
+  }
+  if (!current) return { last };
+  const seen = new Set<Span>(startCounts ? [span] : []);
+  last = span;
+  current = index.parentOf(span);
+  while (current && !seen.has(current)) {
+    if (matches(current)) return { found: current, last };
+    seen.add(current);
+    last = current;
+    current = index.parentOf(current);
+  }
+  return { last };
+}
+
+/**
  * The nearest ancestor that is a top-level call's span (role `generate`), and whether the
  * walk up ended without reaching a true root — a parent that is not loaded, or a cycle in
  * broken data (then a dialect may know more from the span's own attributes: genkit's
  * `genkit:path`).
  */
 export function enclosingCall(index: SpanIndex, span: Span): { call?: Span; chainBroken: boolean } {
-  let current = index.parentOf(span);
-  let last: Span = span;
-  const seen = new Set<Span>([span]);
-  while (current && !seen.has(current)) {
-    if (index.classify(current).role === 'generate') return { call: current, chainBroken: false };
-    seen.add(current);
-    last = current;
-    current = index.parentOf(current);
-  }
+  const { found, last } = walkUp({ index, span, matches: (ancestor) => index.classify(ancestor).role === 'generate', startCounts: true });
+  if (found) return { call: found, chainBroken: false };
   // Not ended at a true root: a parent is not loaded, or the chain runs in a circle.
   return { chainBroken: last.parentSpanId !== undefined };
 }
 
 /** The closest enclosing flow span, if any. */
 export function enclosingFlow(index: SpanIndex, span: Span): Span | undefined {
-  let current = index.parentOf(span);
-  const seen = new Set<Span>();
-  while (current && !seen.has(current)) {
-    if (index.classify(current).role === 'flow') return current;
-    seen.add(current);
-    current = index.parentOf(current);
-  }
-  return undefined;
+  return walkUp({ index, span, matches: (ancestor) => index.classify(ancestor).role === 'flow', startCounts: false }).found;
 }

@@ -19,11 +19,15 @@ function summarize({ index, generates, standaloneToolCalls }: { index: SpanIndex
     if (role === 'model') modelCalls += 1;
     else if (role === 'tool') toolCalls += 1;
   }
-  const counts = { interrupts: standaloneToolCalls.filter((call) => call.status === 'interrupted').length, responds: 0, restarts: 0, pendingReused: 0, errors: 0 };
+  const counts = { interrupts: 0, responds: 0, restarts: 0, pendingReused: 0, errors: 0 };
+  const countInterrupts = (calls: readonly ToolCall[]) => {
+    for (const call of calls) if (call.status === 'interrupted') counts.interrupts += 1;
+  };
+  countInterrupts(standaloneToolCalls);
   for (const generate of generates) {
     if (generate.status === 'error') counts.errors += 1;
-    const calls = [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)];
-    counts.interrupts += calls.filter((call) => call.status === 'interrupted').length;
+    countInterrupts(generate.resumeToolCalls);
+    for (const turn of generate.turns) countInterrupts(turn.toolCalls);
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.kind === 'respond') counts.responds += 1;
       else if (resolution.kind === 'restart') counts.restarts += 1;

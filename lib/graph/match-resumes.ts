@@ -72,30 +72,38 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
   for (const resume of contentResumes) {
     const group = byRequests.get(resume.requests) ?? [];
     // The group is in start order: only the prefix that started no later than the resume counts.
-    const earlier = group.slice(0, startedBy(group, resume.startTime));
-    const candidates = earlier.filter((candidate) => candidate.generateId !== resume.generateId && sameResource(candidate.resource, resume.resource));
-    if (candidates.length === 0) continue;
-    const sameHistory = resume.history === undefined ? [] : candidates.filter((candidate) => candidate.history === resume.history);
-    let pool = sameHistory.length > 0 ? sameHistory : candidates;
-    const sameTrace = pool.filter((candidate) => candidate.traceId === resume.traceId);
-    if (sameTrace.length > 0) pool = sameTrace;
+    // The pool is narrowed by predicates over that prefix, not by copies of it: a thousand runs
+    // of one loop put a thousand keys in one group, and every resume walks it.
+    const end = startedBy(group, resume.startTime);
+    const isCandidate = (candidate: InterruptedGenerateKey) => candidate.generateId !== resume.generateId && sameResource(candidate.resource, resume.resource);
+    const some = (test: (candidate: InterruptedGenerateKey) => boolean) => {
+      for (let index = 0; index < end; index++) if (test(group[index])) return true;
+      return false;
+    };
+    if (!some(isCandidate)) continue;
+    const byHistory = resume.history !== undefined && some((candidate) => isCandidate(candidate) && candidate.history === resume.history);
+    const inContentPool = (candidate: InterruptedGenerateKey) => isCandidate(candidate) && (!byHistory || candidate.history === resume.history);
+    const byTrace = some((candidate) => inContentPool(candidate) && candidate.traceId === resume.traceId);
+    const inPool = (candidate: InterruptedGenerateKey) => inContentPool(candidate) && (!byTrace || candidate.traceId === resume.traceId);
     // Nearest earlier first; an interrupt not answered yet before one that is.
-    let chosen = pool[pool.length - 1];
-    for (let index = pool.length - 1; index >= 0; index--) {
-      if (!answers.has(pool[index].generateId)) {
-        chosen = pool[index];
-        break;
-      }
+    let chosen: InterruptedGenerateKey | undefined;
+    let nearest: InterruptedGenerateKey | undefined;
+    for (let index = end - 1; index >= 0 && chosen === undefined; index--) {
+      const candidate = group[index];
+      if (!inPool(candidate)) continue;
+      nearest ??= candidate;
+      if (!answers.has(candidate.generateId)) chosen = candidate;
     }
+    chosen ??= nearest as InterruptedGenerateKey;
     const named: string[] = [];
     let count = 0;
-    for (let index = pool.length - 1; index >= 0; index--) {
-      const candidate = pool[index];
-      if (candidate === chosen || claimedByLink.has(candidate.generateId)) continue;
+    for (let index = end - 1; index >= 0; index--) {
+      const candidate = group[index];
+      if (!inPool(candidate) || candidate === chosen || claimedByLink.has(candidate.generateId)) continue;
       count += 1;
       if (named.length < MAX_NAMED_ALTERNATIVES) named.push(candidate.generateId);
     }
-    record({ resume, interruptedId: chosen.generateId, evidence: sameHistory.length > 0 ? 'history' : 'requests', others: { named, count } });
+    record({ resume, interruptedId: chosen.generateId, evidence: byHistory ? 'history' : 'requests', others: { named, count } });
   }
   return matches;
 }

@@ -7,7 +7,7 @@
  */
 import { canonicalJson, isObject } from '../../trace/json-value';
 import type { GenerateCall, Resolution, ToolCall } from '../loop-model';
-import { requestLabel } from '../loop-model';
+import { requestLabel, toolCallsById } from '../loop-model';
 import { RESOLUTION_WORDS } from './sdk-words';
 
 function waitedFor(resolution: Resolution): string | undefined {
@@ -18,11 +18,12 @@ function waitedFor(resolution: Resolution): string | undefined {
 
 /** Names, on the paused call and the answer, what linking shows. Only AI SDK answers carry `words`: genkit's are left alone. */
 export function aiSdkAfterLinking(generates: readonly GenerateCall[]): void {
-  const calls = new Map<string, ToolCall>();
-  for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+  // Made on the first AI SDK answer: a build of other runtimes' calls has none.
+  let calls: Map<string, ToolCall> | undefined;
   for (const generate of generates) {
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.words === undefined || resolution.answersToolCallId === undefined) continue;
+      calls ??= toolCallsById(generates);
       const call = calls.get(resolution.answersToolCallId);
       if (!call) continue;
       const waited = waitedFor(resolution);

@@ -29,12 +29,11 @@ interface ModelStep {
 function spansOfCall(index: SpanIndex, root: Span): { models: Span[]; tools: Span[] } {
   const models: Span[] = [];
   const tools: Span[] = [];
-  const seen = new Set<Span>([root]);
   const stack = [...index.childrenOf(root)];
   while (stack.length > 0) {
     const span = stack.pop() as Span;
-    if (seen.has(span)) continue;
-    seen.add(span);
+    // Every span has one parent, so only a parent cycle in broken data (back to the root) would come round again.
+    if (span === root) continue;
     const role = index.classify(span).role;
     if (role === 'generate') continue;
     if (role === 'model') models.push(span);

@@ -7,7 +7,7 @@
  * known bugs (known-bugs.ts).
  */
 import type { Span } from '../../trace/span';
-import type { GenerateCall, ToolCall } from '../loop-model';
+import { toolCallsById, type GenerateCall, type ToolCall } from '../loop-model';
 import type { RuntimeDialect } from '../runtime-dialect';
 import type { SpanIndex } from '../span-index';
 import { classifyGenkitSpan, GENKIT_TYPE_ATTRIBUTE, isGenkitSpan } from './classify-span';
@@ -34,11 +34,12 @@ function readStandaloneTool(index: SpanIndex, span: Span): ToolCall {
  * finds the pendingOutput an earlier one stripped from the shared messages, and fails.
  */
 function notesAfterLinking(generates: readonly GenerateCall[]): void {
-  const calls = new Map<string, ToolCall>();
-  for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+  // Made on the first unanswered resolution: most builds have none.
+  let calls: Map<string, ToolCall> | undefined;
   for (const generate of generates) {
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.kind !== 'unresolved' || resolution.answersToolCallId === undefined) continue;
+      calls ??= toolCallsById(generates);
       const call = calls.get(resolution.answersToolCallId);
       if (!call) continue;
       const own = call.resolvedBy.findIndex((entry) => entry.nodeId === resolution.id && entry.generateId === generate.id);

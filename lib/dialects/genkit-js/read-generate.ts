@@ -97,12 +97,20 @@ export function readGenerateCall(options: {
 
   const turns: Turn[] = [];
   let resumeToolCalls: ToolCall[] = [];
-  const seen = new Set<Span>();
-  for (let current: Span | undefined = root; current && !seen.has(current); ) {
-    seen.add(current);
-    const children = index.childrenOf(current);
-    const modelSpan = children.find((child) => index.classify(child).role === 'model');
-    const toolSpans = children.filter((child) => index.classify(child).role === 'tool');
+  // Each turn's generate span is a child of the previous turn's, its only parent: a walk down
+  // can come back only to where it started (a parent cycle in broken data), and ends there.
+  let current: Span | undefined = root;
+  do {
+    // One pass over the children: the turn's model span, its tool spans, the next turn's generate.
+    let modelSpan: Span | undefined;
+    let next: Span | undefined;
+    const toolSpans: Span[] = [];
+    for (const child of index.childrenOf(current)) {
+      const role = index.classify(child).role;
+      if (role === 'model') modelSpan ??= child;
+      else if (role === 'tool') toolSpans.push(child);
+      else if (role === 'generate') next ??= child;
+    }
     if (modelSpan) {
       const model = readModelCall(index, modelSpan);
       const turnId = spanKey(current);
@@ -114,8 +122,8 @@ export function readGenerateCall(options: {
       // Tool spans whose model span never arrived (lost, or another exporter): still a turn.
       turns.push({ index: turns.length, generateSpanId: current.spanId, toolCalls: pairToolCalls({ index, turnId: spanKey(current), requests: [], toolSpans }) });
     }
-    current = children.find((child) => index.classify(child).role === 'generate');
-  }
+    current = next;
+  } while (current && current !== root);
 
   // Interrupt markers in the final message: evidence for interrupts whose span shows none.
   const pendingInterrupts = toolRequestParts(output?.message)
