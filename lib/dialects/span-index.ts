@@ -1,5 +1,5 @@
 import { compareNanos, spanKey, type Span } from '../trace/span';
-import type { SpanClassification } from '../trace/span-classification';
+import type { SpanClassification, SpanRole } from '../trace/span-classification';
 import type { RuntimeDialect } from './runtime-dialect';
 
 export { spanKey };
@@ -42,9 +42,11 @@ export interface SpanIndex {
   /**
    * `compute(span)`, once per span and slot in this build: what several readers of a build need
    * of one span — its classification and its call reader alike — is made (a JSON attribute
-   * parsed) once. Readers share the value: none may change it.
+   * parsed) once. Readers share the value: none may change it. The last reader passes
+   * `last: true`, and the value is let go: kept to the end of the build, it would be copied by
+   * every collection of the young generation meanwhile.
    */
-  memo<T>(options: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T }): T;
+  memo<T>(options: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T; last?: boolean }): T;
 }
 
 /**
@@ -119,12 +121,16 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
     dialectOf: (span) => claim(span).dialect,
     parentOf: (span) => parents.get(span),
     childrenOf: (span) => children.get(span) ?? none,
-    memo: <T>({ slot, span, compute }: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T }): T => {
+    memo: <T>({ slot, span, compute, last = false }: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T; last?: boolean }): T => {
       let kept = memos.get(slot);
       if (!kept) memos.set(slot, (kept = new Map()));
-      if (kept.has(span)) return kept.get(span) as T;
+      if (kept.has(span)) {
+        const value = kept.get(span) as T;
+        if (last) kept.delete(span);
+        return value;
+      }
       const value = compute(span);
-      kept.set(span, value);
+      if (!last) kept.set(span, value);
       return value;
     },
   };
@@ -139,19 +145,19 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
 const UNGUARDED_STEPS = 64;
 
 /**
- * The first ancestor of `span` that `matches`, and the last span the walk passed before it
+ * The nearest ancestor of `span` with `role`, and the last span the walk passed before it
  * stopped. The walk ends at a true root, a parent that is not loaded, or a span it passed
  * already; `startCounts`: `span` itself counts as passed (a cycle back to it ends the walk there).
  */
-function walkUp(options: { index: SpanIndex; span: Span; matches: (ancestor: Span) => boolean; startCounts: boolean }): { found?: Span; last: Span } {
-  const { index, span, matches, startCounts } = options;
+function walkUp(options: { index: SpanIndex; span: Span; role: SpanRole; startCounts: boolean }): { found?: Span; last: Span } {
+  const { index, span, role, startCounts } = options;
   let last = span;
   let current = index.parentOf(span);
   // Without a set, a cycle only repeats spans already asked (nothing new is found) until the
   // walk is cut off and done again with one; a cycle back to a start that counts ends it here.
   for (let steps = 0; current && steps < UNGUARDED_STEPS; steps++) {
     if (startCounts && current === span) return { last };
-    if (matches(current)) return { found: current, last };
+    if (index.classify(current).role === role) return { found: current, last };
     last = current;
     current = index.parentOf(current);
   }
@@ -160,7 +166,7 @@ function walkUp(options: { index: SpanIndex; span: Span; matches: (ancestor: Spa
   last = span;
   current = index.parentOf(span);
   while (current && !seen.has(current)) {
-    if (matches(current)) return { found: current, last };
+    if (index.classify(current).role === role) return { found: current, last };
     seen.add(current);
     last = current;
     current = index.parentOf(current);
@@ -175,7 +181,7 @@ function walkUp(options: { index: SpanIndex; span: Span; matches: (ancestor: Spa
  * `genkit:path`).
  */
 export function enclosingCall(index: SpanIndex, span: Span): { call?: Span; chainBroken: boolean } {
-  const { found, last } = walkUp({ index, span, matches: (ancestor) => index.classify(ancestor).role === 'generate', startCounts: true });
+  const { found, last } = walkUp({ index, span, role: 'generate', startCounts: true });
   if (found) return { call: found, chainBroken: false };
   // Not ended at a true root: a parent is not loaded, or the chain runs in a circle.
   return { chainBroken: last.parentSpanId !== undefined };
@@ -183,5 +189,5 @@ export function enclosingCall(index: SpanIndex, span: Span): { call?: Span; chai
 
 /** The closest enclosing flow span, if any. */
 export function enclosingFlow(index: SpanIndex, span: Span): Span | undefined {
-  return walkUp({ index, span, matches: (ancestor) => index.classify(ancestor).role === 'flow', startCounts: false }).found;
+  return walkUp({ index, span, role: 'flow', startCounts: false }).found;
 }

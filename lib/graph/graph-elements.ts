@@ -65,10 +65,8 @@ function generateStatus(generate: GenerateCall, firstResume: ReadonlyMap<string,
 export function graphElements(generates: GenerateCall[], standaloneToolCalls: ToolCall[] = []): { nodes: GraphNode[]; edges: GraphEdge[] } {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
-  const nodeIds = new Set<string>();
   const addNode = (node: GraphNode) => {
     nodes.push(node);
-    nodeIds.add(node.id);
   };
   const connect = (sources: string[], target: string) => {
     for (const source of sources) edges.push({ id: `${source}->${target}`, source, target, kind: 'flow' });
@@ -99,6 +97,10 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
 
     if (generate.resume) {
       const next: string[] = [];
+      // The restarted calls drawn as their restart's: a node's id is its call's, and every call
+      // a build reads has an id of its own (a span is read once), so the call says it — no set
+      // of every node id, whose strings would all be hashed for this one question.
+      const drawn = new Set<ToolCall>();
       for (const resolution of generate.resume.resolutions) {
         addNode({
           id: resolution.id,
@@ -129,13 +131,14 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
         if (ran) {
           addNode(toolNode({ call: ran, generateId: id }));
+          drawn.add(ran);
           connect([resolution.id], ran.id);
           if (ran.status !== 'interrupted') next.push(ran.id);
         } else if (resolution.kind !== 'unresolved') next.push(resolution.id);
       }
       // Restarted tool spans that matched no restart part still belong in the picture.
       for (const call of generate.resumeToolCalls) {
-        if (nodeIds.has(call.id)) continue;
+        if (drawn.has(call)) continue;
         addNode(toolNode({ call, generateId: id }));
         connect([id], call.id);
         if (call.status !== 'interrupted') next.push(call.id);

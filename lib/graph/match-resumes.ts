@@ -24,6 +24,34 @@ function startedBy(sorted: readonly { startTime: number }[], time: number): numb
 const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T) => a.startTime - b.startTime || a.generateId.localeCompare(b.generateId);
 
 /**
+ * The candidates of one resume among its group's keys that started no later (`group[0..end)`):
+ * from its resource and not itself; with `byHistory`, only those with its whole conversation;
+ * with `byTrace`, only those in its own trace.
+ */
+interface Pool {
+  group: readonly InterruptedGenerateKey[];
+  end: number;
+  resume: ResumeGenerateKey;
+  byHistory: boolean;
+  byTrace: boolean;
+}
+
+function inPool(candidate: InterruptedGenerateKey, pool: Pool): boolean {
+  const { resume } = pool;
+  return (
+    candidate.generateId !== resume.generateId &&
+    sameResource(candidate.resource, resume.resource) &&
+    (!pool.byHistory || candidate.history === resume.history) &&
+    (!pool.byTrace || candidate.traceId === resume.traceId)
+  );
+}
+
+function anyInPool(pool: Pool): boolean {
+  for (let index = 0; index < pool.end; index++) if (inPool(pool.group[index], pool)) return true;
+  return false;
+}
+
+/**
  * Decides which interrupted generate each resume answers (docs/interrupt-model.md §4: genkit
  * records the two as separate traces with no link of its own). The one rule for the graph,
  * sessions and trace lists alike:
@@ -72,38 +100,34 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
   for (const resume of contentResumes) {
     const group = byRequests.get(resume.requests) ?? [];
     // The group is in start order: only the prefix that started no later than the resume counts.
-    // The pool is narrowed by predicates over that prefix, not by copies of it: a thousand runs
-    // of one loop put a thousand keys in one group, and every resume walks it.
-    const end = startedBy(group, resume.startTime);
-    const isCandidate = (candidate: InterruptedGenerateKey) => candidate.generateId !== resume.generateId && sameResource(candidate.resource, resume.resource);
-    const some = (test: (candidate: InterruptedGenerateKey) => boolean) => {
-      for (let index = 0; index < end; index++) if (test(group[index])) return true;
-      return false;
-    };
-    if (!some(isCandidate)) continue;
-    const byHistory = resume.history !== undefined && some((candidate) => isCandidate(candidate) && candidate.history === resume.history);
-    const inContentPool = (candidate: InterruptedGenerateKey) => isCandidate(candidate) && (!byHistory || candidate.history === resume.history);
-    const byTrace = some((candidate) => inContentPool(candidate) && candidate.traceId === resume.traceId);
-    const inPool = (candidate: InterruptedGenerateKey) => inContentPool(candidate) && (!byTrace || candidate.traceId === resume.traceId);
+    // The pool is narrowed by flags over that prefix, not by copies of it: a thousand runs of
+    // one loop put a thousand keys in one group, and every resume walks it.
+    const pool: Pool = { group, end: startedBy(group, resume.startTime), resume, byHistory: false, byTrace: false };
+    if (!anyInPool(pool)) continue;
+    // Narrowed to its conversation when any candidate has it, then to its trace when any is in it.
+    pool.byHistory = resume.history !== undefined;
+    if (pool.byHistory) pool.byHistory = anyInPool(pool);
+    pool.byTrace = true;
+    pool.byTrace = anyInPool(pool);
     // Nearest earlier first; an interrupt not answered yet before one that is.
     let chosen: InterruptedGenerateKey | undefined;
     let nearest: InterruptedGenerateKey | undefined;
-    for (let index = end - 1; index >= 0 && chosen === undefined; index--) {
+    for (let index = pool.end - 1; index >= 0 && chosen === undefined; index--) {
       const candidate = group[index];
-      if (!inPool(candidate)) continue;
+      if (!inPool(candidate, pool)) continue;
       nearest ??= candidate;
       if (!answers.has(candidate.generateId)) chosen = candidate;
     }
     chosen ??= nearest as InterruptedGenerateKey;
     const named: string[] = [];
     let count = 0;
-    for (let index = end - 1; index >= 0; index--) {
+    for (let index = pool.end - 1; index >= 0; index--) {
       const candidate = group[index];
-      if (!inPool(candidate) || candidate === chosen || claimedByLink.has(candidate.generateId)) continue;
+      if (!inPool(candidate, pool) || candidate === chosen || claimedByLink.has(candidate.generateId)) continue;
       count += 1;
       if (named.length < MAX_NAMED_ALTERNATIVES) named.push(candidate.generateId);
     }
-    record({ resume, interruptedId: chosen.generateId, evidence: byHistory ? 'history' : 'requests', others: { named, count } });
+    record({ resume, interruptedId: chosen.generateId, evidence: pool.byHistory ? 'history' : 'requests', others: { named, count } });
   }
   return matches;
 }

@@ -26,7 +26,7 @@ export const AI_SDK_CLAIMED_BY = {
  */
 function looksPaused(span: Span, index?: SpanIndex): boolean {
   if (!finishReasonsOfSpan(span).some((reason) => TOOL_CALLS_FINISH_REASONS.has(reason))) return false;
-  const { messages } = messagesView(span, index).output;
+  const { messages } = messagesView(span, index ? { index, last: false } : undefined).output;
   const answered = toolResponsesById(messages);
   return messages.some((message) => toolCallParts(message).some((part) => part.id !== undefined && !answered.has(part.id)));
 }

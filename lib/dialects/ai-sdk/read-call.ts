@@ -64,8 +64,8 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  // Kept in the index: the call's classification read its answer already (a pause).
-  const callView = messagesView(root, index);
+  // The view the call's classification read already, when it looked for a pause.
+  const callView = messagesView(root, { index, last: true });
   const { models, tools } = spansOfCall(index, root);
   const steps = orderedSteps(models);
   const notes: string[] = [];

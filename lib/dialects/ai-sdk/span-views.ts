@@ -60,11 +60,11 @@ const MESSAGES_VIEW = memoSlot<MessagesView>('ai-sdk messages view');
 
 /**
  * The messages of a call or model span, parsed on each ask (keep the result) — or once per build
- * when its index is given, for a span two readers of the build want: a call's, which its
- * classification reads for a pause and its reader for everything.
+ * when the build's index is given, for a span two readers of the build want: a call's, which its
+ * classification reads for a pause and its reader (`last`) for everything.
  */
-export function messagesView(span: Span, index?: SpanIndex): MessagesView {
-  return index ? index.memo({ slot: MESSAGES_VIEW, span, compute: readMessagesView }) : readMessagesView(span);
+export function messagesView(span: Span, build?: { index: SpanIndex; last: boolean }): MessagesView {
+  return build ? build.index.memo({ slot: MESSAGES_VIEW, span, compute: readMessagesView, last: build.last }) : readMessagesView(span);
 }
 
 function readMessagesView(span: Span): MessagesView {

@@ -11,12 +11,11 @@
  * Its recordings replay in the Go runner (recording.ts, lib/runtime/genkit-go/replay-go.ts).
  */
 import { isGenkitSpan } from '../genkit-js/classify-span';
-import { readGenerateCall } from '../genkit-js/read-generate';
+import { readGenerateCallAndInput, type ParsedInput } from '../genkit-js/read-generate';
 import { buildToolCall } from '../genkit-js/read-tool-call';
 import { genkitJs } from '../genkit-js';
 import type { ReadCall, RuntimeDialect } from '../runtime-dialect';
 import type { Span } from '../../trace/span';
-import type { SpanIndex } from '../span-index';
 import { goBugNotes } from './known-bugs';
 import { holdOf, toolApprovalsOf } from './tool-approval';
 import { GENKIT_GO_DIALECT_ID } from './dialect-id';
@@ -33,9 +32,9 @@ export function isGenkitGoSpan(span: Span): boolean {
 }
 
 /** Marks the interrupts a hook raised (ToolApproval's holds) as held by it, with the evidence. */
-function markHolds({ read, root, index }: { read: ReadCall; root: Span; index: SpanIndex }): ReadCall {
+function markHolds({ read, root, parsedInput }: { read: ReadCall; root: Span; parsedInput?: ParsedInput }): ReadCall {
   const interrupted = read.call.turns.flatMap((turn) => turn.toolCalls).filter((call) => call.status === 'interrupted' && call.interrupt);
-  const approvals = interrupted.length > 0 ? toolApprovalsOf(root, index) : [];
+  const approvals = interrupted.length > 0 ? toolApprovalsOf(root, parsedInput) : [];
   for (const call of approvals.length > 0 ? interrupted : []) {
     const hold = holdOf({ approvals, tool: call.name, interruptMetadata: call.interrupt!.metadata });
     if (hold) call.interrupt = { ...call.interrupt!, heldBy: { by: hold.by, evidence: hold.evidence } };
@@ -59,7 +58,10 @@ export const genkitGo: RuntimeDialect = {
     sendSpans: 'set a tracer provider with an otlptracehttp exporter (otel.SetTracerProvider) before genkit.Init, pointed at this server’s /v1/traces.',
   },
   claims: isGenkitGoSpan,
-  readCall: (options) => withStepNotes({ read: markHolds({ read: readGenerateCall({ ...options, bugNotes: goBugNotes }), root: options.root, index: options.index }), index: options.index, root: options.root }),
+  readCall: (options) => {
+    const { read, parsedInput } = readGenerateCallAndInput({ ...options, bugNotes: goBugNotes });
+    return withStepNotes({ read: markHolds({ read, root: options.root, parsedInput }), index: options.index, root: options.root });
+  },
   // genkit JS's bug 5 (an interrupt of a tool run alone reported as an error) is JS's.
   readStandaloneTool: (index, span) => buildToolCall({ index, span }),
   // genkit 1.42's bugs are genkit JS's.

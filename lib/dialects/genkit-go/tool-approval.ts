@@ -8,8 +8,8 @@
  * generate's recorded input (`use` names the middleware and its config) and the hook's message.
  */
 import { isObject } from '../../trace/json-value';
-import { generateInput } from '../genkit-js/generate-input';
-import type { SpanIndex } from '../span-index';
+import { jsonAttributeOrUndefined } from '../../trace/parse-json-attribute';
+import type { ParsedInput } from '../genkit-js/read-generate';
 import type { Span } from '../../trace/span';
 
 export const TOOL_APPROVAL = {
@@ -31,11 +31,11 @@ export interface HookHold {
   release: Record<string, unknown>;
 }
 
-/** The ToolApproval configs a generate's recorded input names (`use`); none when it used no ToolApproval. `index`: the build's, when read in one. */
-export function toolApprovalsOf(root: Span, index?: SpanIndex): { allowedTools: string[] }[] {
+/** The ToolApproval configs a generate's recorded input names (`use`); none when it used no ToolApproval. `parsedInput`: the input, when the caller parsed it already. */
+export function toolApprovalsOf(root: Span, parsedInput?: ParsedInput): { allowedTools: string[] }[] {
   const raw = root.attributes['genkit:input'];
   if (typeof raw === 'string' && !raw.includes(TOOL_APPROVAL.name)) return [];
-  const input = generateInput(root, index);
+  const input = parsedInput ? parsedInput.value : jsonAttributeOrUndefined(raw);
   const use = isObject(input) && Array.isArray(input.use) ? input.use.filter(isObject) : [];
   return use
     .filter((ref) => ref.name === TOOL_APPROVAL.name)

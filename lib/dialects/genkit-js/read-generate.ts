@@ -9,7 +9,6 @@ import { spanKey, type Span } from '../../trace/span';
 import type { GenerateCall, ModelCall, Resolution, ToolCall, Turn } from '../loop-model';
 import type { ReadCall } from '../runtime-dialect';
 import type { SpanIndex } from '../span-index';
-import { generateInput } from './generate-input';
 import { GENKIT_BUGS } from './known-bugs';
 import { interruptedKeyOf, resumeKeyOf } from './link-keys';
 import { HAND_WRITTEN_MODEL } from './loopscope-markers';
@@ -62,34 +61,51 @@ const knownBugNotes: BugNotes = (options) => {
 };
 
 /** A generate's input and resume parts: a resume is a generate called with `resume: {respond, restart}` (genkit JS, and genkit Go ≥ 1.12). */
-function readResume(index: SpanIndex, root: Span): { input?: Record<string, unknown>; resume?: ResumeInput } {
+function readResume(root: Span): { parsedInput?: ParsedInput; input?: Record<string, unknown>; resume?: ResumeInput } {
   // A generate's input repeats the whole history and tool schemas: parse it only for a resume.
   const rawInput = root.attributes['genkit:input'];
   const mayBeResume = typeof rawInput === 'string' ? rawInput.includes('"resume"') : isObject(rawInput) && rawInput.resume !== undefined;
-  const parsedInput = mayBeResume ? generateInput(root, index) : undefined;
-  const input = isObject(parsedInput) ? parsedInput : undefined;
-  return { input, resume: readResumeInput(input) };
+  if (!mayBeResume) return {};
+  const parsedInput = { value: jsonAttributeOrUndefined(rawInput) };
+  const input = isObject(parsedInput.value) ? parsedInput.value : undefined;
+  return { parsedInput, input, resume: readResumeInput(input) };
+}
+
+/** A generate's `genkit:input` as parsed (`value` undefined: not JSON). */
+export interface ParsedInput {
+  value: unknown;
 }
 
 /** What a call shows of a runtime's known bugs, in words. */
 export type BugNotes = (facts: { errorMessage?: string; resumeToolCalls: ToolCall[]; turns: Turn[]; resolutions: Resolution[] }) => string[];
+
+/** What `readGenerateCall` is given. */
+interface GenerateCallSource {
+  index: SpanIndex;
+  root: Span;
+  flowSpanId?: string;
+  /** Another runtime of the genkit family: its known bugs in place of genkit JS's. */
+  bugNotes?: BugNotes;
+}
 
 /**
  * Reads one top-level generate call — its turns, tool calls, resume and link keys — from its
  * span. `bugNotes` names the known bugs of the runtime that recorded it (genkit JS 1.42's by
  * default).
  */
-export function readGenerateCall(options: {
-  index: SpanIndex;
-  root: Span;
-  flowSpanId?: string;
-  /** Another runtime of the genkit family: its known bugs in place of genkit JS's. */
-  bugNotes?: BugNotes;
-}): ReadCall {
+export function readGenerateCall(options: GenerateCallSource): ReadCall {
+  return readGenerateCallAndInput(options).read;
+}
+
+/**
+ * `readGenerateCall`, with the generate's input when it was parsed for a resume: genkit Go reads
+ * its ToolApproval from the same input, which holds the whole history — parsed once per build.
+ */
+export function readGenerateCallAndInput(options: GenerateCallSource): { read: ReadCall; parsedInput?: ParsedInput } {
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  const { input, resume: resumeInput } = readResume(index, root);
+  const { parsedInput, input, resume: resumeInput } = readResume(root);
   const mayBeResume = resumeInput !== undefined;
   const outputInterrupted = classification.outcome === 'interrupted';
   const parsedOutput = outputInterrupted ? jsonAttributeOrUndefined(root.attributes['genkit:output']) : undefined;
@@ -176,5 +192,5 @@ export function readGenerateCall(options: {
       notes: (options.bugNotes ?? knownBugNotes)({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
     },
   });
-  return { call, interrupted: interruptedKeyOf({ call, root, output }), resume: resumeKeyOf({ call, root, input }) };
+  return { read: { call, interrupted: interruptedKeyOf({ call, root, output }), resume: resumeKeyOf({ call, root, input }) }, parsedInput };
 }

@@ -94,6 +94,12 @@ export function buildToolCall({ index, span, request }: { index: SpanIndex; span
   });
 }
 
+/** Removes and returns the first span that `predicate` accepts. */
+function takeFirst(spans: Span[], predicate: (span: Span) => boolean): Span | undefined {
+  const position = spans.findIndex(predicate);
+  return position < 0 ? undefined : spans.splice(position, 1)[0];
+}
+
 /**
  * Pairs the model's tool requests with the tool spans of the turn. The span does not record
  * the request's `ref`, so pairing is by name and input, then by name in order. A request
@@ -101,10 +107,6 @@ export function buildToolCall({ index, span, request }: { index: SpanIndex; span
  */
 export function pairToolCalls({ index, turnId, requests, toolSpans }: { index: SpanIndex; turnId: string; requests: ToolRequestData[]; toolSpans: Span[] }): ToolCall[] {
   const unused = [...toolSpans];
-  const take = (predicate: (span: Span) => boolean) => {
-    const position = unused.findIndex(predicate);
-    return position < 0 ? undefined : unused.splice(position, 1)[0];
-  };
   const calls = requests.map((request) => {
     // genkit records the input with JSON.stringify of the same object: compare the text
     // first (no parse), then the parsed value, then fall back to the name in order.
@@ -112,9 +114,9 @@ export function pairToolCalls({ index, turnId, requests, toolSpans }: { index: S
     // The canonical form only when the text did not match (rare): it re-serialises the input.
     let inputJson: string | undefined;
     const span =
-      take((candidate) => index.classify(candidate).label === request.name && candidate.attributes['genkit:input'] === inputText) ??
-      take((candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === (inputJson ??= canonicalJson(request.input))) ??
-      take((candidate) => index.classify(candidate).label === request.name);
+      takeFirst(unused, (candidate) => index.classify(candidate).label === request.name && candidate.attributes['genkit:input'] === inputText) ??
+      takeFirst(unused, (candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === (inputJson ??= canonicalJson(request.input))) ??
+      takeFirst(unused, (candidate) => index.classify(candidate).label === request.name);
     if (span) return buildToolCall({ index, span, request });
     return {
       id: `${turnId}:request:${requestLabel(request)}`,
