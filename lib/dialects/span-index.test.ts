@@ -98,7 +98,6 @@ describe('buildSpanIndex', () => {
     const leaf = buildSpan({ name: 'leaf', parentSpanId: orphan.spanId });
     const index = buildSpanIndex([orphan, leaf]);
     expect(index.parentOf(orphan)).toBeUndefined();
-    expect(index.parents.has(orphan)).toBe(false);
     expect(index.childrenOf(leaf)).toEqual([]);
     expect(index.parentOf(leaf)).toBe(orphan);
   });
@@ -117,8 +116,18 @@ describe('buildSpanIndex', () => {
     const first = index.classify(generate);
     expect(first.role).toBe('generate');
     expect(index.classify(generate)).toBe(first);
-    expect(index.claims.get(generate)?.classification).toBe(first);
     expect(index.dialectOf(generate)?.id).toBe('genkit-js');
+  });
+
+  it('classifies a span it did not index too (an open copy of an ended span: summaries ask about every span given)', () => {
+    const ended = buildSpan({ name: 'generate', attributes: generateAttributes() });
+    const open = { ...ended, endTimeUnixNano: undefined };
+    const index = buildSpanIndex([open, ended]);
+    expect(index.spans).toEqual([ended]);
+    expect(index.classify(open)).toMatchObject({ role: 'generate', outcome: 'running' });
+    expect(index.classify(open)).toBe(index.classify(open));
+    expect(index.parentOf(open)).toBeUndefined();
+    expect(index.childrenOf(open)).toEqual([]);
   });
 
   it('indexes a real trace: the tree of a 4-round loop, each turn a generate inside the previous one', async () => {

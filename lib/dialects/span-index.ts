@@ -30,10 +30,7 @@ export interface SpanClaim {
 export interface SpanIndex {
   /** Every span once (an ended copy wins over an open one). */
   spans: Span[];
-  children: Map<Span, Span[]>;
-  parents: Map<Span, Span>;
-  /** Each span's claim, once asked. */
-  claims: Map<Span, SpanClaim>;
+  /** What a span is in the loop model, by the dialect that claims it: asked of the dialects once per span. */
   classify(span: Span): SpanClassification;
   /** The dialect that claims a span (the one that classified it), when one does. */
   dialectOf(span: Span): RuntimeDialect | undefined;
@@ -47,6 +44,14 @@ export interface SpanIndex {
    * every collection of the young generation meanwhile.
    */
   memo<T>(options: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T; last?: boolean }): T;
+}
+
+/** What the index knows of one span. */
+interface SpanNode {
+  parent: Span | undefined;
+  /** In start order; undefined for none. */
+  children: Span[] | undefined;
+  claim: SpanClaim | undefined;
 }
 
 /**
@@ -87,40 +92,35 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
   }
   const unique: Span[] = [];
   for (const inTrace of byTrace.values()) for (const span of inTrace.values()) unique.push(span);
-  // Keyed by the span objects themselves: lookups during the walk build no strings.
-  const children = new Map<Span, Span[]>();
-  const parents = new Map<Span, Span>();
+  // One node per span, keyed by the span object itself (lookups build no strings): its parent,
+  // its children and, once asked, its claim — one map for all three.
+  const nodes = new Map<Span, SpanNode>();
+  for (const span of unique) nodes.set(span, { parent: undefined, children: undefined, claim: undefined });
   for (const span of unique) {
     if (!span.parentSpanId) continue;
     const parent = byTrace.get(span.traceId)?.get(span.parentSpanId);
     if (!parent || parent === span) continue;
-    parents.set(span, parent);
-    const list = children.get(parent);
-    if (list) list.push(span);
-    else children.set(parent, [span]);
+    (nodes.get(span) as SpanNode).parent = parent;
+    const parentNode = nodes.get(parent) as SpanNode;
+    if (parentNode.children) parentNode.children.push(span);
+    else parentNode.children = [span];
   }
   // Spans arrive in any order: siblings are ordered by start time.
-  for (const list of children.values()) sortByStart(list);
-  const claims = new Map<Span, SpanClaim>();
-  const claim = (span: Span) => {
-    let result = claims.get(span);
-    if (!result) {
-      result = claimSpan(span, index);
-      claims.set(span, result);
-    }
-    return result;
+  for (const node of nodes.values()) if (node.children) sortByStart(node.children);
+  const claim = (span: Span): SpanClaim => {
+    let node = nodes.get(span);
+    // A span given but not indexed (an open copy of an ended one) is claimed all the same.
+    if (!node) nodes.set(span, (node = { parent: undefined, children: undefined, claim: undefined }));
+    return (node.claim ??= claimSpan(span, index));
   };
   const memos = new Map<MemoSlot<unknown>, Map<Span, unknown>>();
   const none: Span[] = [];
   const index: SpanIndex = {
     spans: unique,
-    children,
-    parents,
-    claims,
     classify: (span) => claim(span).classification,
     dialectOf: (span) => claim(span).dialect,
-    parentOf: (span) => parents.get(span),
-    childrenOf: (span) => children.get(span) ?? none,
+    parentOf: (span) => nodes.get(span)?.parent,
+    childrenOf: (span) => nodes.get(span)?.children ?? none,
     memo: <T>({ slot, span, compute, last = false }: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T; last?: boolean }): T => {
       let kept = memos.get(slot);
       if (!kept) memos.set(slot, (kept = new Map()));
