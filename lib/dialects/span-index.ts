@@ -30,6 +30,8 @@ export interface SpanClaim {
 export interface SpanIndex {
   /** Every span once (an ended copy wins over an open one). */
   spans: Span[];
+  /** How many traces the spans belong to. */
+  traceCount: number;
   /** What a span is in the loop model, by the dialect that claims it: asked of the dialects once per span. */
   classify(span: Span): SpanClassification;
   /** The dialect that claims a span (the one that classified it), when one does. */
@@ -117,6 +119,7 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
   const none: Span[] = [];
   const index: SpanIndex = {
     spans: unique,
+    traceCount: byTrace.size,
     classify: (span) => claim(span).classification,
     dialectOf: (span) => claim(span).dialect,
     parentOf: (span) => nodes.get(span)?.parent,

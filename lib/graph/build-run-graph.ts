@@ -10,11 +10,9 @@ import type { ResumeMatch } from './match-resumes';
 import type { GenerateCall, GraphSummary, RunGraph, ToolCall } from './run-graph';
 
 function summarize({ index, generates, standaloneToolCalls }: { index: SpanIndex; generates: GenerateCall[]; standaloneToolCalls: ToolCall[] }): GraphSummary {
-  const traces = new Set<string>();
   let modelCalls = 0;
   let toolCalls = 0;
   for (const span of index.spans) {
-    traces.add(span.traceId);
     const role = index.classify(span).role;
     if (role === 'model') modelCalls += 1;
     else if (role === 'tool') toolCalls += 1;
@@ -38,7 +36,7 @@ function summarize({ index, generates, standaloneToolCalls }: { index: SpanIndex
   const last = generates[generates.length - 1];
   const finishReason = last ? (last.status === 'error' ? 'error' : (last.finishReason ?? null)) : null;
   return {
-    traces: traces.size,
+    traces: index.traceCount,
     generates: generates.length,
     modelCalls,
     toolCalls,

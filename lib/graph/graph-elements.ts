@@ -68,8 +68,11 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
   const addNode = (node: GraphNode) => {
     nodes.push(node);
   };
+  const connectOne = (source: string, target: string) => {
+    edges.push({ id: `${source}->${target}`, source, target, kind: 'flow' });
+  };
   const connect = (sources: string[], target: string) => {
-    for (const source of sources) edges.push({ id: `${source}->${target}`, source, target, kind: 'flow' });
+    for (const source of sources) connectOne(source, target);
   };
 
   // One lookup per generate, not a scan of all of them (a file can hold thousands).
@@ -117,7 +120,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
                 ? `resumed: ${JSON.stringify(resolution.resumed)}${resolution.replacedInput !== undefined ? ` · new input ${JSON.stringify(resolution.replacedInput)}` : ''}`
                 : undefined,
         });
-        connect([id], resolution.id);
+        connectOne(id, resolution.id);
         if (resolution.answersToolCallId) {
           const { couldAlsoAnswer, alternatives } = generate.resume;
           edges.push({
@@ -132,7 +135,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         if (ran) {
           addNode(toolNode({ call: ran, generateId: id }));
           drawn.add(ran);
-          connect([resolution.id], ran.id);
+          connectOne(resolution.id, ran.id);
           if (ran.status !== 'interrupted') next.push(ran.id);
         } else if (resolution.kind !== 'unresolved') next.push(resolution.id);
       }
@@ -140,7 +143,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       for (const call of generate.resumeToolCalls) {
         if (drawn.has(call)) continue;
         addNode(toolNode({ call, generateId: id }));
-        connect([id], call.id);
+        connectOne(id, call.id);
         if (call.status !== 'interrupted') next.push(call.id);
       }
       frontier = next.length > 0 ? next : frontier;
@@ -183,7 +186,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       const next: string[] = [];
       for (const call of turn.toolCalls) {
         addNode(toolNode({ call, generateId: id, running: generate.status === 'running' }));
-        connect([model.id], call.id);
+        connectOne(model.id, call.id);
         // A failure the runtime handed to the model as the call's result does not end the branch.
         if (call.loopWentOn || (call.status !== 'interrupted' && call.status !== 'not-run' && call.status !== 'error')) next.push(call.id);
       }

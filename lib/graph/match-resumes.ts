@@ -46,9 +46,21 @@ function inPool(candidate: InterruptedGenerateKey, pool: Pool): boolean {
   );
 }
 
-function anyInPool(pool: Pool): boolean {
-  for (let index = 0; index < pool.end; index++) if (inPool(pool.group[index], pool)) return true;
-  return false;
+/** In one pass over the prefix: whether any candidate is there at all, any with the resume's conversation, any in its trace (of those, and of all). */
+function poolShape(pool: Pool): { any: boolean; history: boolean; trace: boolean; traceWithHistory: boolean } {
+  const { resume } = pool;
+  const shape = { any: false, history: false, trace: false, traceWithHistory: false };
+  for (let index = 0; index < pool.end; index++) {
+    const candidate = pool.group[index];
+    if (!inPool(candidate, pool)) continue;
+    shape.any = true;
+    const history = resume.history !== undefined && candidate.history === resume.history;
+    const trace = candidate.traceId === resume.traceId;
+    if (history) shape.history = true;
+    if (trace) shape.trace = true;
+    if (history && trace) shape.traceWithHistory = true;
+  }
+  return shape;
 }
 
 /**
@@ -103,12 +115,11 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
     // The pool is narrowed by flags over that prefix, not by copies of it: a thousand runs of
     // one loop put a thousand keys in one group, and every resume walks it.
     const pool: Pool = { group, end: startedBy(group, resume.startTime), resume, byHistory: false, byTrace: false };
-    if (!anyInPool(pool)) continue;
     // Narrowed to its conversation when any candidate has it, then to its trace when any is in it.
-    pool.byHistory = resume.history !== undefined;
-    if (pool.byHistory) pool.byHistory = anyInPool(pool);
-    pool.byTrace = true;
-    pool.byTrace = anyInPool(pool);
+    const seen = poolShape(pool);
+    if (!seen.any) continue;
+    pool.byHistory = seen.history;
+    pool.byTrace = seen.history ? seen.traceWithHistory : seen.trace;
     // Nearest earlier first; an interrupt not answered yet before one that is.
     let chosen: InterruptedGenerateKey | undefined;
     let nearest: InterruptedGenerateKey | undefined;

@@ -77,7 +77,8 @@ export function classifyGenkitSpan(span: Span): SpanClassification {
 
   let outcome: SpanOutcome;
   if (span.endTimeUnixNano === undefined) outcome = 'running';
-  else if (isInterruptSpan(span)) outcome = 'interrupted';
+  // isInterruptSpan, with the exception event found once.
+  else if (span.attributes['genkit:metadata:interrupt'] !== undefined || exceptionType === INTERRUPT_ERROR_TYPE) outcome = 'interrupted';
   else if (span.status.code === 2 || span.attributes['genkit:state'] === 'error') outcome = 'error';
   else if (role === 'generate' && outputSaysInterrupted(span)) outcome = 'interrupted';
   else outcome = 'ok';
