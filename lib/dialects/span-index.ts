@@ -53,8 +53,12 @@ interface SpanNode {
   parent: Span | undefined;
   /** In start order; undefined for none. */
   children: Span[] | undefined;
-  claim: SpanClaim | undefined;
+  /** Its claim's fields, once claimed (kept here, not as the claim object: one object less per span to outlive the build's collections). */
+  dialect: RuntimeDialect | undefined;
+  classification: SpanClassification | undefined;
 }
+
+const newNode = (): SpanNode => ({ parent: undefined, children: undefined, dialect: undefined, classification: undefined });
 
 /**
  * Sorts spans by start time in place, as the stable `sort` does. A few siblings — the usual
@@ -95,9 +99,9 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
   const unique: Span[] = [];
   for (const inTrace of byTrace.values()) for (const span of inTrace.values()) unique.push(span);
   // One node per span, keyed by the span object itself (lookups build no strings): its parent,
-  // its children and, once asked, its claim — one map for all three.
+  // its children and, once asked, its claim — one map for all.
   const nodes = new Map<Span, SpanNode>();
-  for (const span of unique) nodes.set(span, { parent: undefined, children: undefined, claim: undefined });
+  for (const span of unique) nodes.set(span, newNode());
   for (const span of unique) {
     if (!span.parentSpanId) continue;
     const parent = byTrace.get(span.traceId)?.get(span.parentSpanId);
@@ -109,19 +113,24 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
   }
   // Spans arrive in any order: siblings are ordered by start time.
   for (const node of nodes.values()) if (node.children) sortByStart(node.children);
-  const claim = (span: Span): SpanClaim => {
+  const claimed = (span: Span): SpanNode => {
     let node = nodes.get(span);
     // A span given but not indexed (an open copy of an ended one) is claimed all the same.
-    if (!node) nodes.set(span, (node = { parent: undefined, children: undefined, claim: undefined }));
-    return (node.claim ??= claimSpan(span, index));
+    if (!node) nodes.set(span, (node = newNode()));
+    if (!node.classification) {
+      const claim = claimSpan(span, index);
+      node.dialect = claim.dialect;
+      node.classification = claim.classification;
+    }
+    return node;
   };
   const memos = new Map<MemoSlot<unknown>, Map<Span, unknown>>();
   const none: Span[] = [];
   const index: SpanIndex = {
     spans: unique,
     traceCount: byTrace.size,
-    classify: (span) => claim(span).classification,
-    dialectOf: (span) => claim(span).dialect,
+    classify: (span) => claimed(span).classification as SpanClassification,
+    dialectOf: (span) => claimed(span).dialect,
     parentOf: (span) => nodes.get(span)?.parent,
     childrenOf: (span) => nodes.get(span)?.children ?? none,
     memo: <T>({ slot, span, compute, last = false }: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T; last?: boolean }): T => {
