@@ -167,9 +167,20 @@ export function requestLabel(request: { name: string; ref?: string }): string {
   return request.ref ? `${request.name}#${request.ref}` : request.name;
 }
 
-/** The tool calls of the calls' turns by id (of two that share an id, the later), for the notes made after linking. */
-export function toolCallsById(generates: readonly GenerateCall[]): Map<string, ToolCall> {
-  const calls = new Map<string, ToolCall>();
-  for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
-  return calls;
+/** A tool call of a build's turns by its id (of two that share an id, the later). */
+export type ToolCallById = (id: string) => ToolCall | undefined;
+
+/**
+ * The lookup the dialects' notes after linking share: their map of the calls' turns' tool calls
+ * is made once, on the first ask (a build without answers never asks).
+ */
+export function toolCallLookup(generates: readonly GenerateCall[]): ToolCallById {
+  let calls: Map<string, ToolCall> | undefined;
+  return (id) => {
+    if (!calls) {
+      calls = new Map();
+      for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+    }
+    return calls.get(id);
+  };
 }

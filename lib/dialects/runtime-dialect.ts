@@ -9,7 +9,7 @@
 import type { ConversationView } from '../contract/conversation-view';
 import type { AttributeValue, Span } from '../trace/span';
 import type { InterruptedGenerateKey, ResumeGenerateKey } from '../trace/trace-link-keys';
-import type { GenerateCall, ResolutionKind, ToolCall } from './loop-model';
+import type { GenerateCall, ResolutionKind, ToolCall, ToolCallById } from './loop-model';
 import type { ResumeRules } from './resume-model';
 import type { SpanClassification } from '../trace/span-classification';
 import type { SpanIndex } from './span-index';
@@ -76,8 +76,8 @@ export interface RuntimeDialect {
   readCall(options: { index: SpanIndex; root: Span; flowSpanId?: string }): ReadCall;
   /** Reads a tool that ran on its own, outside any call. */
   readStandaloneTool(index: SpanIndex, span: Span): ToolCall;
-  /** Adds what this runtime's known bugs show once every resume is tied to its interrupt (genkit 1.42 bug 3 shows only then). */
-  notesAfterLinking?(generates: readonly GenerateCall[]): void;
+  /** Adds what this runtime's known bugs show once every resume is tied to its interrupt (genkit 1.42 bug 3 shows only then); `toolCallById`: the build's one lookup of its calls' tool calls. */
+  notesAfterLinking?(generates: readonly GenerateCall[], toolCallById: ToolCallById): void;
   /** A call span's conversation — the history it sent, what it received, each part typed and its markers named (the message view). */
   conversationOf?(span: Span): ConversationView | undefined;
   /** What went in and came out of a claimed span (`interrupted`: it ended in an interrupt). */

@@ -25,7 +25,7 @@ export interface SpanClaim {
 
 /**
  * Lookups over one set of spans, built once per `buildRunGraph` call (never cached across
- * calls). Keys are `${traceId}:${spanId}` so several traces can share a file.
+ * calls). Spans are told apart by trace and span id, so several traces can share a file.
  */
 export interface SpanIndex {
   /** Every span once (an ended copy wins over an open one). */

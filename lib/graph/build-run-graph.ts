@@ -1,4 +1,5 @@
 import { spanClaimer } from '../dialects/classify-span';
+import { toolCallLookup } from '../dialects/loop-model';
 import { DIALECTS } from '../dialects/registry';
 import type { RuntimeDialect } from '../dialects/runtime-dialect';
 import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../dialects/span-index';
@@ -94,7 +95,8 @@ export function buildRunGraph(spans: readonly Span[], options: { matches?: reado
   const index = indexSpans(spans, dialects);
   const { generates, standaloneToolCalls, keys } = readGenerates(index);
   linkResumes({ generates, keys, matches: options.matches });
-  for (const dialect of dialects) dialect.notesAfterLinking?.(generates);
+  const toolCallById = toolCallLookup(generates);
+  for (const dialect of dialects) dialect.notesAfterLinking?.(generates, toolCallById);
   const { nodes, edges } = graphElements(generates, standaloneToolCalls);
   return { summary: summarize({ index, generates, standaloneToolCalls }), generates, nodes, edges };
 }

@@ -6,8 +6,8 @@
  * refuses a forged signed approval; an unsigned one would run the new input).
  */
 import { canonicalJson, isObject } from '../../trace/json-value';
-import type { GenerateCall, Resolution, ToolCall } from '../loop-model';
-import { requestLabel, toolCallsById } from '../loop-model';
+import type { GenerateCall, Resolution, ToolCallById } from '../loop-model';
+import { requestLabel } from '../loop-model';
 import { RESOLUTION_WORDS } from './sdk-words';
 
 function waitedFor(resolution: Resolution): string | undefined {
@@ -17,14 +17,11 @@ function waitedFor(resolution: Resolution): string | undefined {
 }
 
 /** Names, on the paused call and the answer, what linking shows. Only AI SDK answers carry `words`: genkit's are left alone. */
-export function aiSdkAfterLinking(generates: readonly GenerateCall[]): void {
-  // Made on the first AI SDK answer: a build of other runtimes' calls has none.
-  let calls: Map<string, ToolCall> | undefined;
+export function aiSdkAfterLinking(generates: readonly GenerateCall[], toolCallById: ToolCallById): void {
   for (const generate of generates) {
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.words === undefined || resolution.answersToolCallId === undefined) continue;
-      calls ??= toolCallsById(generates);
-      const call = calls.get(resolution.answersToolCallId);
+      const call = toolCallById(resolution.answersToolCallId);
       if (!call) continue;
       const waited = waitedFor(resolution);
       if (waited && call.interrupt && isObject(call.interrupt.metadata)) call.interrupt.metadata = { ...call.interrupt.metadata, waitingFor: waited, evidence: 'the answer in a later call' };

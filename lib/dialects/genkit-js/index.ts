@@ -7,7 +7,7 @@
  * known bugs (known-bugs.ts).
  */
 import type { Span } from '../../trace/span';
-import { toolCallsById, type GenerateCall, type ToolCall } from '../loop-model';
+import type { GenerateCall, ToolCall, ToolCallById } from '../loop-model';
 import type { RuntimeDialect } from '../runtime-dialect';
 import type { SpanIndex } from '../span-index';
 import { classifyGenkitSpan, GENKIT_TYPE_ATTRIBUTE, isGenkitSpan } from './classify-span';
@@ -33,14 +33,11 @@ function readStandaloneTool(index: SpanIndex, span: Span): ToolCall {
  * genkit 1.42 bug 3 shows only once resumes are tied to their interrupts: a retried resume
  * finds the pendingOutput an earlier one stripped from the shared messages, and fails.
  */
-function notesAfterLinking(generates: readonly GenerateCall[]): void {
-  // Made on the first unanswered resolution: most builds have none.
-  let calls: Map<string, ToolCall> | undefined;
+function notesAfterLinking(generates: readonly GenerateCall[], toolCallById: ToolCallById): void {
   for (const generate of generates) {
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.kind !== 'unresolved' || resolution.answersToolCallId === undefined) continue;
-      calls ??= toolCallsById(generates);
-      const call = calls.get(resolution.answersToolCallId);
+      const call = toolCallById(resolution.answersToolCallId);
       if (!call) continue;
       const own = call.resolvedBy.findIndex((entry) => entry.nodeId === resolution.id && entry.generateId === generate.id);
       if (call.resolvedBy.slice(0, own).some((entry) => entry.kind === 'pending')) generate.notes.push(GENKIT_BUGS[3].graphNote(resolution.request.name));
