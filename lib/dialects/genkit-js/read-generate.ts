@@ -12,7 +12,7 @@ import type { SpanIndex } from '../span-index';
 import { GENKIT_BUGS } from './known-bugs';
 import { interruptedKeyOf, resumeKeyOf } from './link-keys';
 import { HAND_WRITTEN_MODEL } from './loopscope-markers';
-import { messageText, toolRequestParts } from './message-parts';
+import { messageText, toolRequestParts, toolRequestsOf } from './message-parts';
 import { readResolutions } from './read-resolutions';
 import { buildToolCall, pairToolCalls } from './read-tool-call';
 import { readResumeInput, type ResumeInput } from './resume-parts';
@@ -34,12 +34,18 @@ function readModelCall(index: SpanIndex, span: Span): ModelCall {
     spanId: span.spanId,
     model: classification.label,
     status: classification.outcome === 'running' ? 'running' : classification.outcome === 'error' ? 'error' : 'ok',
-    toolRequests: toolRequestParts(message).map((part) => part.request),
+    toolRequests: toolRequestsOf(message),
     text: messageText(message),
     finishReason: isObject(output) ? stringOf(output.finishReason) : undefined,
     errorMessage: classification.errorMessage,
     ...(classification.label === HAND_WRITTEN_MODEL ? { handWritten: true as const } : {}),
   };
+}
+
+/** Counts one more of `name`, in a map made on the first count. */
+function countName(counts: Map<string, number> | undefined, name: string): Map<string, number> {
+  const map = counts ?? new Map<string, number>();
+  return map.set(name, (map.get(name) ?? 0) + 1);
 }
 
 /** Names the genkit 1.42 resume bugs (known-bugs.ts) visible within one generate. */
@@ -49,14 +55,13 @@ const knownBugNotes: BugNotes = (options) => {
     notes.push(GENKIT_BUGS[1].graphNote());
   }
   if (options.resolutions.some((resolution) => resolution.replacedInput !== undefined)) notes.push(GENKIT_BUGS[2].graphNote());
-  const refless = new Map<string, number>();
-  for (const call of options.turns.flatMap((turn) => turn.toolCalls)) {
-    if (call.status === 'interrupted' && !call.ref) refless.set(call.name, (refless.get(call.name) ?? 0) + 1);
+  // Made for the first request without a ref: most calls have none.
+  let refless: Map<string, number> | undefined;
+  for (const turn of options.turns) {
+    for (const call of turn.toolCalls) if (call.status === 'interrupted' && !call.ref) refless = countName(refless, call.name);
   }
-  for (const resolution of options.resolutions) {
-    if (!resolution.request.ref) refless.set(resolution.request.name, (refless.get(resolution.request.name) ?? 0) + 1);
-  }
-  for (const [name, count] of refless) if (count > 1) notes.push(GENKIT_BUGS[4].graphNote(count, name));
+  for (const resolution of options.resolutions) if (!resolution.request.ref) refless = countName(refless, resolution.request.name);
+  for (const [name, times] of refless ?? []) if (times > 1) notes.push(GENKIT_BUGS[4].graphNote(times, name));
   return notes;
 };
 
