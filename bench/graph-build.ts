@@ -4,7 +4,8 @@
  *
  * The file holds ~10,000 spans: the example traces of traces/ (recorded by real runs),
  * copied with fresh ids until the count is reached — several hundred generates, resumes
- * included. Run: `node --import tsx bench/graph-build.ts`.
+ * included. Run: `node --import tsx bench/graph-build.ts`; the result is written to
+ * bench/results/graph-build.json. docs/performance.md ("Graph build") says where the time goes.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,10 +15,13 @@ import { buildRunGraph } from '../lib/graph/build-run-graph';
 import { encodeOtlpJson } from '../lib/trace/otlp-json';
 import { loadTraceFile } from '../lib/trace/load-trace-file';
 import type { Span } from '../lib/trace/span';
+import { loadAverage, writeBenchResult } from './bench-results';
 import { median } from './bench-stats';
 
 const TARGET_SPANS = Number(process.env.BENCH_SPANS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+
+const toTenths = (milliseconds: number) => Math.round(milliseconds * 10) / 10;
 
 function randomHex(bytes: number): string {
   let text = '';
@@ -42,10 +46,11 @@ async function makeLargeFile(directory: string): Promise<{ file: string; spans: 
   const file = path.join(directory, 'large.otlp.json');
   const text = JSON.stringify(encodeOtlpJson(spans));
   writeFileSync(file, text);
-  return { file, spans: spans.length, bytes: text.length };
+  return { file, spans: spans.length, bytes: Buffer.byteLength(text) };
 }
 
 const directory = mkdtempSync(path.join(os.tmpdir(), 'loopscope-graph-bench-'));
+const loadAverageBefore = loadAverage();
 try {
   const { file, spans, bytes } = await makeLargeFile(directory);
   const bare: number[] = [];
@@ -65,7 +70,20 @@ try {
   console.log(`graph build: ${spans} spans, ${(bytes / 1e6).toFixed(1)} MB, ${summary}, median of ${ROUNDS}`);
   console.log(`  JSON.parse of the file          : ${median(bare).toFixed(1)} ms`);
   console.log(`  loadTraceFile + buildRunGraph   : ${median(full).toFixed(1)} ms`);
-  console.log(`  ratio                           : ${(median(full) / median(bare)).toFixed(2)}× (target ≤ 2)`);
+  const ratio = median(full) / median(bare);
+  console.log(`  ratio                           : ${ratio.toFixed(2)}× (target ≤ 2)`);
+  const resultFile = writeBenchResult('graph-build', {
+    spans,
+    bytes,
+    rounds: ROUNDS,
+    graph: summary,
+    jsonParseMs: { median: toTenths(median(bare)), samples: bare.map(toTenths) },
+    loadAndBuildMs: { median: toTenths(median(full)), samples: full.map(toTenths) },
+    ratio: Math.round(ratio * 100) / 100,
+    target: 2,
+    loadAverageBefore,
+  });
+  console.log(`  written to ${path.relative(process.cwd(), resultFile)}`);
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }
