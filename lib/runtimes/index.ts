@@ -15,35 +15,24 @@ import { pydanticAi } from './pydantic-ai/read';
 import { strands } from './strands/read';
 import { mastra } from './mastra/read';
 import { otelGenAi } from './otel-genai/read';
-import type { ClaimedBy } from '../loop/runtime-dialect';
+import { dialectDispatch, type DialectDispatch } from '../loop/dialect-dispatch';
 
 // genkit Go before genkit JS: both write genkit's attributes; Go's spans also name their language.
 // The frameworks that follow the OTel GenAI conventions before the generic reader of those
 // conventions, which takes any GenAI span no framework claimed (apps of no known framework).
 export const DIALECTS: readonly RuntimeDialect[] = [genkitGo, genkitJs, aiSdk, googleAdk, langGraph, pydanticAi, openAiAgents, strands, mastra, otelGenAi];
 
-/** Whether a span may be claimed by a dialect with this `claimedBy`: its scope, one of its attributes or its name is listed. */
-function mayClaimWith(claimedBy: ClaimedBy): (span: Span) => boolean {
-  const scopes = new Set(claimedBy.scopes ?? []);
-  const attributes = claimedBy.attributes ?? [];
-  const names = new Set(claimedBy.spanNames ?? []);
-  return (span) => scopes.has(span.scope.name) || names.has(span.name) || attributes.some((key) => span.attributes[key] !== undefined);
-}
+const dispatches = new WeakMap<readonly RuntimeDialect[], DialectDispatch>();
 
-const prefilters = new WeakMap<RuntimeDialect, (span: Span) => boolean>();
-
-/** The cheap test of `claimedBy` (always true for a dialect without one), made once per dialect. */
-function mayClaim(dialect: RuntimeDialect, span: Span): boolean {
-  if (!dialect.claimedBy) return true;
-  let test = prefilters.get(dialect);
-  if (!test) prefilters.set(dialect, (test = mayClaimWith(dialect.claimedBy)));
-  return test(span);
-}
-
-/** The dialect that claims a span (the first that does), or undefined when none knows it. */
+/**
+ * The dialect that claims a span (the first that does), or undefined when none knows it: one
+ * dispatch per dialect list (lib/loop/dialect-dispatch.ts), made on first use. A build claims
+ * each span once, through its index (`SpanIndex.dialectOf`).
+ */
 export function dialectOf(span: Span, dialects: readonly RuntimeDialect[] = DIALECTS): RuntimeDialect | undefined {
-  for (const dialect of dialects) if (mayClaim(dialect, span) && dialect.claims(span)) return dialect;
-  return undefined;
+  let dispatch = dispatches.get(dialects);
+  if (!dispatch) dispatches.set(dialects, (dispatch = dialectDispatch(dialects)));
+  return dispatch(span);
 }
 
 /** A dialect's name for people (`genkit JS`, `Vercel AI SDK`), or the id itself when none has it. */

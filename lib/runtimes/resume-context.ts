@@ -1,5 +1,5 @@
 import { LoopscopeError } from '../errors';
-import { classifySpan } from './classify-span';
+import { spanClaimer } from './classify-span';
 import { dialectOf } from './index';
 import { buildSpanIndex } from '../loop/span-index';
 import type { ResumeContext } from '../loop/resume-model';
@@ -27,6 +27,6 @@ export function resumeContextFrom(spans: readonly Span[], generateSpanId?: strin
   }
   const dialect = dialectOf(root);
   if (!dialect?.resume) throw new LoopscopeError('FAILED_PRECONDITION', `Calls recorded by ${dialect?.title ?? 'this runtime'} cannot be resumed here yet.`);
-  const index = buildSpanIndex(spans.filter((span) => span.traceId === root.traceId), classifySpan);
+  const index = buildSpanIndex(spans.filter((span) => span.traceId === root.traceId), spanClaimer());
   return dialect.resume.contextOfCall ? dialect.resume.contextOfCall({ root, index, call }) : dialect.resume.contextOf(root, index);
 }
