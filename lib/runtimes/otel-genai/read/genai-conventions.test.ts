@@ -6,7 +6,7 @@ import { finishReasonsOf } from './genai-attributes';
 import { genAiConversationKey } from './genai-conversation-key';
 import { messageText, readGenAiMessages, toolCallParts, toolResponsesById } from './genai-messages';
 
-/** The conventions alone, as an app other than the AI SDK records them (hand-written traces: __fixtures__/README.md). */
+/** The conventions alone, as an app other than the AI SDK records them (hand-written traces: ../__fixtures__/README.md). */
 const load = (name: string) => loadTraceFile(path.join(process.cwd(), 'lib', 'runtimes', 'otel-genai', '__fixtures__', `${name}.otlp.json`));
 
 describe('a GenAI-conventions trace with no AI SDK specifics', () => {
