@@ -3,8 +3,8 @@
  * know so that Loopscope can draw, link and answer its tool loops. A dialect lives in one
  * folder (lib/runtimes/<runtime>/) with everything about its runtime — attribute names,
  * message parts, how a call and a resume are read, the link keys, resume rules, known bugs —
- * and is registered with one line in registry.ts. Graph elements, linking, collapsing, layout
- * and components never name a runtime. docs/architecture.md says how to add one.
+ * and is registered with one line in lib/runtimes/index.ts. Graph elements, linking, collapsing,
+ * layout and components never name a runtime. docs/contributing/add-a-runtime.md says how to add one.
  */
 import type { ConversationView } from '../contract/conversation-view';
 import type { AttributeValue, Span } from '../spans/span';
