@@ -7,7 +7,7 @@ import { buildSpan } from '../spans/testing/build-span';
 import { dialectDispatch } from './dialect-dispatch';
 import { DIALECTS } from '../runtimes/index';
 import type { RuntimeDialect } from './runtime-dialect';
-import { toyLoop } from '../runtimes/toy';
+import { toyLoop } from '../runtimes/toy/read';
 
 /** The definition the dispatcher must agree with: the first dialect, in order, whose `claims` says so. */
 const firstClaiming = (dialects: readonly RuntimeDialect[], span: Span) => dialects.find((dialect) => dialect.claims(span));

@@ -4,8 +4,8 @@
  * folder (lib/runtimes/<runtime>/) with everything about its runtime — attribute names,
  * message parts, how a call and a resume are read, the link keys, resume rules, known bugs —
  * and is registered with one line in lib/runtimes/index.ts (`DIALECTS`). Graph elements,
- * linking, collapsing, layout and components never name a runtime. docs/architecture.md says
- * how to add one.
+ * linking, collapsing, layout and components never name a runtime.
+ * docs/contributing/add-a-runtime.md says how to add one.
  */
 import type { ConversationView } from '../contract/conversation-view';
 import type { AttributeValue, Span } from '../spans/span';

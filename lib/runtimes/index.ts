@@ -16,6 +16,7 @@ import { strands } from './strands/read';
 import { mastra } from './mastra/read';
 import { otelGenAi } from './otel-genai/read';
 import { dialectDispatch, type DialectDispatch } from '../loop/dialect-dispatch';
+import { LoopscopeError } from '../errors';
 
 // genkit Go before genkit JS: both write genkit's attributes; Go's spans also name their language.
 // The frameworks that follow the OTel GenAI conventions before the generic reader of those
@@ -36,8 +37,20 @@ export function dialectOf(span: Span, dialects: readonly RuntimeDialect[] = DIAL
 }
 
 /** A dialect's name for people (`genkit JS`, `Vercel AI SDK`), or the id itself when none has it. */
-export function dialectTitle(id: string): string {
-  return DIALECTS.find((dialect) => dialect.id === id)?.title ?? id;
+export function dialectTitle(id: string, dialects: readonly RuntimeDialect[] = DIALECTS): string {
+  return dialects.find((dialect) => dialect.id === id)?.title ?? id;
+}
+
+/**
+ * The registered dialect of a runtime, by its id: what the answer and replay paths ask before they
+ * act on a call a dialect read (its `runtime`, a resume context's `dialect`).
+ * @throws LoopscopeError NOT_FOUND naming the id and the registered ones, when no dialect has it
+ *   (a runtime that is not registered — a test's runtime given without `withRuntime`, lib/runtimes/with-runtime.ts).
+ */
+export function registeredDialect(id: string, dialects: readonly RuntimeDialect[] = DIALECTS): RuntimeDialect {
+  const dialect = dialects.find((candidate) => candidate.id === id);
+  if (!dialect) throw new LoopscopeError('NOT_FOUND', `Unknown runtime "${id}": no registered runtime has that id (registered: ${dialects.map((candidate) => candidate.id).join(', ')}).`);
+  return dialect;
 }
 
 /** What the pages say and offer for a runtime's runs (its dialect's view, or plain words for one Loopscope does not know). */
