@@ -1,77 +1,63 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resumeVerdictOf, type ApproveAnswer, type DenyAnswer, type ResumeVerdict, type ValueAnswer } from '../../../contract/resume-answers';
 import { buildRunGraph } from '../../../graph/build-run-graph';
-import { isObject } from '../../../spans/json-value';
 import type { Span } from '../../../spans/span';
 import { resumeContextFrom, type ResumeContext } from '../../resume-context';
 import { resumeSnippet, validateResume, type ResumeValidation } from '../../validate-resume';
-import { frameworkInterpreter, runFrameworkScript, type FrameworkInterpreter } from '../../testing/framework-probes';
-import { loadFrameworkFixture, PROJECT_DIR, recordedRuns } from '../../testing/framework-fixtures';
+import { answerProbeRunner, neutralAnswers, probeRequests, recordedAnswerProbes, runAnswerProbes, type AnswerProbe, type AnswerProbeRunner, type NeutralAnswer, type ProbeResult } from '../../testing/answer-probes';
+import { loadFrameworkFixture, recordedRuns } from '../../testing/framework-fixtures';
 
 /**
- * Every Mastra answer rule, checked against Mastra itself: each request of
+ * Every Mastra answer rule, checked against Mastra itself: each probe of
  * scripts/fixtures/frameworks/mastra/probe-requests.json is sent through the real Mastra by its
  * answer probe (the pause made offline; each answer its own run — approveToolCall,
- * declineToolCall, resumeStream) and — each answer, to the run it was sent to — through
+ * declineToolCall, resumeStream; all in one probe process) and — each answer, to the run it was sent to — through
  * Loopscope's rules on the recorded fixture of that case. Loopscope must say what Mastra did:
  * accepted (with the very call Mastra got, and a warning where the tool then does not run or the
  * call stays suspended), or refused with Mastra's own error. The app's packages and Node 22 are
  * installed by scripts/ensure-node-app.js on first run.
  */
-interface MastraProbe {
-  label: string;
-  case: string;
-  answer: Record<string, unknown>;
-}
 interface MastraSent {
   kind: 'approve' | 'decline' | 'resume';
   toolCallId: string;
   reason?: string;
   resumeData?: unknown;
 }
-interface ProbeRun {
-  accepted: boolean;
+/** What Mastra's probe reports besides the protocol's fields: the calls it sent and each answering run. */
+type ProbeRun = ProbeResult & {
   error: { type: string; message: string; id?: string } | null;
-  outcome: string;
   sent: MastraSent[];
-  toolsRun: { toolCallId: string; tool: string; status: string }[];
   runs: { outcome: string; pending: { kind: string; toolCallId: string }[] }[];
-}
+};
 
-const FOLDER = path.join(PROJECT_DIR, 'scripts', 'fixtures', 'frameworks', 'mastra');
-const PROBES = JSON.parse(readFileSync(path.join(FOLDER, 'probe-requests.json'), 'utf8')) as MastraProbe[];
-const RECORDED = new Map((JSON.parse(readFileSync(path.join(FOLDER, 'probe-results.json'), 'utf8')) as (MastraProbe & { result: ProbeRun })[]).map((probe) => [probe.label, probe.result]));
+const PROBES = probeRequests('mastra');
+const RECORDED = new Map(recordedAnswerProbes('mastra').map((probe) => [probe.name, probe.result as ProbeRun]));
 const METHOD = { approve: 'approveToolCall', decline: 'declineToolCall', resume: 'resumeStream' } as const;
+/** The probes whose answer is also given as the code the workbench writes, run in Mastra as the app would run it. */
+const SNIPPETS = ['approval: approve', 'approval: deny with a message', 'suspend: resume with a value', 'two approvals: both approved, one run each'];
 
-let mastra: FrameworkInterpreter;
+let mastra: AnswerProbeRunner;
+let live = new Map<string, ProbeRun>();
 beforeAll(async () => {
-  mastra = await frameworkInterpreter('mastra');
+  mastra = await answerProbeRunner('mastra');
+  const results = await runAnswerProbes({ probe: mastra, requests: PROBES.map((probe) => probe.request) });
+  live = new Map(PROBES.map((probe, index) => [probe.name, results[index] as ProbeRun]));
 }, 900_000);
 
-/** The probe's answers in order (a list under one id: several answers to it), each its own run. */
-const answersOf = (probe: MastraProbe): [string, unknown][] => Object.entries(probe.answer).flatMap(([id, answer]) => (Array.isArray(answer) ? answer.map((one): [string, unknown] => [id, one]) : [[id, answer] as [string, unknown]]));
-
 /** One probe answer as Loopscope's answer (`name`: the tool of the call). */
-function loopscopeAnswer(options: { id: string; answer: unknown; name: string }): { approve?: ApproveAnswer[]; deny?: DenyAnswer[]; values?: ValueAnswer[] } {
+function loopscopeAnswer(options: { id: string; answer: NeutralAnswer; name: string }): { approve?: ApproveAnswer[]; deny?: DenyAnswer[]; values?: ValueAnswer[] } {
   const { id, answer, name } = options;
-  const type = isObject(answer) ? answer.type : undefined;
-  if (type === 'approve') return { approve: [{ name, ref: id }] };
-  if (type === 'deny') return { deny: [{ name, ref: id, ...(isObject(answer) && typeof answer.message === 'string' ? { reason: answer.message } : {}) }] };
+  if (answer.kind === 'approve') return { approve: [{ name, ref: id }] };
+  if (answer.kind === 'deny') return { deny: [{ name, ref: id, ...(answer.message !== undefined ? { reason: answer.message } : {}) }] };
   // Mastra takes a caller's result only as resume data (the probe sends it through resumeStream).
-  if (type === 'result' || type === 'resume') return { values: [{ name, ref: id, value: (answer as Record<string, unknown>).value }] };
-  return { values: [{ name, ref: id, value: answer }] };
+  return { values: [{ name, ref: id, value: answer.value }] };
 }
 
 /** The answers the fixture's runs were given, in order: the runs after them are what a probe sending the same answers meets. */
 function recordedAnswers(fixtureCase: string): string[] {
   return recordedRuns<{ answer?: { kind: string; toolCallId: string } }>('mastra', fixtureCase).recorded.runs.flatMap((run) => (run.answer ? [`${run.answer.kind}:${run.answer.toolCallId}`] : []));
 }
-const probeKind = (answer: unknown) => {
-  const type = isObject(answer) ? answer.type : undefined;
-  return type === 'approve' ? 'approve' : type === 'deny' ? 'decline' : 'resume';
-};
+const probeKind = (answer: NeutralAnswer) => (answer.kind === 'approve' ? 'approve' : answer.kind === 'deny' ? 'decline' : 'resume');
 
 type Check = { refusedAs: 'no paused run' } | { context: ResumeContext; validation: ResumeValidation; verdict: ResumeVerdict };
 
@@ -79,12 +65,12 @@ type Check = { refusedAs: 'no paused run' } | { context: ResumeContext; validati
  * Loopscope's check of each answer, against the run it is sent to: the fixture's generate after
  * the earlier answers (which must be the fixture's own, so that run is the one the probe met).
  */
-async function checkInOrder(probe: MastraProbe): Promise<Check[]> {
-  const spans: Span[] = await loadFrameworkFixture('mastra', probe.case);
+async function checkInOrder(probe: AnswerProbe): Promise<Check[]> {
+  const spans: Span[] = await loadFrameworkFixture('mastra', probe.request.case);
   const generates = buildRunGraph(spans).generates;
-  const recorded = recordedAnswers(probe.case);
+  const recorded = recordedAnswers(probe.request.case);
   const checks: Check[] = [];
-  for (const [position, [id, answer]] of answersOf(probe).entries()) {
+  for (const [position, { callId: id, answer }] of neutralAnswers(probe.request).entries()) {
     const target = generates[position];
     if (!target || target.status !== 'interrupted') {
       // The run this answer goes to did not pause (it completed): Loopscope has nothing to answer.
@@ -105,10 +91,10 @@ async function checkInOrder(probe: MastraProbe): Promise<Check[]> {
 
 describe('Mastra’s answer rules, each sent through Mastra', () => {
   for (const probe of PROBES) {
-    it(`${probe.label}: Loopscope says what Mastra did`, async () => {
-      const run = (await runFrameworkScript({ interpreter: mastra, script: 'probe_answer', input: { case: probe.case, answer: probe.answer } })) as unknown as ProbeRun;
+    it(`${probe.name}: Loopscope says what Mastra did`, async () => {
+      const run = live.get(probe.name)!;
       // Mastra does today what the recording says it did.
-      const recorded = RECORDED.get(probe.label)!;
+      const recorded = RECORDED.get(probe.name)!;
       expect({ accepted: run.accepted, outcome: run.outcome, error: run.error?.id ?? run.error?.type ?? null }).toEqual({ accepted: recorded.accepted, outcome: recorded.outcome, error: recorded.error?.id ?? recorded.error?.type ?? null });
 
       const checks = await checkInOrder(probe);
@@ -134,7 +120,7 @@ describe('Mastra’s answer rules, each sent through Mastra', () => {
         expect(/leaves it suspended/.test(warnings)).toBe(stillPaused);
         if (request.pausedAs?.startsWith('suspended') && sent.kind !== 'resume') expect(/does not run/.test(warnings)).toBe(!ran);
       });
-    }, 240_000);
+    });
   }
 
   it('two answers to the paused call in one check: refused as Mastra refuses the second run', async () => {
@@ -148,22 +134,37 @@ describe('Mastra’s answer rules, each sent through Mastra', () => {
   });
 
   // The code the workbench gives, run as the app would run it: Mastra does with it what it did with the probe's answer.
-  for (const label of ['approval: approve', 'approval: deny with a message', 'suspend: resume with a value', 'two approvals: both approved, one run each']) {
-    it(`${label}: the answer's TypeScript runs in Mastra and does what the answer says`, async () => {
-      const probe = PROBES.find((candidate) => candidate.label === label)!;
-      const run = (await runFrameworkScript({ interpreter: mastra, script: 'probe_answer', input: { case: probe.case, answer: probe.answer } })) as unknown as ProbeRun;
-      const checks = await checkInOrder(probe);
-      const position = checks.length - 1;
-      const check = checks[position];
-      if (!('validation' in check)) throw new Error(`${label}: no paused run to answer`);
-      const { context, validation } = check;
-      const code = resumeSnippet({ context, payload: validation.payload });
-      const snippet = await runFrameworkScript({ interpreter: mastra, script: 'run_snippet', input: { case: probe.case, code, recordedRunId: context.conversationId, before: run.sent.slice(0, position) } });
-      expect(snippet.error).toBeNull();
-      expect(snippet.ran).toBe(true);
-      expect(snippet.outcome).toBe(run.runs[position].outcome);
-      const answered = run.sent[position].toolCallId;
-      expect((snippet.toolsRun as ProbeRun['toolsRun']).map((tool) => [tool.toolCallId, tool.status])).toEqual(run.toolsRun.filter((tool) => tool.toolCallId === answered).map((tool) => [tool.toolCallId, tool.status]));
-    }, 240_000);
-  }
+  describe('the code the workbench gives', () => {
+    /** Per probe: the position of the answer the code gives, and what the code did. */
+    const ran = new Map<string, { position: number; snippet: ProbeResult }>();
+    beforeAll(async () => {
+      // The code answers the run the probe's last answer went to: the probe's earlier answers are sent first.
+      const requests = await Promise.all(
+        SNIPPETS.map(async (name) => {
+          const probe = PROBES.find((candidate) => candidate.name === name)!;
+          const checks = await checkInOrder(probe);
+          const position = checks.length - 1;
+          const check = checks[position];
+          if (!('validation' in check)) throw new Error(`${name}: no paused run to answer`);
+          const { context, validation } = check;
+          const snippet = resumeSnippet({ context, payload: validation.payload });
+          return { position, request: { case: probe.request.case, snippet, recordedRunId: context.conversationId, before: live.get(name)!.sent.slice(0, position) } };
+        }),
+      );
+      const results = await runAnswerProbes({ probe: mastra, requests: requests.map(({ request }) => request) });
+      SNIPPETS.forEach((name, index) => ran.set(name, { position: requests[index].position, snippet: results[index] }));
+    }, 900_000);
+
+    for (const name of SNIPPETS) {
+      it(`${name}: the answer's TypeScript runs in Mastra and does what the answer says`, () => {
+        const run = live.get(name)!;
+        const { position, snippet } = ran.get(name)!;
+        expect(snippet.error).toBeNull();
+        expect(snippet.accepted).toBe(true);
+        expect(snippet.outcome).toBe(run.runs[position].outcome);
+        const answered = run.sent[position].toolCallId;
+        expect(snippet.toolsRun.map((tool) => [tool.toolCallId, tool.status])).toEqual(run.toolsRun.filter((tool) => tool.toolCallId === answered).map((tool) => [tool.toolCallId, tool.status]));
+      });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { frameworkPython, recordedAnswerProbes, runAnswerProbes, type ProbeResult } from '../../testing/answer-probe-batches';
+import { answerProbeRunner, recordedAnswerProbes, runAnswerProbes, type ProbeResult } from '../../testing/answer-probes';
 import { checked, checkOfProbe, pausedContext } from './testing/probe-checks';
 
 /**
@@ -15,13 +15,11 @@ let live: ProbeResult[] = [];
 let snippets = new Map<string, ProbeResult>();
 
 beforeAll(async () => {
-  const python = await frameworkPython('openai-agents');
   const written = await Promise.all(probes.map(async (probe) => ({ probe, written: checkOfProbe(probe, await pausedContext(probe.request.case)) })));
   // An answer Loopscope refuses (a result or a value: the SDK has no API for them) has no snippet to run.
   const withSnippet = written.flatMap(({ probe, written: one }) => ('check' in one && checked(one.check).verdict === 'accepted' ? [{ probe, snippet: checked(one.check).snippet }] : []));
   const results = await runAnswerProbes({
-    framework: 'openai-agents',
-    python,
+    probe: await answerProbeRunner('openai-agents'),
     requests: [...probes.map((probe) => probe.request), ...withSnippet.map(({ probe, snippet }) => ({ case: probe.request.case, snippet }))],
   });
   live = results.slice(0, probes.length);
@@ -29,7 +27,7 @@ beforeAll(async () => {
 }, 900_000);
 
 const ranIds = (result: ProbeResult) => result.toolsRun.map((tool) => `${tool.toolCallId}:${tool.status}`);
-const pendingIds = (result: ProbeResult) => (result.pendingAfter ?? []).map((pending) => pending.toolCallId);
+const pendingIds = (result: ProbeResult) => ((result.pendingAfter ?? []) as { toolCallId?: string }[]).map((pending) => pending.toolCallId);
 
 describe('OpenAI Agents SDK answer probes, live', () => {
   probes.forEach((probe, position) => {

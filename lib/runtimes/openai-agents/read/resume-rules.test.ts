@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordedAnswerProbes } from '../../testing/answer-probe-batches';
+import { recordedAnswerProbes } from '../../testing/answer-probes';
 import { checked, checkOfProbe, NO_API, pausedContext } from './testing/probe-checks';
 
 /**

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { frameworkPython, recordedAnswerProbes, runAnswerProbes, type ProbeResult } from '../../testing/answer-probe-batches';
+import { answerProbeRunner, recordedAnswerProbes, runAnswerProbes, type ProbeResult } from '../../testing/answer-probes';
 import { checked, checkOfProbe, pausedContext, sortedSets } from './testing/probe-checks';
 
 /**
@@ -15,12 +15,10 @@ let live: ProbeResult[] = [];
 let snippets = new Map<string, ProbeResult>();
 
 beforeAll(async () => {
-  const python = await frameworkPython('pydantic-ai');
   const written = await Promise.all(probes.map(async (probe) => ({ probe, written: checkOfProbe(probe, await pausedContext(probe.request.case)) })));
   const withSnippet = written.flatMap(({ probe, written: one }) => ('check' in one ? [{ probe, snippet: checked(one.check).snippet }] : []));
   const results = await runAnswerProbes({
-    framework: 'pydantic-ai',
-    python,
+    probe: await answerProbeRunner('pydantic-ai'),
     requests: [...probes.map((probe) => probe.request), ...withSnippet.map(({ probe, snippet }) => ({ case: probe.request.case, snippet }))],
   });
   live = results.slice(0, probes.length);

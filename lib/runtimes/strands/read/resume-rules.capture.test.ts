@@ -1,37 +1,23 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resumeVerdictOf, type ValueAnswer } from '../../../contract/resume-answers';
 import { isObject } from '../../../spans/json-value';
 import { resumeContextFrom, type ResumeContext } from '../../resume-context';
 import { resumeSnippet, validateResume } from '../../validate-resume';
-import { frameworkInterpreter, runFrameworkScript, type FrameworkInterpreter } from '../../testing/framework-probes';
-import { loadFrameworkFixture, PROJECT_DIR } from '../../testing/framework-fixtures';
+import { answerProbeRunner, probeRequests, recordedAnswerProbes, runAnswerProbes, type AnswerProbe, type AnswerProbeRunner, type ProbeResult } from '../../testing/answer-probes';
+import { loadFrameworkFixture } from '../../testing/framework-fixtures';
 
 /**
  * Every Strands answer rule, checked against Strands itself: each probe of
- * scripts/fixtures/frameworks/strands/probes.json is sent through the real Strands Agents by its
- * answer probe (the pause made offline, the agent called again with interruptResponse blocks) and
+ * scripts/fixtures/frameworks/strands/probe-requests.json is sent through the real Strands Agents
+ * by its answer probe (the pause made offline, the agent called again with interruptResponse
+ * blocks; all in one probe process) and
  * — the same responses, to the same interrupts — through Loopscope's rules on the recorded fixture
  * of that pause. Loopscope must say what Strands did: accepted (with the very blocks Strands was
  * sent, and a warning where Strands pauses again or HumanInTheLoop denies), or refused with
  * Strands' own error. The venv is installed by scripts/ensure-venv.js on first run.
  */
-interface StrandsProbe {
-  name: string;
-  request: { case: string; answer?: Record<string, unknown>; input?: unknown };
-}
-interface ProbeRun {
-  accepted: boolean;
-  error: { type: string; message: string } | null;
-  outcome: string;
-  sent: unknown;
-  toolsRun: { toolUseId: string; toolName: string; status: string }[];
-}
-
-const FOLDER = path.join(PROJECT_DIR, 'scripts', 'fixtures', 'frameworks', 'strands');
-const PROBES = JSON.parse(readFileSync(path.join(FOLDER, 'probes.json'), 'utf8')) as StrandsProbe[];
-const RECORDED = new Map((JSON.parse(readFileSync(path.join(PROJECT_DIR, 'lib', 'runtimes', 'strands', '__fixtures__', 'answer-probes.json'), 'utf8')) as { probes: { name: string; result: ProbeRun }[] }).probes.map((probe) => [probe.name, probe.result]));
+const PROBES = probeRequests('strands');
+const RECORDED = new Map(recordedAnswerProbes('strands').map((probe) => [probe.name, probe.result]));
 /** The recorded fixture whose first run is each probe's pause. */
 const FIXTURE_OF: Record<string, string> = { hook: 'events-hook-approve', 'hook-two': 'events-hook-two-mixed', intervention: 'events-intervention-approve', 'tool-interrupt': 'events-tool-interrupt-confirm' };
 /**
@@ -39,10 +25,15 @@ const FIXTURE_OF: Record<string, string> = { hook: 'events-hook-approve', 'hook-
  * blocks, each naming its interrupt by the interrupt's id (asserted below), never a prompt or a tool use id.
  */
 const NOT_SENDABLE = new Set(['send a plain prompt instead of answers', 'answer with the tool use id as the interrupt id']);
+/** The probes whose answer is also given as the code the workbench writes, run in Strands as the app would run it. */
+const SNIPPETS = ["approve the hook's interrupt", 'answer both hook interrupts, each its way', 'deny the intervention ("n")', "resume the tool's interrupt with a value", 'leave one hook interrupt of two unanswered'];
 
-let strands: FrameworkInterpreter;
+let strands: AnswerProbeRunner;
+let live = new Map<string, ProbeResult>();
 beforeAll(async () => {
-  strands = await frameworkInterpreter('strands');
+  strands = await answerProbeRunner('strands');
+  const results = await runAnswerProbes({ probe: strands, requests: PROBES.map((probe) => probe.request) });
+  live = new Map(PROBES.map((probe, index) => [probe.name, results[index]]));
 }, 900_000);
 
 /** Loopscope's answers for the blocks Strands was sent: each names the paused call whose interrupt id it carries (else the call of that id, else an unknown one). */
@@ -55,7 +46,7 @@ function valuesOf(context: ResumeContext, sent: unknown): ValueAnswer[] {
   });
 }
 
-async function check(probe: StrandsProbe, sent: unknown) {
+async function check(probe: AnswerProbe, sent: unknown) {
   const context = resumeContextFrom(await loadFrameworkFixture('strands', FIXTURE_OF[probe.request.case]));
   const validation = validateResume({ context, values: valuesOf(context, sent) });
   return { context, validation, verdict: resumeVerdictOf(validation) };
@@ -64,7 +55,7 @@ async function check(probe: StrandsProbe, sent: unknown) {
 describe('Strands Agents’ answer rules, each sent through Strands', () => {
   for (const probe of PROBES.filter((candidate) => !NOT_SENDABLE.has(candidate.name))) {
     it(`${probe.name}: Loopscope says what Strands did`, async () => {
-      const run = (await runFrameworkScript({ interpreter: strands, script: 'probe_answer', input: probe.request })) as unknown as ProbeRun;
+      const run = live.get(probe.name)!;
       // Strands does today what the recording says it did.
       const recorded = RECORDED.get(probe.name)!;
       expect({ accepted: run.accepted, outcome: run.outcome, error: run.error && { type: run.error.type, message: run.error.message } }).toEqual({ accepted: recorded.accepted, outcome: recorded.outcome, error: recorded.error && { type: recorded.error.type, message: recorded.error.message } });
@@ -84,7 +75,7 @@ describe('Strands Agents’ answer rules, each sent through Strands', () => {
       // Where HumanInTheLoop denies on the response, Loopscope warns so.
       const intervention = context.requests.some((request) => request.pausedAs?.startsWith('approval required (HumanInTheLoop)'));
       if (intervention) expect(/HumanInTheLoop denies/.test(warnings)).toBe(run.toolsRun.length === 0);
-    }, 240_000);
+    });
   }
 
   it('names each interrupt by its id, never by the tool use id Strands refuses (the probe: KeyError)', async () => {
@@ -96,17 +87,30 @@ describe('Strands Agents’ answer rules, each sent through Strands', () => {
   });
 
   // The code the workbench gives, run as the app would run it: Strands does with it what it did with the probe's answer.
-  for (const name of ["approve the hook's interrupt", 'answer both hook interrupts, each its way', 'deny the intervention ("n")', "resume the tool's interrupt with a value", 'leave one hook interrupt of two unanswered']) {
-    it(`${name}: the answer's Python runs in Strands and does what the answer says`, async () => {
-      const probe = PROBES.find((candidate) => candidate.name === name)!;
-      const run = (await runFrameworkScript({ interpreter: strands, script: 'probe_answer', input: probe.request })) as unknown as ProbeRun;
-      const { context, validation } = await check(probe, run.sent);
-      const code = resumeSnippet({ context, payload: validation.payload });
-      const snippet = await runFrameworkScript({ interpreter: strands, script: 'run_snippet', input: { case: probe.request.case, code } });
-      expect(snippet.error).toBeNull();
-      expect(snippet.ran).toBe(true);
-      expect(snippet.outcome).toBe(run.outcome);
-      expect((snippet.toolsRun as ProbeRun['toolsRun']).map((tool) => [tool.toolUseId, tool.status])).toEqual(run.toolsRun.map((tool) => [tool.toolUseId, tool.status]));
-    }, 240_000);
-  }
+  describe('the code the workbench gives', () => {
+    const snippets = new Map<string, ProbeResult>();
+    beforeAll(async () => {
+      // The code Loopscope writes for the blocks the probe sent, run on the probe's own pause.
+      const requests = await Promise.all(
+        SNIPPETS.map(async (name) => {
+          const probe = PROBES.find((candidate) => candidate.name === name)!;
+          const { context, validation } = await check(probe, live.get(name)!.sent);
+          return { case: probe.request.case, snippet: resumeSnippet({ context, payload: validation.payload }) };
+        }),
+      );
+      const results = await runAnswerProbes({ probe: strands, requests });
+      SNIPPETS.forEach((name, index) => snippets.set(name, results[index]));
+    }, 900_000);
+
+    for (const name of SNIPPETS) {
+      it(`${name}: the answer's Python runs in Strands and does what the answer says`, () => {
+        const run = live.get(name)!;
+        const snippet = snippets.get(name)!;
+        expect(snippet.error).toBeNull();
+        expect(snippet.accepted).toBe(true);
+        expect(snippet.outcome).toBe(run.outcome);
+        expect(snippet.toolsRun.map((tool) => [tool.toolCallId, tool.status])).toEqual(run.toolsRun.map((tool) => [tool.toolCallId, tool.status]));
+      });
+    }
+  });
 });

@@ -7,7 +7,7 @@
 import { resumeVerdictOf, type ResumeVerdict } from '../../../../contract/resume-answers';
 import { resumeContextFrom } from '../../../resume-context';
 import type { ResumeCheck, ResumeContext, ResumeValidation } from '../../../../loop/resume-model';
-import { neutralAnswers, type AnswerProbe } from '../../../testing/answer-probe-batches';
+import { neutralAnswers, type AnswerProbe } from '../../../testing/answer-probes';
 import { loadFrameworkFixture } from '../../../testing/framework-fixtures';
 import { openAiAgents } from '..';
 
