@@ -5,7 +5,7 @@ import { serverPort, serverToken } from './lib/server/http/server-config';
 import { sessionCookieName } from './lib/server/http/session-cookie';
 
 /**
- * Every request passes the security model of docs/architecture.md before anything else runs:
+ * Every request passes the security model of docs/security-model.md before anything else runs:
  * Host allow-list (DNS rebinding), Origin check, credentials on /api and /v1/traces; and
  * every response carries the security headers, with a fresh CSP nonce per request.
  * No matcher on purpose: static assets and 404s get the checks and the headers too.

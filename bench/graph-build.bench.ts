@@ -4,7 +4,8 @@
  *
  * The file holds ~10,000 spans: the example traces of traces/ (recorded by real runs),
  * copied with fresh ids until the count is reached — several hundred generates, resumes
- * included. Run: `node --import tsx bench/graph-build.bench.ts`.
+ * included. Run: `node --import tsx bench/graph-build.bench.ts`. docs/performance.md ("Graph build")
+ * says where the time goes.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';

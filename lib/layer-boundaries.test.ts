@@ -44,7 +44,7 @@ describe('loopscope/layer-boundaries', () => {
       {
         ruleId: 'loopscope/layer-boundaries',
         line: 1,
-        message: `lib/graph must not import lib/runner ('../runner/step-protocol'): layers import only downward, and lib/graph may import only lib/errors, lib/spans, lib/contract, lib/loop, lib/store (layer table: ${TABLE}).`,
+        message: `lib/graph must not import lib/runner ('../runner/step-protocol'): layers import only downward, and lib/graph may import only lib/errors, lib/spans, lib/contract, lib/loop, lib/runtimes (read), lib/store (layer table: ${TABLE}).`,
       },
     ]);
     expect(await lint('lib/server/upward-import.ts', code)).toEqual([]);
@@ -56,7 +56,7 @@ describe('loopscope/layer-boundaries', () => {
       {
         ruleId: 'loopscope/layer-boundaries',
         line: 1,
-        message: `components must not import lib/server ('@/lib/server/services/run-registry'): components/ run in the browser and may import only lib/errors, lib/spans, lib/contract, lib/loop, lib/graph (layer table: ${TABLE}).`,
+        message: `components must not import lib/server ('@/lib/server/services/run-registry'): components/ run in the browser and may import only lib/errors, lib/spans, lib/contract, lib/loop, lib/runtimes (read), lib/graph (layer table: ${TABLE}).`,
       },
     ]);
     expect(await lint('app/upward-import.tsx', code)).toEqual([]);

@@ -7,7 +7,7 @@
  * A custom server around Next's request handler instead of `next start`, so that Loopscope
  * owns the sockets: it listens on 127.0.0.1 and [::1], cuts clients that send headers or
  * bodies too slowly, and answers 413 to an oversized Content-Length before reading the body
- * (lib/server/http/start-http-servers.ts). Settings: see the README's settings table.
+ * (lib/server/http/start-http-servers.ts). Settings: docs/settings.md.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';

@@ -17,7 +17,8 @@ function takeAnswered(calls: ToolCall[], resolution: Resolution): ToolCall | und
  * Mutates the given calls (they are fresh objects of this build).
  */
 export function linkResumes(options: { generates: readonly GenerateCall[]; keys: TraceLinkKeys; matches?: readonly ResumeMatch[] }): void {
-  const byId = new Map(options.generates.map((generate) => [generate.id, generate]));
+  const byId = new Map<string, GenerateCall>();
+  for (const generate of options.generates) byId.set(generate.id, generate);
   // Matches decided with more traces in view (the whole store, for a session) win over the loaded ones'.
   const matches = (options.matches ?? matchResumes(options.keys))
     .map((match) => ({ match, resume: byId.get(match.resumeId), original: byId.get(match.interruptedId) }))

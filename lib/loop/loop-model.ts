@@ -179,3 +179,21 @@ export type GenerateResume = NonNullable<GenerateCall['resume']>;
 export function requestLabel(request: { name: string; ref?: string }): string {
   return request.ref ? `${request.name}#${request.ref}` : request.name;
 }
+
+/** A tool call of a build's turns by its id (of two that share an id, the later). */
+export type ToolCallById = (id: string) => ToolCall | undefined;
+
+/**
+ * The lookup the dialects' notes after linking share: their map of the calls' turns' tool calls
+ * is made once, on the first ask (a build without answers never asks).
+ */
+export function toolCallLookup(generates: readonly GenerateCall[]): ToolCallById {
+  let calls: Map<string, ToolCall> | undefined;
+  return (id) => {
+    if (!calls) {
+      calls = new Map();
+      for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+    }
+    return calls.get(id);
+  };
+}

@@ -3,13 +3,14 @@
  * know so that Loopscope can draw, link and answer its tool loops. A dialect lives in one
  * folder (lib/runtimes/<runtime>/) with everything about its runtime — attribute names,
  * message parts, how a call and a resume are read, the link keys, resume rules, known bugs —
- * and is registered with one line in registry.ts. Graph elements, linking, collapsing, layout
- * and components never name a runtime. docs/architecture.md says how to add one.
+ * and is registered with one line in lib/runtimes/index.ts (`DIALECTS`). Graph elements,
+ * linking, collapsing, layout and components never name a runtime.
+ * docs/contributing/add-a-runtime.md says how to add one.
  */
 import type { ConversationView } from '../contract/conversation-view';
 import type { AttributeValue, Span } from '../spans/span';
 import type { InterruptedGenerateKey, ResumeGenerateKey } from '../spans/trace-link-keys';
-import type { GenerateCall, ResolutionKind, ToolCall } from './loop-model';
+import type { GenerateCall, ResolutionKind, ToolCall, ToolCallById } from './loop-model';
 import type { ResumeRules } from './resume-model';
 import type { RuntimeView } from './runtime-view';
 import type { SpanClassification } from '../spans/span-classification';
@@ -92,12 +93,20 @@ export interface RuntimeDialect {
   readonly explains: DialectExplanations;
   /** What the pages say and offer for its runs (banners, hints, which controls apply). */
   readonly view?: RuntimeView;
-  /** The spans it may claim, for the dispatch to skip it cheaply (absent: asked about every span). */
+  /**
+   * What every span `claims` accepts carries — one of these instrumentation scope names,
+   * attributes (present, whatever their value) or span names — so the dispatcher
+   * (dialect-dispatch.ts) asks `claims` only of the runtimes a span may belong to. Absent: it is
+   * asked of every span. A span `claims` accepts without any of them would go unclaimed.
+   */
   readonly claimedBy?: ClaimedBy;
   /** True for the spans this runtime records (the first dialect that claims a span reads it). */
   claims(span: Span): boolean;
-  /** What a claimed span is in the loop model. */
-  classify(span: Span): SpanClassification;
+  /**
+   * What a claimed span is in the loop model. `index`: the build's, when classified in one — what
+   * the classification parses of the span is kept there (`SpanIndex.memo`) for the call reader.
+   */
+  classify(span: Span, index?: SpanIndex): SpanClassification;
   /**
    * True when the span — a call's span or a tool's — runs inside a top-level call (a later
    * turn of a call is nested in the previous one; a tool runs inside its call), also when the
@@ -108,8 +117,8 @@ export interface RuntimeDialect {
   readCall(options: { index: SpanIndex; root: Span; flowSpanId?: string }): ReadCall;
   /** Reads a tool that ran on its own, outside any call. */
   readStandaloneTool(index: SpanIndex, span: Span): ToolCall;
-  /** Adds what this runtime's known bugs show once every resume is tied to its interrupt (genkit 1.42 bug 3 shows only then). */
-  notesAfterLinking?(generates: readonly GenerateCall[]): void;
+  /** Adds what this runtime's known bugs show once every resume is tied to its interrupt (genkit 1.42 bug 3 shows only then); `toolCallById`: the build's one lookup of its calls' tool calls. */
+  notesAfterLinking?(generates: readonly GenerateCall[], toolCallById: ToolCallById): void;
   /** A call span's conversation — the history it sent, what it received, each part typed and its markers named (the message view). */
   conversationOf?(span: Span): ConversationView | undefined;
   /** What went in and came out of a claimed span (`interrupted`: it ended in an interrupt). */

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { loadTraceFile } from '../store/load-trace-file';
 import type { Span } from '../spans/span';
 import { buildSpan, generateAttributes, spanTimes } from '../spans/testing/build-span';
-import { classifySpan } from '../runtimes/classify-span';
+import { spanClaimer } from '../runtimes/classify-span';
 import { enclosedByCall } from '../runtimes/genkit-js/read/enclosed-by-call';
 import { buildSpanIndex as indexWith, enclosingFlow, spanKey, type SpanIndex } from './span-index';
 
 /** The index as a build makes it: every span classified by the registered dialects. */
-const buildSpanIndex = (spans: readonly Span[]) => indexWith(spans, classifySpan);
+const buildSpanIndex = (spans: readonly Span[]) => indexWith(spans, spanClaimer());
 /** A generate span nested in another generate (a later turn), as the genkit dialect tells it. */
 const isNestedGenerate = (index: SpanIndex, span: Span) => enclosedByCall(index, span);
 
@@ -98,7 +98,6 @@ describe('buildSpanIndex', () => {
     const leaf = buildSpan({ name: 'leaf', parentSpanId: orphan.spanId });
     const index = buildSpanIndex([orphan, leaf]);
     expect(index.parentOf(orphan)).toBeUndefined();
-    expect(index.parents.has(orphan)).toBe(false);
     expect(index.childrenOf(leaf)).toEqual([]);
     expect(index.parentOf(leaf)).toBe(orphan);
   });
@@ -111,13 +110,24 @@ describe('buildSpanIndex', () => {
     expect(index.childrenOf(self)).toEqual([]);
   });
 
-  it('classifies each span once and keeps the result', () => {
+  it('claims and classifies each span once and keeps the result', () => {
     const generate = buildSpan({ name: 'generate', attributes: generateAttributes() });
     const index = buildSpanIndex([generate]);
     const first = index.classify(generate);
     expect(first.role).toBe('generate');
     expect(index.classify(generate)).toBe(first);
-    expect(index.classification.get(generate)).toBe(first);
+    expect(index.dialectOf(generate)?.id).toBe('genkit-js');
+  });
+
+  it('classifies a span it did not index too (an open copy of an ended span: summaries ask about every span given)', () => {
+    const ended = buildSpan({ name: 'generate', attributes: generateAttributes() });
+    const open = { ...ended, endTimeUnixNano: undefined };
+    const index = buildSpanIndex([open, ended]);
+    expect(index.spans).toEqual([ended]);
+    expect(index.classify(open)).toMatchObject({ role: 'generate', outcome: 'running' });
+    expect(index.classify(open)).toBe(index.classify(open));
+    expect(index.parentOf(open)).toBeUndefined();
+    expect(index.childrenOf(open)).toEqual([]);
   });
 
   it('indexes a real trace: the tree of a 4-round loop, each turn a generate inside the previous one', async () => {

@@ -30,23 +30,56 @@ import { RequestStop } from './request-stop';
 import type { RunStepper } from './run-stepper';
 import type { PauseInfo } from './step-protocol';
 
+/** What a node runner runs with: the registered runtimes' engines, in the registry's order, and the registry's reader of recordings (lib/runtimes/node-runner-options.ts). */
+export interface NodeRunnerOptions {
+  engines: readonly RunnerEngine[];
+  readRecording: RecordingReader;
+}
+
 /**
  * Runs this process as a node runner with the given engines (in the registry's order) and the
  * registry's reader of recordings. Returns at once; the process lives on its IPC channel.
  */
-export function startNodeRunner({ engines, readRecording }: { engines: readonly RunnerEngine[]; readRecording: RecordingReader }): void {
+export function startNodeRunner(options: NodeRunnerOptions): void {
   if (!process.send) {
     console.error('The runner is started by the Loopscope server (it needs an IPC channel).');
     process.exit(2);
   }
-  const runner = new NodeRunner({ engines, readRecording });
+  const send = (event: RunnerEvent) => {
+    if (process.connected) sendCloneable((message: RunnerEvent) => process.send?.(message), event);
+  };
+  const runner = new NodeRunner({ ...options, channel: { send, exit: (code) => process.exit(code) }, environment: process.env });
+  // A tool that calls process.exit: what is still queued goes out on the way down.
+  process.on('exit', () => runner.flush());
   process.on('message', (raw) => void runner.receive(raw));
   // The server is gone, and with it the only place our spans go: leave, never linger as an orphan.
   process.on('disconnect', () => process.exit(0));
 }
 
-function send(event: RunnerEvent): void {
-  if (process.connected) sendCloneable((message: RunnerEvent) => process.send?.(message), event);
+/** A node runner in the calling process: commands go in by `receive`, its events come out to the `send` it was given. */
+export interface NodeRunnerHere {
+  /** Handles one command (as the IPC channel would deliver it); settles once the command's result was sent. */
+  receive(raw: unknown): Promise<void>;
+  /** Ends its telemetry (the `shutdown` command would end the process too). */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * The same runner, in this process: what a server's runner child does, for a caller that cannot
+ * spawn one with its runtimes (a test that registers a runtime of its own with `withRuntime`:
+ * a runner child loads the registry's drivers only). Its telemetry is this process's global
+ * OpenTelemetry SDK — one runner per process. Without a spool path in `environment`
+ * (LOOPSCOPE_RUNNER_SPOOL) its span batches travel in the events.
+ */
+export function startNodeRunnerHere(options: NodeRunnerOptions & { send: (event: RunnerEvent) => void; environment?: Readonly<Record<string, string | undefined>> }): NodeRunnerHere {
+  const runner = new NodeRunner({ engines: options.engines, readRecording: options.readRecording, channel: { send: options.send, exit: () => undefined }, environment: options.environment ?? process.env });
+  return { receive: (raw) => runner.receive(raw), shutdown: () => runner.shutdown() };
+}
+
+/** Where the runner's events go, and how it ends (`shutdown`): the process's IPC channel, or an in-process caller. */
+interface RunnerChannel {
+  send(event: RunnerEvent): void;
+  exit(code: number): void;
 }
 
 /** The spool file (lib/server/runners/runner-spool.ts reads it); without it span batches go in the IPC messages, urgent ones at once. */
@@ -69,11 +102,12 @@ interface SteppedRun {
 
 class NodeRunner {
   private readonly projectDir = process.cwd();
-  private readonly toolsDir = path.resolve(this.projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools');
-  private readonly scenariosDir = path.resolve(this.projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(this.toolsDir, 'scenarios'));
-  private readonly toolTimeoutMs = Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000);
-  private readonly pauseTimeoutMs = Number(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_000);
-  private readonly outbox = new RunnerSpanOutbox(send, openSpool(process.env.LOOPSCOPE_RUNNER_SPOOL));
+  private readonly toolsDir: string;
+  private readonly scenariosDir: string;
+  private readonly toolTimeoutMs: number;
+  private readonly pauseTimeoutMs: number;
+  private readonly send: (event: RunnerEvent) => void;
+  private readonly outbox: RunnerSpanOutbox;
   /** True while the engines warm up before the runner is ready: those spans belong to no run and are not sent. */
   private warmingUp = false;
   private readonly telemetry;
@@ -88,9 +122,14 @@ class NodeRunner {
    */
   private readonly loaded: Promise<LoadedEngine[]>;
 
-  constructor(private readonly options: { engines: readonly RunnerEngine[]; readRecording: RecordingReader }) {
-    // A tool that calls process.exit: what is still queued goes out on the way down.
-    process.on('exit', () => this.outbox.flush());
+  constructor(private readonly options: NodeRunnerOptions & { channel: RunnerChannel; environment: Readonly<Record<string, string | undefined>> }) {
+    const environment = options.environment;
+    this.toolsDir = path.resolve(this.projectDir, environment.LOOPSCOPE_TOOLS_DIR ?? 'tools');
+    this.scenariosDir = path.resolve(this.projectDir, environment.LOOPSCOPE_SCENARIOS_DIR ?? path.join(this.toolsDir, 'scenarios'));
+    this.toolTimeoutMs = Number(environment.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000);
+    this.pauseTimeoutMs = Number(environment.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_000);
+    this.send = (event) => options.channel.send(event);
+    this.outbox = new RunnerSpanOutbox(this.send, openSpool(environment.LOOPSCOPE_RUNNER_SPOOL));
     this.telemetry = startRunnerTelemetry({
       // A run's trace ids reach the server with its spans (lib/server/runners/runner-process.ts ties them to the run).
       onSpanStart: (span, { urgent }) => this.outbox.queueStart(span, urgent),
@@ -101,19 +140,28 @@ class NodeRunner {
     this.loaded = this.load();
   }
 
+  /** Sends what is still queued (the process is exiting). */
+  flush(): void {
+    this.outbox.flush();
+  }
+
+  shutdown(): Promise<void> {
+    return this.telemetry.shutdown();
+  }
+
   /** Loads every engine (after telemetry started: their runtimes' tracers bind to its provider), warms them up, and says ready. */
   private async load(): Promise<LoadedEngine[]> {
     const { loadScenarios } = await import('./scenario');
     const scenarioList = await loadScenarios(this.scenariosDir);
     const engines: LoadedEngine[] = [];
-    for (const engine of this.options.engines) engines.push(await engine.load({ toolsDir: this.toolsDir, scenarios: scenarioList.scenarios, environment: process.env }));
+    for (const engine of this.options.engines) engines.push(await engine.load({ toolsDir: this.toolsDir, scenarios: scenarioList.scenarios, environment: this.options.environment }));
     this.warmingUp = true;
     try {
       for (const engine of engines) await engine.warmUp?.();
     } finally {
       this.warmingUp = false;
     }
-    send({
+    this.send({
       type: 'ready',
       pid: process.pid,
       toolsByRuntime: Object.fromEntries(this.options.engines.map((engine, index) => [engine.runtime, [...engines[index].tools]])),
@@ -192,7 +240,7 @@ class NodeRunner {
 
   private async handleStepCommand(command: Exclude<RunnerCommand, { type: 'generate' | 'replay' | 'ping' | 'shutdown' }>) {
     await this.loaded;
-    const reply = (ok: boolean, extra: { problems?: string[]; message?: string } = {}) => send({ type: 'command-result', requestId: command.requestId, ok, ...extra });
+    const reply = (ok: boolean, extra: { problems?: string[]; message?: string } = {}) => this.send({ type: 'command-result', requestId: command.requestId, ok, ...extra });
     if (command.type === 'stop') {
       // Any run in flight here stops, stepped or not (request-stop.ts).
       const stop = this.inFlight.get(command.runId);
@@ -227,10 +275,10 @@ class NodeRunner {
     const command = parsed.data;
     // The spool is emptied once the server has read all of it (runner-span-outbox.ts).
     if (command.type === 'ping' || command.type === 'generate' || command.type === 'replay') this.outbox.serverRead(command.spoolRead);
-    if (command.type === 'ping') return send({ type: 'pong', sentAt: command.sentAt });
+    if (command.type === 'ping') return this.send({ type: 'pong', sentAt: command.sentAt });
     if (command.type === 'shutdown') {
       await this.telemetry.shutdown().catch(() => undefined);
-      process.exit(0);
+      return this.options.channel.exit(0);
     }
     if (command.type === 'replay') return this.handleReplay(command);
     if (command.type !== 'generate') return this.handleStepCommand(command);
@@ -254,7 +302,7 @@ class NodeRunner {
         // Behind the spans that led to it (the paused span's start among them), in one message: the
         // server knows the pause's trace and open span before the pause.
         onPause: (pause: PauseInfo) => this.outbox.flush({ type: 'paused', runId: command.runId, pause: { ...pause, traceId: [...run.traceIds].at(-1) } }),
-        onPauseEnded: (pauseId: string) => send({ type: 'pause-ended', runId: command.runId, pauseId }),
+        onPauseEnded: (pauseId: string) => this.send({ type: 'pause-ended', runId: command.runId, pauseId }),
       });
       this.steppers.set(command.runId, { stepper, engine, command });
     }

@@ -4,10 +4,7 @@
  * recordings. The server spawns this file (lib/server/runners/runner-process.ts).
  */
 import { startNodeRunner } from '../runner/node-runner';
-import { RUNTIME_DRIVERS } from './drivers';
+import { nodeRunnerOptions } from './node-runner-options';
+import { REGISTERED_RUNTIMES } from './with-runtime';
 
-startNodeRunner({
-  engines: RUNTIME_DRIVERS.flatMap((driver) => (driver.nodeEngine ? [driver.nodeEngine] : [])),
-  // Read only when a replay comes: the graph and every recording reader are not part of a runner's cold start.
-  readRecording: async (spans) => (await import('./read-recording')).readReplayable(spans),
-});
+startNodeRunner(nodeRunnerOptions(REGISTERED_RUNTIMES));

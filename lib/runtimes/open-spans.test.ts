@@ -5,7 +5,7 @@ import { CLOSED_BY_ATTRIBUTE } from '../spans/loopscope-attributes';
 import { classifySpan } from './classify-span';
 import { closedSpanFromStart, isPaused, runningToolOf } from './open-spans';
 import { DIALECTS } from './index';
-import { toyLoop } from './toy';
+import { toyLoop } from './toy/read';
 
 /**
  * Open spans by their dialect: which start is a tool executing, and how a span Loopscope must end

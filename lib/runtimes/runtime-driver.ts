@@ -7,7 +7,7 @@
  * whose app is the developer's) has a driver with only what applies, or none.
  *
  * Node-only (drivers reach runners, files and toolchains): pages learn what a runtime offers
- * from its view (lib/contract/runtime-view.ts), never from its driver.
+ * from its view (lib/loop/runtime-view.ts), never from its driver.
  */
 import type { ReplayReport } from '../replay/replay-report';
 import type { RunnerEngine } from '../runner/runner-engine';

@@ -1,4 +1,4 @@
-import { spanKey, type Span } from './span';
+import type { Span } from './span';
 
 /**
  * Merges incoming spans into existing ones without mutating either list.
@@ -10,13 +10,20 @@ import { spanKey, type Span } from './span';
  */
 export function mergeSpans(existing: readonly Span[], incoming: readonly Span[]): Span[] {
   const merged = [...existing];
-  const positions = new Map<string, number>();
-  merged.forEach((span, position) => positions.set(spanKey(span), position));
+  // traceId → spanId → position: nested maps, so merging builds no key string per span (a
+  // trace file's spans are all merged on load).
+  const positions = new Map<string, Map<string, number>>();
+  const inTrace = (span: Span) => {
+    let spans = positions.get(span.traceId);
+    if (!spans) positions.set(span.traceId, (spans = new Map()));
+    return spans;
+  };
+  merged.forEach((span, position) => inTrace(span).set(span.spanId, position));
   for (const span of incoming) {
-    const key = spanKey(span);
-    const position = positions.get(key);
+    const spans = inTrace(span);
+    const position = spans.get(span.spanId);
     if (position === undefined) {
-      positions.set(key, merged.length);
+      spans.set(span.spanId, merged.length);
       merged.push(span);
     } else if (span.endTimeUnixNano !== undefined || merged[position].endTimeUnixNano === undefined) {
       merged[position] = span;

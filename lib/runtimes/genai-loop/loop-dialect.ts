@@ -2,7 +2,7 @@
  * A framework's dialect built from its flavor (loop-flavor.ts): classification (a pause is
  * `interrupted`, never an error), the call reader (read-loop-call.ts), tools run on their own,
  * what linking shows (loop-after-linking.ts), span values and conversations in the OTel GenAI
- * conventions' shapes, and the framework's resume rules. One line in registry.ts registers it.
+ * conventions' shapes, and the framework's resume rules. One line in lib/runtimes/index.ts (`DIALECTS`) registers it.
  */
 import type { ConversationView, MessagePartView, MessageView } from '../../contract/conversation-view';
 import type { Span } from '../../spans/span';

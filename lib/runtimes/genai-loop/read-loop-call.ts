@@ -7,7 +7,7 @@
  * records where is its flavor (loop-flavor.ts); the reading is the same for all.
  */
 import { compareNanos, spanKey, type Span } from '../../spans/span';
-import { callSpanFields } from '../../loop/call-span-fields';
+import { newGenerateCall } from '../../loop/new-generate-call';
 import type { GenerateCall, ModelCall, ToolCall, ToolRequestData, Turn } from '../../loop/loop-model';
 import type { ReadCall } from '../../loop/runtime-dialect';
 import type { SpanIndex } from '../../loop/span-index';
@@ -186,20 +186,23 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
   const evidence = { index, root, generateId: id, history, answered, resumeToolCalls, tools: steps[0]?.view.tools, failedWith };
   const resolutions = flavor.readAnswers ? flavor.readAnswers(evidence) : readLoopAnswers(evidence, flavor.words);
 
-  const call: GenerateCall = {
-    ...callSpanFields({ root, flowSpanId }),
-    status,
-    finishReason,
-    errorMessage: status === 'error' ? classification.errorMessage : undefined,
-    errorStatus: status === 'error' ? classification.exceptionType : undefined,
-    model: callView.model ?? turns.find((turn) => turn.model)?.model?.model,
-    turns,
-    resumeToolCalls,
-    ...(resolutions ? { resume: { resolutions } } : {}),
-    pendingInterrupts: paused.map((tool) => ({ name: tool.name, ...(tool.ref !== undefined ? { ref: tool.ref } : {}), input: tool.input })),
-    text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
-    notes,
-  };
+  const call: GenerateCall = newGenerateCall({
+    root,
+    flowSpanId,
+    read: {
+      status,
+      finishReason,
+      errorMessage: status === 'error' ? classification.errorMessage : undefined,
+      errorStatus: status === 'error' ? classification.exceptionType : undefined,
+      model: callView.model ?? turns.find((turn) => turn.model)?.model?.model,
+      turns,
+      resumeToolCalls,
+      resume: resolutions ? { resolutions } : undefined,
+      pendingInterrupts: paused.map((tool) => ({ name: tool.name, ...(tool.ref !== undefined ? { ref: tool.ref } : {}), input: tool.input })),
+      text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
+      notes,
+    },
+  });
   call.notes.push(...(flavor.notesOf?.({ index, root, call }) ?? []));
 
   const linkScope = flavor.linkScope?.({ index, root, models: steps.map((step) => step.span) });

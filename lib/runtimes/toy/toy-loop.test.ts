@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import { loadTraceFile } from '../../store/load-trace-file';
 import { DIALECTS } from '../index';
-import { toyLoop } from './';
+import { toyLoop } from './read';
 
 /**
  * The measure of the seam (issue 11): a runtime Loopscope has never heard of is drawn by adding

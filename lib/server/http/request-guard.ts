@@ -50,7 +50,7 @@ export function bearerToken(authorization: string | null): string | null {
 }
 
 /**
- * The security model of docs/architecture.md for one request: Host allow-list, Origin check,
+ * The security model of docs/security-model.md for one request: Host allow-list, Origin check,
  * credentials on every API route (the bearer token, or the page's session cookie on a
  * same-origin request), and the OTLP receiver's no-token rule for non-browser exporters.
  */

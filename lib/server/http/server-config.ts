@@ -43,7 +43,7 @@ export function serverPort(): number {
   return positiveNumber(process.env.PORT, DEFAULT_PORT);
 }
 
-/** Server settings from the environment (docs/architecture.md: PORT, LOOPSCOPE_TOKEN, LOOPSCOPE_DATA_DIR). */
+/** Server settings from the environment (docs/settings.md: PORT, LOOPSCOPE_TOKEN, LOOPSCOPE_DATA_DIR, …). */
 export function readServerConfig(): ServerConfig {
   const projectDir = process.cwd();
   return {

@@ -17,7 +17,7 @@ import { aiSdkAppResumeTarget } from '../attach/ai-sdk-app-resume';
  * @throws LoopscopeError NOT_FOUND (no such source), and resumeContextFrom's errors (no paused call there).
  */
 export async function resumeContextView(context: Pick<AppContext, 'store' | 'supervisor' | 'goRunner' | 'providers'> & Partial<Pick<AppContext, 'aiSdkApps'>>, request: ResumeContextRequest): Promise<ResumeContextView> {
-  const resume = resumeContextFrom(await loadTraceSource(context, request.source), request.generateSpanId);
+  const resume = resumeContextFrom(await loadTraceSource(context, request.source), { generateSpanId: request.generateSpanId });
   // The app that made the call waits for the answer: its own tools say what each call waits for.
   const appWaits = aiSdkAppResumeTarget({ apps: context.aiSdkApps, context: resume });
   // A runtime Loopscope only reads has no runner side: the trace's own tool definitions are all there is.

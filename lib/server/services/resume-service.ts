@@ -27,7 +27,7 @@ const describeIssues = (issues: ResumeIssue[]) => issues.map((issue) => issue.me
  */
 export async function checkResumeFromTrace(context: AppContext, request: ResumeFromTrace) {
   const spans = await loadTraceSource(context, request.source);
-  const resumeContext = resumeContextFrom(spans, request.generateSpanId);
+  const resumeContext = resumeContextFrom(spans, { generateSpanId: request.generateSpanId });
   // A call whose AI SDK app waits for the answer gets it in the app (attach/ai-sdk-app-resume.ts).
   const appWaits = aiSdkAppResumeTarget({ apps: context.aiSdkApps, context: resumeContext });
   // An attached app's trace is answered in the app, with its own model and tools (attach/app-resume.ts).

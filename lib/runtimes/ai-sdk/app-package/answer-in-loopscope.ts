@@ -33,10 +33,10 @@ type Result = GenerateTextResult<ToolSet, never, never>;
 
 /** What is read of a call's result (`generateText`'s; `streamText`'s fields are promises, awaited). */
 export interface AnsweredResult {
-  /** The final step's content: its approval requests and tool calls. */
+  /** Every step's content (ai@7): the approval requests and tool calls that wait are the final step's. */
   content: Result['content'] | PromiseLike<Result['content']>;
   finishReason: Result['finishReason'] | PromiseLike<Result['finishReason']>;
-  /** Every step's messages (the last assistant message holds the calls that wait). */
+  /** Every step's messages, after the tools an answer approved (the last assistant message holds the calls that wait); `response.messages` is the final step's alone. */
   responseMessages: readonly ModelMessage[] | PromiseLike<readonly ModelMessage[]>;
 }
 

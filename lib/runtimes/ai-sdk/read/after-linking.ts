@@ -6,7 +6,7 @@
  * refuses a forged signed approval; an unsigned one would run the new input).
  */
 import { canonicalJson, isObject } from '../../../spans/json-value';
-import type { GenerateCall, Resolution, ToolCall } from '../../../loop/loop-model';
+import type { GenerateCall, Resolution, ToolCallById } from '../../../loop/loop-model';
 import { requestLabel } from '../../../loop/loop-model';
 import { AI_SDK_DIALECT_ID } from './dialect-id';
 import { RESOLUTION_WORDS } from './sdk-words';
@@ -17,15 +17,13 @@ function waitedFor(resolution: Resolution): string | undefined {
   return undefined;
 }
 
-/** Names, on the paused call and the answer, what linking shows — of AI SDK answers only (other runtimes' answers carry words of their own). */
-export function aiSdkAfterLinking(generates: readonly GenerateCall[]): void {
-  const calls = new Map<string, ToolCall>();
-  for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+/** Names, on the paused call and the answer, what linking shows. Only AI SDK answers carry `words`: genkit's are left alone. */
+export function aiSdkAfterLinking(generates: readonly GenerateCall[], toolCallById: ToolCallById): void {
   for (const generate of generates) {
     if (generate.runtime !== AI_SDK_DIALECT_ID) continue;
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.words === undefined || resolution.answersToolCallId === undefined) continue;
-      const call = calls.get(resolution.answersToolCallId);
+      const call = toolCallById(resolution.answersToolCallId);
       if (!call) continue;
       const waited = waitedFor(resolution);
       if (waited && call.interrupt && isObject(call.interrupt.metadata)) call.interrupt.metadata = { ...call.interrupt.metadata, waitingFor: waited, evidence: 'the answer in a later call' };

@@ -13,7 +13,7 @@ import type { Span } from '../../../spans/span';
 /** AI SDK traces through every part of lib/ that reads traces: lists, sessions, detail views, resume and replay (refused in words), mixed with genkit. */
 const FIXTURES = path.join(process.cwd(), 'lib', 'runtimes', 'ai-sdk', '__fixtures__');
 const load = (name: string) => loadTraceFile(path.join(FIXTURES, `${name}.otlp.json`));
-const ALL = ['ai-sdk-plain-tool-round', 'ai-sdk-approval-approved', 'ai-sdk-approval-approved.legacy', 'ai-sdk-approval-denied', 'ai-sdk-approval-policy', 'ai-sdk-signed-approval-forged', 'ai-sdk-handed-back-tool', 'ai-sdk-dynamic-tool', 'ai-sdk-provider-executed-tool', 'ai-sdk-unknown-tool', 'ai-sdk-invalid-tool-input', 'ai-sdk-repair-tool-call', 'ai-sdk-tool-throws', 'ai-sdk-step-limit'];
+const ALL = ['ai-sdk-plain-tool-round', 'ai-sdk-approval-approved', 'ai-sdk-approval-approved.legacy', 'ai-sdk-approval-denied', 'ai-sdk-approval-policy', 'ai-sdk-signed-approval-forged', 'ai-sdk-handed-back-tool', 'ai-sdk-dynamic-tool', 'ai-sdk-provider-executed-tool', 'ai-sdk-unknown-tool', 'ai-sdk-invalid-tool-input', 'ai-sdk-repair-tool-call', 'ai-sdk-tool-throws', 'ai-sdk-step-limit', 'ai-sdk-approvals-after-tool-rounds'];
 
 const byTrace = (spans: Span[]) => {
   const traces = new Map<string, Span[]>();

@@ -30,6 +30,7 @@ const EXPECTED: Record<string, Row> = {
   'ai-sdk-repair-tool-call': [1, 1, 2, 1, 0, 0, 0, 0, 0, 'stop'],
   'ai-sdk-tool-throws': [1, 1, 2, 1, 0, 0, 0, 0, 0, 'stop'],
   'ai-sdk-step-limit': [1, 1, 2, 2, 0, 0, 0, 0, 0, 'tool-calls'],
+  'ai-sdk-approvals-after-tool-rounds': [3, 3, 5, 4, 2, 0, 2, 0, 0, 'stop'],
 };
 
 function toSummary(row: Row): GraphSummary {
@@ -115,6 +116,16 @@ describe('a call waiting for an answer is a pause, linked to its answer by tool 
     expect(answer.resume?.resolutions).toMatchObject([{ kind: 'unresolved', words: 'approval not applied: the answering call failed first (AI_InvalidToolApprovalSignatureError)' }]);
     expect(answer.notes.join(' ')).toContain('"to":"Mallory"');
     expect(graph.nodes.some((node) => node.kind === 'failure' && node.label === 'AI_InvalidToolApprovalSignatureError')).toBe(true);
+  });
+
+  it('tool rounds, then approvals in a row: each call pauses after its rounds, the next answers it and runs the approved tool first', async () => {
+    const graph = await graphOf('ai-sdk-approvals-after-tool-rounds');
+    const [first, second, third] = graph.generates;
+    expect(first.turns.map((turn) => turn.toolCalls.map((call) => [call.ref, call.status]))).toEqual([[['weather-1', 'ok']], [['convert-1', 'ok']], [['transfer-bob', 'interrupted']]]);
+    expect([second.resume?.answersGenerateId, third.resume?.answersGenerateId]).toEqual([first.id, second.id]);
+    expect([second, third].map((answer) => answer.resumeToolCalls.map((call) => [call.ref, call.status]))).toEqual([[['transfer-bob', 'ok']], [['transfer-dave', 'ok']]]);
+    expect(second.pendingInterrupts.map((request) => request.ref)).toEqual(['transfer-dave']);
+    expect(third.text).toBe('It is 75°F in Lisbon. Sent Bob 500 USD (TX-3500) and Dave 900 USD (TX-4900).');
   });
 
   it('the paused call alone is still a pause, waiting (its answer not loaded)', async () => {

@@ -1,4 +1,5 @@
 import type { Span } from '../../../spans/span';
+import type { SpanIndex } from '../../../loop/span-index';
 import { classifyOtelSpan, type SpanClassification, type SpanOutcome } from '../../../spans/span-classification';
 import { TOOL_CALLS_FINISH_REASONS } from '../../otel-genai/read/genai-attributes';
 import { toolCallParts, toolResponsesById } from '../../otel-genai/read/genai-messages';
@@ -27,19 +28,19 @@ export function isAiSdkSpan(span: Span): boolean {
  * pause: docs/interrupt-model.md). The call reader decides from all its spans; this quick look
  * at one span is for lists and for finding a paused call to answer.
  */
-function looksPaused(span: Span): boolean {
+function looksPaused(span: Span, index?: SpanIndex): boolean {
   if (!finishReasonsOfSpan(span).some((reason) => TOOL_CALLS_FINISH_REASONS.has(reason))) return false;
-  const { messages } = messagesView(span).output;
+  const { messages } = messagesView(span, index ? { index, last: false } : undefined).output;
   const answered = toolResponsesById(messages);
   return messages.some((message) => toolCallParts(message).some((part) => part.id !== undefined && !answered.has(part.id)));
 }
 
-/** Classifies one AI SDK span. Pure; compute once per span and keep the result. */
-export function classifyAiSdkSpan(span: Span): SpanClassification {
+/** Classifies one AI SDK span (a call's messages parsed here are kept in `index`, when given, for the call reader). Pure; compute once per span and keep the result. */
+export function classifyAiSdkSpan(span: Span, index?: SpanIndex): SpanClassification {
   const kind = sdkSpanKind(span);
   const base = classifyOtelSpan(span);
   const role = kind === 'call' ? 'generate' : kind === 'model' ? 'model' : kind === 'tool' ? 'tool' : 'other';
   let outcome: SpanOutcome = base.outcome;
-  if (outcome === 'ok' && role === 'generate' && looksPaused(span)) outcome = 'interrupted';
+  if (outcome === 'ok' && role === 'generate' && looksPaused(span, index)) outcome = 'interrupted';
   return { ...base, role, label: sdkSpanLabel(span), outcome };
 }

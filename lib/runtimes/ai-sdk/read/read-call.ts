@@ -15,7 +15,7 @@ import { readAiSdkResolutions } from './read-resolutions';
 import { toolCallFromSpan, toolCallWithoutSpan, type CallContext } from './read-tool-call';
 import { STATES } from './sdk-words';
 import { messagesView, toolView, type MessagesView } from './span-views';
-import { callSpanFields } from '../../../loop/call-span-fields';
+import { newGenerateCall } from '../../../loop/new-generate-call';
 import { AI_SDK_STEP_MARKERS, HAND_WRITTEN_MODEL } from './loopscope-markers';
 
 interface ModelStep {
@@ -28,12 +28,11 @@ interface ModelStep {
 function spansOfCall(index: SpanIndex, root: Span): { models: Span[]; tools: Span[] } {
   const models: Span[] = [];
   const tools: Span[] = [];
-  const seen = new Set<Span>([root]);
   const stack = [...index.childrenOf(root)];
   while (stack.length > 0) {
     const span = stack.pop() as Span;
-    if (seen.has(span)) continue;
-    seen.add(span);
+    // Every span has one parent, so only a parent cycle in broken data (back to the root) would come round again.
+    if (span === root) continue;
     const role = index.classify(span).role;
     if (role === 'generate') continue;
     if (role === 'model') models.push(span);
@@ -64,7 +63,8 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  const callView = messagesView(root);
+  // The view the call's classification read already, when it looked for a pause.
+  const callView = messagesView(root, { index, last: true });
   const { models, tools } = spansOfCall(index, root);
   const steps = orderedSteps(models);
   const notes: string[] = [];
@@ -140,22 +140,26 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   else status = 'ok';
   const finishReason = status === 'ok' || status === 'interrupted' ? (callView.finishReasons[0] ?? lastStep?.view.finishReasons[0]) : undefined;
   const resume = readAiSdkResolutions({ generateId: id, input: callView.input.messages, firstModelInput: steps[0]?.view.input.messages ?? [], resumeToolCalls, failedWith: failed ? (classification.exceptionType ?? classification.errorMessage) : undefined });
-  const call: GenerateCall = {
-    ...callSpanFields({ root, flowSpanId }),
-    status,
-    finishReason,
-    errorMessage: status === 'error' ? classification.errorMessage : undefined,
-    errorStatus: status === 'error' ? classification.exceptionType : undefined,
-    model: callView.model ?? turns.find((turn) => turn.model)?.model?.model,
-    turns,
-    resumeToolCalls,
-    ...(resume ? { resume: { resolutions: resume.resolutions } } : {}),
-    pendingInterrupts: pending.map((call) => ({ name: call.name, ...(call.ref !== undefined ? { ref: call.ref } : {}), input: call.input })),
-    text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
-    notes,
-  };
   // Stopped with `tool-calls` and nothing pending: every call ran, the step limit (stopWhen) ended the loop.
-  if (status === 'ok' && finishReason !== undefined && TOOL_CALLS_FINISH_REASONS.has(finishReason) && (lastStep?.requests.length ?? 0) > 0) call.runtimeState = STATES.stepLimit;
+  const stepLimit = status === 'ok' && finishReason !== undefined && TOOL_CALLS_FINISH_REASONS.has(finishReason) && (lastStep?.requests.length ?? 0) > 0;
+  const call = newGenerateCall({
+    root,
+    flowSpanId,
+    read: {
+      status,
+      finishReason,
+      errorMessage: status === 'error' ? classification.errorMessage : undefined,
+      errorStatus: status === 'error' ? classification.exceptionType : undefined,
+      model: callView.model ?? turns.find((turn) => turn.model)?.model?.model,
+      turns,
+      resumeToolCalls,
+      resume: resume ? { resolutions: resume.resolutions } : undefined,
+      pendingInterrupts: pending.map((call) => ({ name: call.name, ...(call.ref !== undefined ? { ref: call.ref } : {}), input: call.input })),
+      text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
+      notes,
+      runtimeState: stepLimit ? STATES.stepLimit : undefined,
+    },
+  });
   return {
     call,
     interrupted: aiSdkInterruptedKey({ call, root, lastModelMessages: lastStep ? [...lastStep.view.input.messages, ...lastStep.view.output.messages] : [] }),

@@ -11,7 +11,7 @@
  *   approval by policy) — no answer, no resolution;
  * - otherwise left unanswered (the answering call failed first: a forged signed approval).
  * The caller appends its answers as the last tool message after the paused call's own messages
- * (`response.messages`); answers merged into the paused call's tool message read as its own.
+ * (`responseMessages`, every step's); answers merged into the paused call's tool message read as its own.
  * GenAI messages record the approval parts bare (no ids, no approved flag): there, the tool span
  * and the result the model is sent are the evidence.
  */

@@ -62,42 +62,48 @@ export function toolCallFromSpan({ index, span, request, context }: { index: Spa
 
 /** A requested call no tool span ran for: parse error, denial, provider-executed, pending, or never run. */
 export function toolCallWithoutSpan({ turnId, traceId, request, context, pending }: { turnId: string; traceId: string; request: ToolRequestData; context: CallContext; pending: boolean }): ToolCall {
-  const call: ToolCall = {
+  // Every outcome is one object literal of the same fields (not a spread of a base call): V8 gave
+  // each spread copy a hidden class of its own (lib/dialects/new-generate-call.ts says why that costs).
+  const call = (fields: Pick<ToolCall, 'status'> & Partial<Pick<ToolCall, 'output' | 'errorMessage' | 'runtimeState' | 'loopWentOn' | 'interrupt'>>): ToolCall => ({
     id: `${turnId}:request:${requestLabel(request)}`,
     traceId,
     name: request.name,
     ref: request.ref,
     input: request.input,
-    status: 'not-run',
+    status: fields.status,
     restarted: false,
     parked: false,
     resolvedBy: [],
-  };
-  if (context.ownResponse) return { ...call, status: 'ok', output: context.ownResponse.value, runtimeState: STATES.providerExecuted };
+    output: fields.output,
+    errorMessage: fields.errorMessage,
+    runtimeState: fields.runtimeState,
+    loopWentOn: fields.loopWentOn,
+    interrupt: fields.interrupt,
+  });
+  if (context.ownResponse) return call({ status: 'ok', output: context.ownResponse.value, runtimeState: STATES.providerExecuted });
   if (context.nextResponse) {
     const response = context.nextResponse.value;
     const parseError = parseErrorOf(response);
-    if (parseError) return { ...call, status: 'error', output: response, errorMessage: parseError.message, runtimeState: STATES.parseError(parseError.code), loopWentOn: true };
+    if (parseError) return call({ status: 'error', output: response, errorMessage: parseError.message, runtimeState: STATES.parseError(parseError.code), loopWentOn: true });
     const denial = denialOf(response);
-    if (denial) return { ...call, output: response, runtimeState: STATES.denied(denial.reason), loopWentOn: true };
+    if (denial) return call({ status: 'not-run', output: response, runtimeState: STATES.denied(denial.reason), loopWentOn: true });
     // Answered without a tool span (a span lost, or run elsewhere): what the model got is the output.
-    return { ...call, status: 'ok', output: response };
+    return call({ status: 'ok', output: response });
   }
   // A provider tool with no recorded result: the provider ran it (the legacy spans record none).
-  if (context.offered?.type === PROVIDER_TOOL_DEFINITION_TYPE) return { ...call, status: 'ok', runtimeState: STATES.providerTool };
+  if (context.offered?.type === PROVIDER_TOOL_DEFINITION_TYPE) return call({ status: 'ok', runtimeState: STATES.providerTool });
   // Asked for in a final answer that did not stop for tools, and nothing ran it here: the provider did.
-  if (context.answerFinished && !context.loopWentOn) return { ...call, status: 'ok', runtimeState: STATES.providerExecutedInferred };
-  if (context.offered === null) return { ...call, runtimeState: STATES.notOffered };
+  if (context.answerFinished && !context.loopWentOn) return call({ status: 'ok', runtimeState: STATES.providerExecutedInferred });
+  if (context.offered === null) return call({ status: 'not-run', runtimeState: STATES.notOffered });
   if (pending) {
     const offered = context.offered ? 'offered to the model as a function tool (its definition does not tell an approval from a tool without execute), ' : '';
-    return {
-      ...call,
+    return call({
       status: 'interrupted',
       interrupt: {
         metadata: { waitingFor: 'an approval or the caller’s tool result', evidence: `${offered}asked for in the last model turn, never executed, and the call stopped with tool-calls` },
         evidence: 'message',
       },
-    };
+    });
   }
-  return call;
+  return call({ status: 'not-run' });
 }

@@ -5,6 +5,7 @@
  * classifier read only these.
  */
 import type { AttributeValue, Span } from '../../../spans/span';
+import { memoSlot, type SpanIndex } from '../../../loop/span-index';
 import { AGENT_OPERATIONS, finishReasonsOf, GEN_AI, genAiOperation, MODEL_OPERATIONS, stringAttribute, TOOL_OPERATIONS } from '../../otel-genai/read/genai-attributes';
 import { readGenAiMessages, type ReadMessages } from '../../otel-genai/read/genai-messages';
 import { offeredTools, type OfferedTool } from '../../otel-genai/read/genai-tool-definitions';
@@ -55,8 +56,18 @@ export function finishReasonsOfSpan(span: Span): string[] {
   return legacy ? [legacy] : [];
 }
 
-/** The messages of a call or model span (parsed on each ask: keep the result). */
-export function messagesView(span: Span): MessagesView {
+const MESSAGES_VIEW = memoSlot<MessagesView>('ai-sdk messages view');
+
+/**
+ * The messages of a call or model span, parsed on each ask (keep the result) — or once per build
+ * when the build's index is given, for a span two readers of the build want: a call's, which its
+ * classification reads for a pause and its reader (`last`) for everything.
+ */
+export function messagesView(span: Span, build?: { index: SpanIndex; last: boolean }): MessagesView {
+  return build ? build.index.memo({ slot: MESSAGES_VIEW, span, compute: readMessagesView, last: build.last }) : readMessagesView(span);
+}
+
+function readMessagesView(span: Span): MessagesView {
   const legacy = sdkSpanSource(span) === 'legacy';
   const kind = sdkSpanKind(span);
   return {

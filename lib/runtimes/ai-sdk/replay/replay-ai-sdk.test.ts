@@ -77,6 +77,39 @@ describe('replayAiSdkRecording: an answering call without the call it answers', 
   );
 });
 
+describe('replayAiSdkRecording: an answering call continues the whole history its replayed parent returned', () => {
+  const roots = (spans: Span[]) => spans.filter((span) => span.parentSpanId === undefined).sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1));
+
+  it('tool rounds, then a pause: the answer is sent every round of the paused call, as recorded', async () => {
+    const recording = aiSdkRecording(await load('ai-sdk-approvals-after-tool-rounds.otlp.json'));
+    expect(recording.steps.map((step) => [step.modelCalls.length, step.continues])).toEqual([
+      [3, undefined],
+      [1, 0],
+      [1, 1],
+    ]);
+    const report = await replayAiSdkRecording(recording);
+    expect(report.divergences).toEqual([]);
+    expect(report.steps.map((step) => step.history)).toEqual([undefined, 'replayed', 'replayed']);
+    expect(report.steps.at(-1)?.replayed).toEqual({ kind: 'finished', finishReason: 'stop', message: 'It is 75°F in Lisbon. Sent Bob 500 USD (TX-3500) and Dave 900 USD (TX-4900).' });
+  });
+
+  it('an answering call that paused again, replayed without the first call: the next answer keeps the tool it approved and ran', async () => {
+    const spans = await load('ai-sdk-approvals-after-tool-rounds.otlp.json');
+    const [first] = roots(spans);
+    const recording = aiSdkRecording(spans.filter((span) => span.traceId !== first.traceId));
+    expect(recording.steps.map((step) => [step.label, step.modelCalls.length, step.continues])).toEqual([
+      ['call 1 (answer)', 1, undefined],
+      ['call 2 (answer)', 1, 0],
+    ]);
+    const report = await replayAiSdkRecording(recording);
+    expect(report.divergences).toEqual([]);
+    expect(report.steps.map((step) => [step.history, step.matched])).toEqual([
+      ['recorded', true],
+      ['replayed', true],
+    ]);
+  });
+});
+
 describe('replayAiSdkRecording: the replay is captured like a run, nested under its recording', () => {
   it('an approval answered: the same spans as recorded, each call linked to the call it replays, the answer to the replayed pause', async () => {
     const recorded = await load('ai-sdk-approval-approved.otlp.json');

@@ -5,7 +5,8 @@
  * the recorded tool runs, or the local tools of tools/ai-sdk/ (replay-ai-sdk-tools.ts), and the
  * recorded settings (the tools offered, the approval decisions, the step limit). The loop, the
  * approvals and the tool errors are the SDK's own; only the answers come from the recording.
- * An answering call sends the messages its parent call returned in this replay, plus its
+ * An answering call sends the messages its parent call returned in this replay (its input and
+ * `responseMessages`: every step's, not the final step's `response.messages`), plus its
  * recorded answers (approve, deny, a caller's result), built as any caller builds them
  * (ai-sdk-answers.ts). Spans go to whatever telemetry integration is registered.
  */
@@ -105,7 +106,8 @@ async function replayCall({ recording, step, session, options, messages, approva
     });
     const waiting = pendingCalls(result);
     const outcome: StepOutcome = waiting.length > 0 ? { kind: 'interrupted' } : { kind: 'finished', finishReason: result.finishReason, message: result.text };
-    return { outcome, messages: [...messages, ...result.response.messages] };
+    // Every step's messages after the approved tools' results (`response.messages` is the final step's alone): what the recorded app appended.
+    return { outcome, messages: [...messages, ...result.responseMessages] };
   } catch (error) {
     return { outcome: { kind: 'error', message: error instanceof Error ? error.message : String(error) } };
   }

@@ -65,7 +65,27 @@ interface Exported {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** The messages each model call of the run was sent, in order, as the GenAI spans record them (`requestsPreload`). */
+  modelRequests: unknown[];
 }
+
+/**
+ * Loaded before a generated file: writes the messages every model call is sent, formatted as
+ * `@ai-sdk/otel` records `gen_ai.input.messages` (the same function on the same event), one JSON
+ * line per call, to the file LOOPSCOPE_REPRO_REQUESTS names. The AI SDK keeps registered
+ * telemetry on `globalThis`, so the generated file's `generateText` calls reach it.
+ */
+const requestsPreload = [
+  'import { appendFileSync } from "node:fs";',
+  'import { registerTelemetry } from "ai";',
+  'import { formatModelMessages } from "@ai-sdk/otel";',
+  'registerTelemetry({',
+  '  onLanguageModelCallStart(event) {',
+  '    const formatted = formatModelMessages({ prompt: undefined, messages: event.messages });',
+  '    appendFileSync(process.env.LOOPSCOPE_REPRO_REQUESTS, `${JSON.stringify(formatted.length > 0 ? formatted : null)}\\n`);',
+  '  },',
+  '});',
+].join('\n');
 
 // Inside the project (git-ignored), so the generated file's `import "ai"` resolves.
 const scratch = path.resolve('.loopscope-test', `export-ai-sdk-repro-${process.pid}-${Date.now()}`);
@@ -81,15 +101,21 @@ async function exportAndRun({ name, recording, options }: { name: string; record
   const source = exportAiSdkRepro(recording, options);
   const file = path.join(scratch, `${name.replace(/[^a-z0-9.-]+/gi, '-')}.ts`);
   writeFileSync(file, source);
-  const result = await run(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 60_000 }).then(
+  const requests = `${file}.requests.jsonl`;
+  writeFileSync(requests, '');
+  const preload = path.join(scratch, 'requests-preload.mjs');
+  const env = { ...process.env, LOOPSCOPE_REPRO_REQUESTS: requests };
+  const result = await run(process.execPath, ['--import', 'tsx', '--import', preload, file], { encoding: 'utf8', timeout: 60_000, env }).then(
     ({ stdout, stderr }) => ({ stdout, stderr, exitCode: 0 }),
     (error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', exitCode: error.code ?? 1 }),
   );
-  exported.set(name, { recording, source, ...result });
+  const modelRequests = readFileSync(requests, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as unknown);
+  exported.set(name, { recording, source, ...result, modelRequests });
 }
 
 beforeAll(async () => {
   mkdirSync(scratch, { recursive: true });
+  writeFileSync(path.join(scratch, 'requests-preload.mjs'), requestsPreload);
   const jobs = [
     ...FILES.map((file) => ({ name: file, recording: aiSdkRecording(readFileSync(path.join(FIXTURES, file), 'utf8'), file), options: { source: path.join(FIXTURES, file) } })),
     ...Object.entries(HOSTILE_WORDS).map(([file, words]) => ({
@@ -115,6 +141,13 @@ describe('exportAiSdkRepro: the generated file run with tsx', () => {
     const { recording, stdout, stderr, exitCode } = exported.get(file)!;
     expect(exitCode, stderr).toBe(0);
     expect(printedLines(stdout)).toEqual(recordedLines(recording));
+  });
+
+  it.each(FILES.filter((file) => !file.includes('.legacy.')))('%s sends every model call the messages the recording shows it was sent', (file) => {
+    const { recording, modelRequests, stderr } = exported.get(file)!;
+    const recorded = recording.steps.flatMap((step) => step.modelCalls.map((call) => call.request.messages ?? null));
+    expect(recorded.length, 'the recording holds model calls').toBeGreaterThan(0);
+    expect(modelRequests, stderr).toEqual(recorded);
   });
 
   it('imports only ai and @ai-sdk/provider types', () => {

@@ -59,6 +59,11 @@ const EXPECTED: Record<string, CallExpectation[]> = {
   'ai-sdk-repair-tool-call': [call([...TWO_STEPS, 'execute_tool getWeather'], { finishReason: 'stop' })],
   'ai-sdk-tool-throws': [call([...TWO_STEPS, 'execute_tool checkInventory'], { finishReason: 'stop' })],
   'ai-sdk-step-limit': [call([...TWO_STEPS, 'execute_tool searchDocs', 'execute_tool searchDocs'], { finishReason: 'tool-calls' })],
+  'ai-sdk-approvals-after-tool-rounds': [
+    call([...TWO_STEPS, 'step 3', 'chat M', 'execute_tool getWeather', 'execute_tool convertTemperature'], { finishReason: 'tool-calls', waiting: ['approval transferMoney#transfer-bob'] }),
+    call([...ROUND, 'execute_tool transferMoney'], { finishReason: 'tool-calls', waiting: ['approval transferMoney#transfer-dave'] }),
+    call([...ROUND, 'execute_tool transferMoney'], { finishReason: 'stop' }),
+  ],
 };
 
 let runCounter = 0;
@@ -156,6 +161,18 @@ describe('AI SDK scenarios through the real capture path', () => {
     const [tool] = byName(traces[0], 'execute_tool checkInventory');
     expect(tool.status).toMatchObject({ code: 2, message: 'Inventory service returned 503 for MUG-BLUE' });
     expect(results[0].outcome?.text).toContain('inventory service is down');
+  });
+
+  it('answers after tool rounds: each answering call continues every step of the call it answers, approved results included', async () => {
+    const scenario = aiSdkScenarios().find((candidate) => candidate.name === 'ai-sdk-approvals-after-tool-rounds')!;
+    const { results, traces } = await runScenario(scenario);
+    // The script's answer quotes three results: a history short of one reads "(no …)" there.
+    expect(results.at(-1)?.outcome?.text).toBe('It is 75°F in Lisbon. Sent Bob 500 USD (TX-3500) and Dave 900 USD (TX-4900).');
+    const [lastChat] = byName(traces[2], 'chat scripted/ai-sdk-approvals-after-tool-rounds');
+    const sent = JSON.parse(lastChat.attributes['gen_ai.input.messages'] as string) as { role: string; parts: { type: string; id?: string }[] }[];
+    const answered = sent.flatMap((message) => message.parts).filter((part) => part.type === 'tool_call_response').map((part) => part.id);
+    expect(answered).toEqual(['weather-1', 'convert-1', 'transfer-bob', 'transfer-dave']);
+    expect(sent.filter((message) => message.role === 'assistant')).toHaveLength(4);
   });
 
   it('Run mode with the step hooks installed records the same spans and answer as a plain run (stepping itself: ai-sdk-stepping.capture.test.ts)', async () => {

@@ -12,7 +12,7 @@ import { runAiSdkCall, type AiSdkCallOutcome } from './run-ai-sdk-call';
 
 /**
  * The answer Loopscope builds from a recorded trace, sent to the real `generateText`, behaves
- * as the answer the SDK's own flow builds (the app keeping `response.messages` and appending
+ * as the answer the SDK's own flow builds (the app keeping `responseMessages` and appending
  * its `tool-approval-response` / `tool-result`): same tools run with the same results, same
  * text, same finish reason. Loopscope's side starts from the recorded spans only (the fixtures
  * of real runs); the SDK's side from the live result of the same first call.
@@ -28,10 +28,11 @@ beforeAll(async () => {
   scenarios = new Map(list.scenarios.filter((scenario): scenario is AiSdkScenario => scenario.runtime === 'ai-sdk').map((scenario) => [scenario.name, scenario]));
 });
 
-async function pausedContext(name: string) {
+/** The context of the recorded call that paused `pause` answers in (0: the first call). */
+async function pausedContext(name: string, pause = 0) {
   const spans = await loadTraceFile(path.join(FIXTURES, `${name}.otlp.json`));
-  const first = [...spans].sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1))[0];
-  return resumeContextFrom(spans.filter((span) => span.traceId === first.traceId));
+  const roots = spans.filter((span) => span.parentSpanId === undefined).sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1));
+  return resumeContextFrom(spans.filter((span) => span.traceId === roots[pause].traceId));
 }
 
 type Execution = { id: string; input: unknown; output: unknown };
@@ -65,15 +66,17 @@ function behaviour(outcome: AiSdkCallOutcome | undefined, executions: Execution[
   return { finishReason: outcome?.finishReason, text: outcome?.text, steps: outcome?.steps, executions, results, waiting: outcome?.interrupts.map((call) => `${call.kind} ${call.toolName}#${call.toolCallId}`) };
 }
 
-async function bothFlows(options: { scenario: string; scripted: AiSdkScriptedResume; ours: { approve?: ApproveAnswer[]; deny?: DenyAnswer[]; respond?: RespondAnswer[] } }) {
+async function bothFlows(options: { scenario: string; scripted: AiSdkScriptedResume; ours: { approve?: ApproveAnswer[]; deny?: DenyAnswer[]; respond?: RespondAnswer[] }; pause?: number }) {
   const scenario = scenarios.get(options.scenario)!;
-  // The SDK's own flow: the first call live, then its messages with the scripted answers appended.
-  const first = await runAiSdkCall({ scenario, catalog, approvalSecret: SECRET });
-  const sdkHistory = first.outcome!.messages;
+  const pause = options.pause ?? 0;
+  // The SDK's own flow: the first call live (and the scenario's answers to the pauses before this one), then its messages with the scripted answers appended.
+  let paused = await runAiSdkCall({ scenario, catalog, approvalSecret: SECRET });
+  for (const answers of (scenario.resumes ?? []).slice(0, pause)) paused = await runAiSdkCall({ scenario, catalog, approvalSecret: SECRET, messages: paused.outcome!.messages, answers });
+  const sdkHistory = paused.outcome!.messages;
   const sdkTools = recordingCatalog();
   const sdk = await runAiSdkCall({ scenario, catalog: sdkTools.catalog, approvalSecret: SECRET, messages: sdkHistory, answers: options.scripted });
   // Loopscope's: the recorded spans of the same first call, the answers checked, the payload sent as it is.
-  const context = await pausedContext(options.scenario);
+  const context = await pausedContext(options.scenario, pause);
   const validation = validateResume({ context, ...options.ours, signsApprovals: scenario.approvalSecret === true });
   expect(validation.errors).toEqual([]);
   const payload = validation.payload.messages as ModelMessage[];
@@ -110,6 +113,17 @@ describe('the answer Loopscope builds from a trace behaves, in real generateText
     const { sdk, ours } = await bothFlows({ scenario: 'ai-sdk-approval-policy', scripted: { approve: [{ toolName: 'transferMoney', toolCallId: 'transfer-large' }] }, ours: { approve: [{ name: 'transferMoney', ref: 'transfer-large' }] } });
     expect(ours).toEqual(sdk);
     expect(ours.executions.map((execution) => execution.id)).toEqual(['transfer-large']);
+  });
+
+  it('tool rounds, then a pause: the answer holds every round; the model answers from all results once both approvals run', async () => {
+    const bob = await bothFlows({ scenario: 'ai-sdk-approvals-after-tool-rounds', scripted: { approve: [{ toolName: 'transferMoney', toolCallId: 'transfer-bob' }] }, ours: { approve: [{ name: 'transferMoney', ref: 'transfer-bob' }] } });
+    expect(bob.ours).toEqual(bob.sdk);
+    expect(bob.ours.executions.map((execution) => execution.id)).toEqual(['transfer-bob']);
+    expect(bob.ours.waiting).toEqual(['approval transferMoney#transfer-dave']);
+    const dave = await bothFlows({ scenario: 'ai-sdk-approvals-after-tool-rounds', pause: 1, scripted: { approve: [{ toolName: 'transferMoney', toolCallId: 'transfer-dave' }] }, ours: { approve: [{ name: 'transferMoney', ref: 'transfer-dave' }] } });
+    expect(dave.ours).toEqual(dave.sdk);
+    expect(dave.ours.results.map((result) => result.id)).toEqual(['weather-1', 'convert-1', 'transfer-bob', 'transfer-dave']);
+    expect(dave.ours.text).toBe('It is 75°F in Lisbon. Sent Bob 500 USD (TX-3500) and Dave 900 USD (TX-4900).');
   });
 
   it('a signed run: the runner signs the rebuilt request, and the SDK’s signature check passes', async () => {

@@ -12,7 +12,7 @@ describe('checkAiSdkScenario', () => {
     const catalog = await shippedCatalog();
     const { scenarios } = await loadScenarios(path.resolve('tools', 'scenarios'));
     const aiSdk = scenarios.filter((scenario): scenario is AiSdkScenario => scenario.runtime === 'ai-sdk');
-    expect(aiSdk.length).toBe(13);
+    expect(aiSdk.length).toBe(14);
     expect(aiSdk.map((scenario) => [scenario.name, checkAiSdkScenario({ scenario, catalog })]).filter(([, problems]) => problems.length > 0)).toEqual([]);
   });
 

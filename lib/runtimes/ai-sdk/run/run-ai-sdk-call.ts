@@ -129,7 +129,8 @@ export async function runAiSdkCall(options: {
         finishReason: result.finishReason,
         text: result.text,
         interrupts: pendingCalls(result),
-        messages: [...history, ...result.response.messages],
+        // Every step's messages after the approved tools' results: `response.messages` is the final step's alone (ai@7).
+        messages: [...history, ...result.responseMessages],
         steps: result.steps.length,
       },
     };

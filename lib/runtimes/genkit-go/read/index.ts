@@ -11,7 +11,7 @@
  * Its recordings replay in the Go runner (recording.ts, lib/runtimes/genkit-go/replay/replay-go.ts).
  */
 import { isGenkitSpan } from '../../genkit-js/read/classify-span';
-import { readGenerateCall } from '../../genkit-js/read/read-generate';
+import { readGenerateCallAndInput, type ParsedInput } from '../../genkit-js/read/read-generate';
 import { buildToolCall } from '../../genkit-js/read/read-tool-call';
 import { genkitJs } from '../../genkit-js/read';
 import type { ReadCall, RuntimeDialect } from '../../../loop/runtime-dialect';
@@ -32,9 +32,9 @@ export function isGenkitGoSpan(span: Span): boolean {
 }
 
 /** Marks the interrupts a hook raised (ToolApproval's holds) as held by it, with the evidence. */
-function markHolds(read: ReadCall, root: Span): ReadCall {
+function markHolds({ read, root, parsedInput }: { read: ReadCall; root: Span; parsedInput?: ParsedInput }): ReadCall {
   const interrupted = read.call.turns.flatMap((turn) => turn.toolCalls).filter((call) => call.status === 'interrupted' && call.interrupt);
-  const approvals = interrupted.length > 0 ? toolApprovalsOf(root) : [];
+  const approvals = interrupted.length > 0 ? toolApprovalsOf(root, parsedInput) : [];
   for (const call of approvals.length > 0 ? interrupted : []) {
     const hold = holdOf({ approvals, tool: call.name, interruptMetadata: call.interrupt!.metadata });
     if (hold) call.interrupt = { ...call.interrupt!, heldBy: { by: hold.by, evidence: hold.evidence } };
@@ -63,7 +63,10 @@ export const genkitGo: RuntimeDialect = {
     // The node detail's fork of a model answer replays in a genkit JS runner only.
   },
   claims: isGenkitGoSpan,
-  readCall: (options) => withStepNotes({ read: markHolds(readGenerateCall({ ...options, bugNotes: goBugNotes }), options.root), index: options.index, root: options.root }),
+  readCall: (options) => {
+    const { read, parsedInput } = readGenerateCallAndInput({ ...options, bugNotes: goBugNotes });
+    return withStepNotes({ read: markHolds({ read, root: options.root, parsedInput }), index: options.index, root: options.root });
+  },
   // genkit JS's bug 5 (an interrupt of a tool run alone reported as an error) is JS's.
   readStandaloneTool: (index, span) => buildToolCall({ index, span }),
   // genkit 1.42's bugs are genkit JS's.

@@ -25,5 +25,7 @@ export function withStepNotes({ read, index, root }: { read: ReadCall; index: Sp
       ? [`Model call ${position + 1} was sent a request edited by hand at a pause: its model span's input is what it was sent; the generate span's input is what the loop would have sent.`]
       : [],
   );
-  return notes.length === 0 ? read : { ...read, call: { ...read.call, notes: [...read.call.notes, ...notes] } };
+  // Set on the call just read (not a spread copy: that would give the call a hidden class of its own, new-generate-call.ts).
+  if (notes.length > 0) read.call.notes = [...read.call.notes, ...notes];
+  return read;
 }

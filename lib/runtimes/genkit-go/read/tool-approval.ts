@@ -9,6 +9,7 @@
  */
 import { isObject } from '../../../spans/json-value';
 import { jsonAttributeOrUndefined } from '../../../spans/parse-json-attribute';
+import type { ParsedInput } from '../../genkit-js/read/read-generate';
 import type { Span } from '../../../spans/span';
 
 export const TOOL_APPROVAL = {
@@ -30,11 +31,11 @@ export interface HookHold {
   release: Record<string, unknown>;
 }
 
-/** The ToolApproval configs a generate's recorded input names (`use`); none when it used no ToolApproval. */
-export function toolApprovalsOf(root: Span): { allowedTools: string[] }[] {
+/** The ToolApproval configs a generate's recorded input names (`use`); none when it used no ToolApproval. `parsedInput`: the input, when the caller parsed it already. */
+export function toolApprovalsOf(root: Span, parsedInput?: ParsedInput): { allowedTools: string[] }[] {
   const raw = root.attributes['genkit:input'];
   if (typeof raw === 'string' && !raw.includes(TOOL_APPROVAL.name)) return [];
-  const input = jsonAttributeOrUndefined(raw);
+  const input = parsedInput ? parsedInput.value : jsonAttributeOrUndefined(raw);
   const use = isObject(input) && Array.isArray(input.use) ? input.use.filter(isObject) : [];
   return use
     .filter((ref) => ref.name === TOOL_APPROVAL.name)

@@ -59,9 +59,12 @@ export function generateFinishReason(span: Span): string | undefined {
   return undefined;
 }
 
+/** The attribute every span genkit records carries: its actions, flows and generate utility. */
+export const GENKIT_TYPE_ATTRIBUTE = 'genkit:type';
+
 /** True when genkit recorded the span (its actions, flows and generate utility all carry `genkit:type`). */
 export function isGenkitSpan(span: Span): boolean {
-  return span.attributes['genkit:type'] !== undefined;
+  return span.attributes[GENKIT_TYPE_ATTRIBUTE] !== undefined;
 }
 
 /** Classifies one span in genkit's terms. Pure; compute once per span and keep the result. */
@@ -74,7 +77,8 @@ export function classifyGenkitSpan(span: Span): SpanClassification {
 
   let outcome: SpanOutcome;
   if (span.endTimeUnixNano === undefined) outcome = 'running';
-  else if (isInterruptSpan(span)) outcome = 'interrupted';
+  // isInterruptSpan, with the exception event found once.
+  else if (span.attributes['genkit:metadata:interrupt'] !== undefined || exceptionType === INTERRUPT_ERROR_TYPE) outcome = 'interrupted';
   else if (span.status.code === 2 || span.attributes['genkit:state'] === 'error') outcome = 'error';
   else if (role === 'generate' && outputSaysInterrupted(span)) outcome = 'interrupted';
   else outcome = 'ok';

@@ -7,10 +7,10 @@
  * known bugs (known-bugs.ts).
  */
 import type { Span } from '../../../spans/span';
-import type { GenerateCall, ToolCall } from '../../../loop/loop-model';
+import type { GenerateCall, ToolCall, ToolCallById } from '../../../loop/loop-model';
 import type { RuntimeDialect } from '../../../loop/runtime-dialect';
 import type { SpanIndex } from '../../../loop/span-index';
-import { classifyGenkitSpan, isGenkitSpan } from './classify-span';
+import { classifyGenkitSpan, GENKIT_TYPE_ATTRIBUTE, isGenkitSpan } from './classify-span';
 import { GENKIT_DIALECT_ID } from './dialect-id';
 import { enclosedByCall } from './enclosed-by-call';
 import { GENKIT_BUGS } from './known-bugs';
@@ -34,13 +34,11 @@ function readStandaloneTool(index: SpanIndex, span: Span): ToolCall {
  * genkit 1.42 bug 3 shows only once resumes are tied to their interrupts: a retried resume
  * finds the pendingOutput an earlier one stripped from the shared messages, and fails.
  */
-function notesAfterLinking(generates: readonly GenerateCall[]): void {
-  const calls = new Map<string, ToolCall>();
-  for (const generate of generates) for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+function notesAfterLinking(generates: readonly GenerateCall[], toolCallById: ToolCallById): void {
   for (const generate of generates) {
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.kind !== 'unresolved' || resolution.answersToolCallId === undefined) continue;
-      const call = calls.get(resolution.answersToolCallId);
+      const call = toolCallById(resolution.answersToolCallId);
       if (!call) continue;
       const own = call.resolvedBy.findIndex((entry) => entry.nodeId === resolution.id && entry.generateId === generate.id);
       if (call.resolvedBy.slice(0, own).some((entry) => entry.kind === 'pending')) generate.notes.push(GENKIT_BUGS[3].graphNote(resolution.request.name));
@@ -66,6 +64,7 @@ export const genkitJs: RuntimeDialect = {
     forksModelAnswers: true,
   },
   claims: isGenkitSpan,
+  claimedBy: { attributes: [GENKIT_TYPE_ATTRIBUTE] },
   classify: classifyGenkitSpan,
   enclosedByCall,
   readCall: readGenerateCall,

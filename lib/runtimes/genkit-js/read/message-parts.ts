@@ -30,21 +30,34 @@ export function toolRequestOf(part: RecordedPart): ToolRequestData | undefined {
   return { name: request.name, ref: typeof request.ref === 'string' ? request.ref : undefined, input: request.input };
 }
 
+/** The content of a recorded message, when it has a list of them. */
+const contentOf = (message: unknown): unknown[] | undefined => (isObject(message) && Array.isArray(message.content) ? message.content : undefined);
+
 /** Tool requests of a message with each part's metadata. */
 export function toolRequestParts(message: unknown): { request: ToolRequestData; metadata: Record<string, unknown> }[] {
   const result: { request: ToolRequestData; metadata: Record<string, unknown> }[] = [];
-  for (const part of messageParts(message)) {
-    const request = toolRequestOf(part);
+  for (const part of contentOf(message) ?? []) {
+    if (!isObject(part)) continue;
+    const request = toolRequestOf(part as RecordedPart);
     if (request) result.push({ request, metadata: isObject(part.metadata) ? part.metadata : {} });
   }
   return result;
 }
 
+/** Tool requests of a message (`toolRequestParts` without the metadata: a model call's, read for every turn of a build). */
+export function toolRequestsOf(message: unknown): ToolRequestData[] {
+  const requests: ToolRequestData[] = [];
+  for (const part of contentOf(message) ?? []) {
+    const request = isObject(part) ? toolRequestOf(part as RecordedPart) : undefined;
+    if (request) requests.push(request);
+  }
+  return requests;
+}
+
 export function messageText(message: unknown): string | undefined {
-  const texts = messageParts(message)
-    .map((part) => part.text)
-    .filter((text): text is string => typeof text === 'string');
-  return texts.length > 0 ? texts.join('') : undefined;
+  let text: string | undefined;
+  for (const part of contentOf(message) ?? []) if (isObject(part) && typeof part.text === 'string') text = text === undefined ? part.text : text + part.text;
+  return text;
 }
 
 /** The messages list of a generate or model input. */

@@ -12,11 +12,11 @@ import type { SpanIndex } from '../../../loop/span-index';
 import { GENKIT_BUGS } from './known-bugs';
 import { interruptedKeyOf, resumeKeyOf } from './link-keys';
 import { HAND_WRITTEN_MODEL } from './loopscope-markers';
-import { messageText, toolRequestParts } from './message-parts';
+import { messageText, toolRequestParts, toolRequestsOf } from './message-parts';
 import { readResolutions } from './read-resolutions';
 import { buildToolCall, pairToolCalls } from './read-tool-call';
 import { readResumeInput, type ResumeInput } from './resume-parts';
-import { callSpanFields } from '../../../loop/call-span-fields';
+import { newGenerateCall } from '../../../loop/new-generate-call';
 
 const STATUS_PREFIX = /^([A-Z_]{3,}):/;
 
@@ -34,12 +34,18 @@ function readModelCall(index: SpanIndex, span: Span): ModelCall {
     spanId: span.spanId,
     model: classification.label,
     status: classification.outcome === 'running' ? 'running' : classification.outcome === 'error' ? 'error' : 'ok',
-    toolRequests: toolRequestParts(message).map((part) => part.request),
+    toolRequests: toolRequestsOf(message),
     text: messageText(message),
     finishReason: isObject(output) ? stringOf(output.finishReason) : undefined,
     errorMessage: classification.errorMessage,
     ...(classification.label === HAND_WRITTEN_MODEL ? { handWritten: true as const } : {}),
   };
+}
+
+/** Counts one more of `name`, in a map made on the first count. */
+function countName(counts: Map<string, number> | undefined, name: string): Map<string, number> {
+  const map = counts ?? new Map<string, number>();
+  return map.set(name, (map.get(name) ?? 0) + 1);
 }
 
 /** Names the genkit 1.42 resume bugs (known-bugs.ts) visible within one generate. */
@@ -49,46 +55,62 @@ const knownBugNotes: BugNotes = (options) => {
     notes.push(GENKIT_BUGS[1].graphNote());
   }
   if (options.resolutions.some((resolution) => resolution.replacedInput !== undefined)) notes.push(GENKIT_BUGS[2].graphNote());
-  const refless = new Map<string, number>();
-  for (const call of options.turns.flatMap((turn) => turn.toolCalls)) {
-    if (call.status === 'interrupted' && !call.ref) refless.set(call.name, (refless.get(call.name) ?? 0) + 1);
+  // Made for the first request without a ref: most calls have none.
+  let refless: Map<string, number> | undefined;
+  for (const turn of options.turns) {
+    for (const call of turn.toolCalls) if (call.status === 'interrupted' && !call.ref) refless = countName(refless, call.name);
   }
-  for (const resolution of options.resolutions) {
-    if (!resolution.request.ref) refless.set(resolution.request.name, (refless.get(resolution.request.name) ?? 0) + 1);
-  }
-  for (const [name, count] of refless) if (count > 1) notes.push(GENKIT_BUGS[4].graphNote(count, name));
+  for (const resolution of options.resolutions) if (!resolution.request.ref) refless = countName(refless, resolution.request.name);
+  for (const [name, times] of refless ?? []) if (times > 1) notes.push(GENKIT_BUGS[4].graphNote(times, name));
   return notes;
 };
 
 /** A generate's input and resume parts: a resume is a generate called with `resume: {respond, restart}` (genkit JS, and genkit Go ≥ 1.12). */
-function readResume(root: Span): { input?: Record<string, unknown>; resume?: ResumeInput } {
+function readResume(root: Span): { parsedInput?: ParsedInput; input?: Record<string, unknown>; resume?: ResumeInput } {
   // A generate's input repeats the whole history and tool schemas: parse it only for a resume.
   const rawInput = root.attributes['genkit:input'];
   const mayBeResume = typeof rawInput === 'string' ? rawInput.includes('"resume"') : isObject(rawInput) && rawInput.resume !== undefined;
-  const parsedInput = mayBeResume ? jsonAttributeOrUndefined(rawInput) : undefined;
-  const input = isObject(parsedInput) ? parsedInput : undefined;
-  return { input, resume: readResumeInput(input) };
+  if (!mayBeResume) return {};
+  const parsedInput = { value: jsonAttributeOrUndefined(rawInput) };
+  const input = isObject(parsedInput.value) ? parsedInput.value : undefined;
+  return { parsedInput, input, resume: readResumeInput(input) };
+}
+
+/** A generate's `genkit:input` as parsed (`value` undefined: not JSON). */
+export interface ParsedInput {
+  value: unknown;
 }
 
 /** What a call shows of a runtime's known bugs, in words. */
 export type BugNotes = (facts: { errorMessage?: string; resumeToolCalls: ToolCall[]; turns: Turn[]; resolutions: Resolution[] }) => string[];
+
+/** What `readGenerateCall` is given. */
+interface GenerateCallSource {
+  index: SpanIndex;
+  root: Span;
+  flowSpanId?: string;
+  /** Another runtime of the genkit family: its known bugs in place of genkit JS's. */
+  bugNotes?: BugNotes;
+}
 
 /**
  * Reads one top-level generate call — its turns, tool calls, resume and link keys — from its
  * span. `bugNotes` names the known bugs of the runtime that recorded it (genkit JS 1.42's by
  * default).
  */
-export function readGenerateCall(options: {
-  index: SpanIndex;
-  root: Span;
-  flowSpanId?: string;
-  /** Another runtime of the genkit family: its known bugs in place of genkit JS's. */
-  bugNotes?: BugNotes;
-}): ReadCall {
+export function readGenerateCall(options: GenerateCallSource): ReadCall {
+  return readGenerateCallAndInput(options).read;
+}
+
+/**
+ * `readGenerateCall`, with the generate's input when it was parsed for a resume: genkit Go reads
+ * its ToolApproval from the same input, which holds the whole history — parsed once per build.
+ */
+export function readGenerateCallAndInput(options: GenerateCallSource): { read: ReadCall; parsedInput?: ParsedInput } {
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  const { input, resume: resumeInput } = readResume(root);
+  const { parsedInput, input, resume: resumeInput } = readResume(root);
   const mayBeResume = resumeInput !== undefined;
   const outputInterrupted = classification.outcome === 'interrupted';
   const parsedOutput = outputInterrupted ? jsonAttributeOrUndefined(root.attributes['genkit:output']) : undefined;
@@ -96,12 +118,20 @@ export function readGenerateCall(options: {
 
   const turns: Turn[] = [];
   let resumeToolCalls: ToolCall[] = [];
-  const seen = new Set<Span>();
-  for (let current: Span | undefined = root; current && !seen.has(current); ) {
-    seen.add(current);
-    const children = index.childrenOf(current);
-    const modelSpan = children.find((child) => index.classify(child).role === 'model');
-    const toolSpans = children.filter((child) => index.classify(child).role === 'tool');
+  // Each turn's generate span is a child of the previous turn's, its only parent: a walk down
+  // can come back only to where it started (a parent cycle in broken data), and ends there.
+  let current: Span | undefined = root;
+  do {
+    // One pass over the children: the turn's model span, its tool spans, the next turn's generate.
+    let modelSpan: Span | undefined;
+    let next: Span | undefined;
+    const toolSpans: Span[] = [];
+    for (const child of index.childrenOf(current)) {
+      const role = index.classify(child).role;
+      if (role === 'model') modelSpan ??= child;
+      else if (role === 'tool') toolSpans.push(child);
+      else if (role === 'generate') next ??= child;
+    }
     if (modelSpan) {
       const model = readModelCall(index, modelSpan);
       const turnId = spanKey(current);
@@ -113,8 +143,8 @@ export function readGenerateCall(options: {
       // Tool spans whose model span never arrived (lost, or another exporter): still a turn.
       turns.push({ index: turns.length, generateSpanId: current.spanId, toolCalls: pairToolCalls({ index, turnId: spanKey(current), requests: [], toolSpans }) });
     }
-    current = children.find((child) => index.classify(child).role === 'generate');
-  }
+    current = next;
+  } while (current && current !== root);
 
   // Interrupt markers in the final message: evidence for interrupts whose span shows none.
   const pendingInterrupts = toolRequestParts(output?.message)
@@ -150,19 +180,22 @@ export function readGenerateCall(options: {
 
   const resume = input && resumeInput ? { resolutions: readResolutions({ generateId: id, input, resume: resumeInput, errorMessage, resumeToolCalls }) } : undefined;
   const firstModel = turns.find((turn) => turn.model)?.model?.model;
-  const call: GenerateCall = {
-    ...callSpanFields({ root, flowSpanId }),
-    status,
-    finishReason: status === 'ok' || status === 'interrupted' ? finishReason : undefined,
-    errorMessage,
-    errorStatus: errorMessage ? STATUS_PREFIX.exec(errorMessage)?.[1] : undefined,
-    model: stringOf(input?.model) ?? firstModel,
-    turns,
-    resumeToolCalls,
-    resume,
-    pendingInterrupts: pendingInterrupts.map((part) => part.request),
-    text: status === 'ok' ? lastModel?.text : undefined,
-    notes: (options.bugNotes ?? knownBugNotes)({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
-  };
-  return { call, interrupted: interruptedKeyOf({ call, root, output }), resume: resumeKeyOf({ call, root, input }) };
+  const call = newGenerateCall({
+    root,
+    flowSpanId,
+    read: {
+      status,
+      finishReason: status === 'ok' || status === 'interrupted' ? finishReason : undefined,
+      errorMessage,
+      errorStatus: errorMessage ? STATUS_PREFIX.exec(errorMessage)?.[1] : undefined,
+      model: stringOf(input?.model) ?? firstModel,
+      turns,
+      resumeToolCalls,
+      resume,
+      pendingInterrupts: pendingInterrupts.map((part) => part.request),
+      text: status === 'ok' ? lastModel?.text : undefined,
+      notes: (options.bugNotes ?? knownBugNotes)({ errorMessage, resumeToolCalls, turns, resolutions: resume?.resolutions ?? [] }),
+    },
+  });
+  return { read: { call, interrupted: interruptedKeyOf({ call, root, output }), resume: resumeKeyOf({ call, root, input }) }, parsedInput };
 }

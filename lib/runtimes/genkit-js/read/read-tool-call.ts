@@ -94,6 +94,27 @@ export function buildToolCall({ index, span, request }: { index: SpanIndex; span
   });
 }
 
+/** A request no span ran for (an unknown tool, a call that failed first). */
+function notRun({ turnId, request }: { turnId: string; request: ToolRequestData }): ToolCall {
+  return {
+    id: `${turnId}:request:${requestLabel(request)}`,
+    traceId: turnId.split(':')[0],
+    name: request.name,
+    ref: request.ref,
+    input: request.input,
+    status: 'not-run' as const,
+    restarted: false,
+    parked: false,
+    resolvedBy: [],
+  };
+}
+
+/** Removes and returns the first span that `predicate` accepts. */
+function takeFirst(spans: Span[], predicate: (span: Span) => boolean): Span | undefined {
+  const position = spans.findIndex(predicate);
+  return position < 0 ? undefined : spans.splice(position, 1)[0];
+}
+
 /**
  * Pairs the model's tool requests with the tool spans of the turn. The span does not record
  * the request's `ref`, so pairing is by name and input, then by name in order. A request
@@ -101,32 +122,27 @@ export function buildToolCall({ index, span, request }: { index: SpanIndex; span
  */
 export function pairToolCalls({ index, turnId, requests, toolSpans }: { index: SpanIndex; turnId: string; requests: ToolRequestData[]; toolSpans: Span[] }): ToolCall[] {
   const unused = [...toolSpans];
-  const take = (predicate: (span: Span) => boolean) => {
-    const position = unused.findIndex(predicate);
-    return position < 0 ? undefined : unused.splice(position, 1)[0];
-  };
   const calls = requests.map((request) => {
     // genkit records the input with JSON.stringify of the same object: compare the text
-    // first (no parse), then the parsed value, then fall back to the name in order.
+    // first (no parse), then the parsed value, then fall back to the name in order. With one
+    // span of the name left (the usual case) all three take it: no input is compared.
+    let first = -1;
+    let several = false;
+    for (let position = 0; position < unused.length && !several; position++) {
+      if (index.classify(unused[position]).label !== request.name) continue;
+      if (first < 0) first = position;
+      else several = true;
+    }
+    if (first < 0) return notRun({ turnId, request });
+    if (!several) return buildToolCall({ index, span: unused.splice(first, 1)[0], request });
     const inputText = JSON.stringify(request.input);
     // The canonical form only when the text did not match (rare): it re-serialises the input.
     let inputJson: string | undefined;
     const span =
-      take((candidate) => index.classify(candidate).label === request.name && candidate.attributes['genkit:input'] === inputText) ??
-      take((candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === (inputJson ??= canonicalJson(request.input))) ??
-      take((candidate) => index.classify(candidate).label === request.name);
-    if (span) return buildToolCall({ index, span, request });
-    return {
-      id: `${turnId}:request:${requestLabel(request)}`,
-      traceId: turnId.split(':')[0],
-      name: request.name,
-      ref: request.ref,
-      input: request.input,
-      status: 'not-run' as const,
-      restarted: false,
-      parked: false,
-      resolvedBy: [],
-    };
+      takeFirst(unused, (candidate) => index.classify(candidate).label === request.name && candidate.attributes['genkit:input'] === inputText) ??
+      takeFirst(unused, (candidate) => index.classify(candidate).label === request.name && canonicalJson(jsonAttributeOrUndefined(candidate.attributes['genkit:input'])) === (inputJson ??= canonicalJson(request.input))) ??
+      takeFirst(unused, (candidate) => index.classify(candidate).label === request.name);
+    return span ? buildToolCall({ index, span, request }) : notRun({ turnId, request });
   });
   return [...calls, ...unused.map((span) => buildToolCall({ index, span }))];
 }

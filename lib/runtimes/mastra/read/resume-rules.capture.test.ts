@@ -74,11 +74,11 @@ async function checkInOrder(probe: AnswerProbe): Promise<Check[]> {
     const target = generates[position];
     if (!target || target.status !== 'interrupted') {
       // The run this answer goes to did not pause (it completed): Loopscope has nothing to answer.
-      expect(() => resumeContextFrom(spans, target?.spanId)).toThrow(/is not an interrupted generate|hold no interrupted generate/);
+      expect(() => resumeContextFrom(spans, { generateSpanId: target?.spanId })).toThrow(/is not an interrupted generate|hold no interrupted generate/);
       checks.push({ refusedAs: 'no paused run' });
       break;
     }
-    const context = resumeContextFrom(spans, target.spanId);
+    const context = resumeContextFrom(spans, { generateSpanId: target.spanId });
     const name = context.requests.find((request) => request.ref === id)?.name ?? 'get_weather';
     const validation = validateResume({ context, ...loopscopeAnswer({ id, answer, name }) });
     checks.push({ context, validation, verdict: resumeVerdictOf(validation) });
