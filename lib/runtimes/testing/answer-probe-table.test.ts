@@ -51,6 +51,6 @@ describe('answerProbeTable', () => {
   it('replaces only what stands between the markers, and refuses a guide without them', () => {
     const text = `# Guide\n\n${TABLE_BEGIN}\n| old |\n${TABLE_END}\n\nAfter.\n`;
     expect(withAnswerProbeTable({ text, table: '| new |', guide: 'guide.md' })).toBe(`# Guide\n\n${TABLE_BEGIN}\n| new |\n${TABLE_END}\n\nAfter.\n`);
-    expect(() => withAnswerProbeTable({ text: '# Guide\n', table: '| new |', guide: 'docs/guides/x.md' })).toThrow(/docs\/guides\/x.md has no .* markers/);
+    expect(() => withAnswerProbeTable({ text: '# Guide\n', table: '| new |', guide: 'docs/guides/x.md' })).toThrow(/docs\/guides\/x\.md has no .* markers/);
   });
 });
