@@ -5,18 +5,20 @@
  * scripts/fixtures/frameworks/<framework>/ has an answer probe (`probe_answer.py` or
  * `probe_answer.mjs`: it makes a pause offline and sends an answer through the framework's own
  * API) and, beside it, `probe-requests.json`: the answers to send, each named. What the framework
- * did with each is recorded in `lib/runtimes/<runtime>/__fixtures__/answer-probes.json`. A test
- * sends the same answer through Loopscope's rules and compares; it runs the probes again, live,
- * and runs the answer code Loopscope writes through the same probe (a "snippet" request). The
- * protocol is scripts/fixtures/frameworks/README.md.
+ * did with each is recorded in `lib/runtimes/<runtime>/__fixtures__/answer-probes.json`. The
+ * rules tests send the same answers through Loopscope's rules (describe-answer-probe-rules.ts), run
+ * the probes again, live, and run the answer code Loopscope writes through the same probe, as a
+ * "snippet" request (describe-live-answer-probes.ts). The protocol is
+ * scripts/fixtures/frameworks/README.md.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ApproveAnswer, DenyAnswer, RespondAnswer, ValueAnswer } from '../../contract/resume-answers';
+import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ValueAnswer } from '../../contract/resume-answers';
 import { LoopscopeError } from '../../errors';
+import type { ResumeContext } from '../../loop/resume-model';
 import { frameworkApp, frameworkInterpreter, type FrameworkApp } from './framework-app';
 import { PROJECT_DIR } from './framework-fixtures';
 
@@ -127,16 +129,26 @@ export function neutralAnswers(request: ProbeRequest): { callId: string; answer:
 
 /**
  * A probe's neutral answers as Loopscope's answers, where the kinds map one to one (approve,
- * deny with its message as the reason, result → respond, resume → a value). `nameOf`: the tool of
- * a call id; an id the trace does not name takes the answer's own `tool`, else get_weather.
+ * deny with its message as the reason, result → respond, resume → a value, or — `resumeAs:
+ * 'restart'`, for a framework whose "go on with this value" runs the call with new arguments — a
+ * restart with that input). Each answer names the tool of its call in the paused `context`; an
+ * id the paused call does not name takes the answer's own `tool`, else `otherTool` (get_weather).
+ * @throws LoopscopeError INVALID_ARGUMENT for a kind of the probe's own, which has no Loopscope answer.
  */
-export function loopscopeAnswers(options: { request: ProbeRequest; nameOf: (callId: string) => string | undefined }): { approve: ApproveAnswer[]; deny: DenyAnswer[]; respond: RespondAnswer[]; values: ValueAnswer[] } {
-  const answers = { approve: [] as ApproveAnswer[], deny: [] as DenyAnswer[], respond: [] as RespondAnswer[], values: [] as ValueAnswer[] };
+export function loopscopeAnswers(options: { request: ProbeRequest; context: ResumeContext; otherTool?: string; resumeAs?: 'value' | 'restart' }): {
+  approve: ApproveAnswer[];
+  deny: DenyAnswer[];
+  respond: RespondAnswer[];
+  restart: RestartAnswer[];
+  values: ValueAnswer[];
+} {
+  const answers = { approve: [] as ApproveAnswer[], deny: [] as DenyAnswer[], respond: [] as RespondAnswer[], restart: [] as RestartAnswer[], values: [] as ValueAnswer[] };
   for (const { callId: ref, answer } of neutralAnswers(options.request)) {
-    const name = options.nameOf(ref) ?? (typeof answer.tool === 'string' ? answer.tool : 'get_weather');
+    const name = options.context.requests.find((request) => request.ref === ref)?.name ?? (typeof answer.tool === 'string' ? answer.tool : (options.otherTool ?? 'get_weather'));
     if (answer.kind === 'approve') answers.approve.push({ name, ref });
     else if (answer.kind === 'deny') answers.deny.push({ name, ref, ...(answer.message !== undefined ? { reason: answer.message } : {}) });
     else if (answer.kind === 'result') answers.respond.push({ name, ref, output: answer.value });
+    else if (answer.kind === 'resume' && options.resumeAs === 'restart') answers.restart.push({ name, ref, replaceInput: answer.value });
     else if (answer.kind === 'resume') answers.values.push({ name, ref, value: answer.value });
     else throw new LoopscopeError('INVALID_ARGUMENT', `answer kind "${answer.kind}" for ${ref} has no Loopscope answer`);
   }
