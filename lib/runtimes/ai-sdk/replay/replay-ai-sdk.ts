@@ -12,12 +12,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { generateText, stepCountIs, type ModelMessage, type Tool } from 'ai';
-import type { AiSdkCallStep, AiSdkRecording, SpanRef } from '../read/recording';
+import type { AiSdkCallStep, AiSdkRecording } from '../read/recording';
 import { GENERATED_ID } from '../read/sdk-words';
 import type { AiSdkScriptedResume } from '../../../contract/ai-sdk-scenario';
 import type { StepOutcome } from '../../../contract/replay';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../../replay/replay-report';
-import { closeReplayedStep, recordedStepBase } from '../../../replay/compare-outcome';
+import { replayEachStep, untraced, type TraceGenerate } from '../../../replay/replay-each-step';
 import { ReplaySession, replayReport, type ReplayOverrides } from '../../../replay/replay-session';
 import { canonicalJson, jsonCopy } from '../../../spans/json-value';
 import { answerMessages } from '../run/ai-sdk-answers';
@@ -32,10 +32,8 @@ export interface AiSdkReplayOptions {
   /** Fork: recorded tool outcomes replaced, by recorded span (`traceId:spanId`). */
   overrides?: ReplayOverrides;
   /** Wraps each replayed call so its root span links to the recorded call it replays and to the replayed call it answers (lib/runner/answer-link.ts). */
-  traceGenerate?: <T>(link: { answers?: SpanRef; replays?: SpanRef; onRootSpan: (root: SpanRef) => void }, run: () => Promise<T>) => Promise<T>;
+  traceGenerate?: TraceGenerate;
 }
-
-const untraced = <T>(_link: unknown, run: () => Promise<T>): Promise<T> => run();
 
 /** An outcome as compared: the ids the SDK made up in that run (an approval id in an error message) left out. */
 function comparable(outcome: StepOutcome): StepOutcome {
@@ -122,26 +120,18 @@ export async function replayAiSdkRecording(recording: AiSdkRecording, options: A
   const mode = options.mode ?? 'strict';
   const session = new ReplaySession(mode, options.overrides);
   const replayedMessages = new Map<number, ModelMessage[]>();
-  const roots = new Map<number, SpanRef>();
-  const results: ReplayStepResult[] = [];
   // Signed as the recording was, with a secret of this replay's own: a changed approval fails to verify again.
   const approvalSecret = recording.signedApprovals ? randomBytes(32).toString('hex') : undefined;
-  for (const step of recording.steps) {
-    const base = recordedStepBase(step);
-    if (session.stopped) {
-      results.push({ ...base, matched: false });
-      continue;
-    }
-    session.beginStep(step);
-    const before = session.divergences.length;
-    const sent = messagesFor({ step, replayedMessages });
-    const answers = step.continues === undefined ? undefined : roots.get(step.continues);
-    const replays = { traceId: step.traceId, spanId: step.spanId };
-    const call = await (options.traceGenerate ?? untraced)({ answers, replays, onRootSpan: (root) => roots.set(step.index, root) }, () =>
-      replayCall({ recording, step, session, options, messages: sent.messages, approvalSecret }),
-    );
-    if (call.messages) replayedMessages.set(step.index, call.messages);
-    results.push(closeReplayedStep({ session, step, base, replayed: call.outcome, history: sent.source, before, comparable }));
-  }
+  const results = await replayEachStep({
+    session,
+    steps: recording.steps,
+    comparable,
+    replayStep: async (step, link) => {
+      const sent = messagesFor({ step, replayedMessages });
+      const call = await (options.traceGenerate ?? untraced)(link, () => replayCall({ recording, step, session, options, messages: sent.messages, approvalSecret }));
+      if (call.messages) replayedMessages.set(step.index, call.messages);
+      return { replayed: call.outcome, history: sent.source };
+    },
+  });
   return replayReport({ session, mode, liveTools: options.liveTools !== undefined, steps: results, startedAt: started, spanCount: recording.spanCount });
 }

@@ -10,10 +10,10 @@
  * produced, and its root span links to that parent, as a live resume's does.
  */
 import { jsonCopy } from '../../../spans/json-value';
-import type { GenerateStep, Recording, RecordedToolExecution, SpanRef, StepOutcome } from '../../genkit-js/read/recording';
+import type { GenerateStep, Recording, RecordedToolExecution, StepOutcome } from '../../genkit-js/read/recording';
 import { alignToRecordedOrder } from '../read/request-order';
-import { closeReplayedStep, recordedStepBase } from '../../../replay/compare-outcome';
-import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../../replay/replay-report';
+import { replayEachStep } from '../../../replay/replay-each-step';
+import type { ReplayMode, ReplayReport } from '../../../replay/replay-report';
 import { ReplaySession, replayReport, type ReplayOverrides } from '../../../replay/replay-session';
 import { messagesFor } from '../../genkit-js/replay/run-replay';
 import type { GoReplayAnswer, GoReplayCall, GoReplayStepCommand, GoReplayStepResult } from '../run/go-runner';
@@ -76,51 +76,38 @@ export async function replayGoRecording(recording: Recording, options: GoReplayO
   const session = new ReplaySession(mode, options.overrides);
   const histories = new Map<number, { pristine: unknown[] }>();
   const sent = new Map<number, unknown[]>();
-  const roots = new Map<number, SpanRef>();
   const traceIds: string[] = [];
-  const results: ReplayStepResult[] = [];
   const models = [...recording.models].sort();
   const tools = [...recording.toolDefinitions.values()]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((definition) => ({ name: definition.name, description: definition.description, inputSchema: definition.inputSchema, outputSchema: definition.outputSchema, metadata: definition.metadata }));
-  for (const step of recording.steps) {
-    const base = recordedStepBase(step);
-    if (session.stopped) {
-      results.push({ ...base, matched: false });
-      continue;
-    }
-    session.beginStep(step);
-    const before = session.divergences.length;
-    let replayed: StepOutcome;
-    let history: ReplayStepResult['history'];
-    if (step.kind === 'tool') {
+  const results = await replayEachStep({
+    session,
+    steps: recording.steps,
+    replayStep: async (step, link) => {
       // genkit Go has no action to run a tool alone for a replay; 1.4's restarted tools (their own
       // trace) are read into their resume, so this is a tool an app ran by itself.
-      replayed = { kind: 'error', message: `A genkit Go tool run on its own (${step.name}) is not replayed: only generate calls are.` };
-    } else {
+      if (step.kind === 'tool') return { replayed: { kind: 'error', message: `A genkit Go tool run on its own (${step.name}) is not replayed: only generate calls are.` } };
       const messages = messagesFor({ step, histories, sent });
-      history = messages.source;
       sent.set(step.index, messages.value);
       const live = new Map<string, RecordedToolExecution>();
       const modelCalls = { made: 0 };
-      const answers = step.continues === undefined ? undefined : roots.get(step.continues);
       const result = await options.runner.replayStep(
         {
           options: stepOptions(step, messages.value),
           models,
           tools,
           liveTools: options.liveTools,
-          ...(answers ? { answers } : {}),
-          replays: { traceId: step.traceId, spanId: step.spanId },
+          ...(link.answers ? { answers: link.answers } : {}),
+          replays: link.replays,
         },
         (call) => answerCall({ session, call, live, step, modelCalls }),
       );
       for (const traceId of result.traceIds ?? []) if (!traceIds.includes(traceId)) traceIds.push(traceId);
-      if (result.rootSpan) roots.set(step.index, result.rootSpan);
-      replayed = outcomeOf(result);
+      if (result.rootSpan) link.onRootSpan(result.rootSpan);
       if (result.outcome) histories.set(step.index, { pristine: jsonCopy(result.outcome.messages) });
-    }
-    results.push(closeReplayedStep({ session, step, base, replayed, history, before }));
-  }
+      return { replayed: outcomeOf(result), history: messages.source };
+    },
+  });
   return { report: replayReport({ session, mode, liveTools: options.liveTools === true, steps: results, startedAt: started, spanCount: recording.spanCount }), traceIds };
 }

@@ -10,7 +10,7 @@ import type { GenkitBeta, MessageData } from 'genkit/beta';
 import { jsonCopy } from '../../../spans/json-value';
 import type { GenerateStep, Recording, RecordedToolOutcome, ReplayStep, SpanRef, StepOutcome, ToolAloneStep } from '../read/recording';
 import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../../replay/replay-report';
-import { closeReplayedStep, recordedStepBase } from '../../../replay/compare-outcome';
+import { replayEachStep, untraced, type TraceGenerate } from '../../../replay/replay-each-step';
 import { ReplaySession, replayReport, type ReplayOverrides } from '../../../replay/replay-session';
 
 export interface ReplayOptions {
@@ -26,10 +26,8 @@ export interface ReplayOptions {
    * resume's root span links to the replayed generate it continues (lib/runner/answer-link.ts),
    * as a live resume's does. Without it (the CLI, benchmarks) calls run as they are.
    */
-  traceGenerate?: <T>(link: { answers?: SpanRef; replays?: SpanRef; onRootSpan: (root: SpanRef) => void }, run: () => Promise<T>) => Promise<T>;
+  traceGenerate?: TraceGenerate;
 }
-
-const untraced = <T>(_link: unknown, run: () => Promise<T>): Promise<T> => run();
 
 /** genkit, imported once on first use (a dynamic import per replay goes through the loader again). */
 let genkitModule: Promise<typeof import('genkit/beta')> | undefined;
@@ -200,29 +198,16 @@ async function replaySteps({ recording, options, session, ai, use, started }: {
   const histories = new Map<number, { pristine: unknown[] }>();
   const sent = new Map<number, unknown[]>();
   // Each replayed resume links to the replayed generate it continues, as a live resume would.
-  const roots = new Map<number, SpanRef>();
-  const results: ReplayStepResult[] = [];
-  for (const step of recording.steps) {
-    const base = recordedStepBase(step);
-    if (session.stopped) {
-      results.push({ ...base, matched: false });
-      continue;
-    }
-    options.onStep?.(step);
-    session.beginStep(step);
-    const before = session.divergences.length;
-    let replayed: StepOutcome;
-    let history: ReplayStepResult['history'];
-    if (step.kind === 'tool') {
-      replayed = await replayToolAlone(ai, step);
-    } else {
+  const results = await replayEachStep({
+    session,
+    steps: recording.steps,
+    onStep: options.onStep,
+    replayStep: async (step, link) => {
+      if (step.kind === 'tool') return { replayed: await replayToolAlone(ai, step) };
       const messages = messagesFor({ step, histories, sent });
-      history = messages.source;
       sent.set(step.index, messages.value);
       try {
-        const answers = step.continues === undefined ? undefined : roots.get(step.continues);
-        const replays = { traceId: step.traceId, spanId: step.spanId };
-        const response = await (options.traceGenerate ?? untraced)({ answers, replays, onRootSpan: (root) => roots.set(step.index, root) }, () =>
+        const response = await (options.traceGenerate ?? untraced)(link, () =>
           ai.generate({
             ...generateOptions(step),
             messages: messages.value as MessageData[],
@@ -230,14 +215,13 @@ async function replaySteps({ recording, options, session, ai, use, started }: {
           }),
         );
         const message = response.message?.toJSON();
-        replayed = response.finishReason === 'interrupted' ? { kind: 'interrupted', message } : { kind: 'finished', finishReason: response.finishReason, message };
         histories.set(step.index, { pristine: jsonCopy(response.messages) });
+        return { history: messages.source, replayed: response.finishReason === 'interrupted' ? { kind: 'interrupted', message } : { kind: 'finished', finishReason: response.finishReason, message } };
       } catch (error) {
-        replayed = outcomeOfError(error);
+        return { history: messages.source, replayed: outcomeOfError(error) };
       }
-    }
-    results.push(closeReplayedStep({ session, step, base, replayed, history, before }));
-  }
+    },
+  });
   return replayReport({ session, mode, liveTools: options.liveTools !== undefined, steps: results, startedAt: started, spanCount: recording.spanCount });
 }
 

@@ -7,10 +7,9 @@
  * recorded answers. The same report as every runtime's replay (lib/replay/replay-session.ts).
  */
 import { trace } from '@opentelemetry/api';
-import type { StepOutcome } from '../../../contract/replay';
 import type { SpanRef } from '../../../loop/recorded-calls';
-import { closeReplayedStep, recordedStepBase } from '../../../replay/compare-outcome';
-import type { ReplayMode, ReplayReport, ReplayStepResult } from '../../../replay/replay-report';
+import { replayEachStep, untraced, type TraceGenerate } from '../../../replay/replay-each-step';
+import type { ReplayMode, ReplayReport } from '../../../replay/replay-report';
 import { ReplaySession, ReplayStopped, replayReport, type ReplayOverrides } from '../../../replay/replay-session';
 import type { ToyRecordedCall, ToyRecording } from '../read/recording';
 import type { ToyMessage, ToyReply, ToyRequest } from '../read/toy-words';
@@ -24,10 +23,8 @@ export interface ToyReplayOptions {
   /** Fork: recorded answers replaced, by recorded span (`traceId:spanId`). */
   overrides?: ReplayOverrides;
   /** Wraps each replayed call so its root span links to the recorded call it replays and to the replayed call it answers (lib/runner/answer-link.ts). */
-  traceGenerate?: <T>(link: { answers?: SpanRef; replays?: SpanRef; onRootSpan: (root: SpanRef) => void }, run: () => Promise<T>) => Promise<T>;
+  traceGenerate?: TraceGenerate;
 }
-
-const untraced = <T>(_link: unknown, run: () => Promise<T>): Promise<T> => run();
 
 /** The span running now (a `think` or `tool` span), to name in a divergence. */
 function activeSpan(): SpanRef | undefined {
@@ -68,36 +65,28 @@ export async function replayToyRecording(recording: ToyRecording, options: ToyRe
   const mode = options.mode ?? 'strict';
   const session = new ReplaySession(mode, options.overrides);
   const replayedHistories = new Map<number, ToyMessage[]>();
-  const roots = new Map<number, SpanRef>();
-  const results: ReplayStepResult[] = [];
-  for (const step of recording.calls) {
-    const base = recordedStepBase(step);
-    if (session.stopped) {
-      results.push({ ...base, matched: false });
-      continue;
-    }
-    session.beginStep(step);
-    const before = session.divergences.length;
-    const parent = step.continues === undefined ? undefined : replayedHistories.get(step.continues);
-    const answers = step.continues === undefined ? undefined : roots.get(step.continues);
-    let replayed: StepOutcome;
-    try {
-      const result = await (options.traceGenerate ?? untraced)({ answers, replays: { traceId: step.traceId, spanId: step.spanId }, onRootSpan: (root) => roots.set(step.index, root) }, () =>
-        playToyLoop({
-          model: recordedModel({ step, session }),
-          runTool: recordedTools({ session, live: options.liveTools === true }),
-          tools: step.tools,
-          messages: parent ?? step.messages,
-          ...(step.answers ? { answers: { respond: step.answers } } : {}),
-        }),
-      );
-      replayedHistories.set(step.index, result.messages);
-      replayed = result.status === 'done' ? { kind: 'finished', finishReason: 'done', message: result.text } : { kind: 'interrupted' };
-    } catch (error) {
-      replayed = { kind: 'error', message: error instanceof Error ? error.message : String(error) };
-    }
-    const history = parent ? 'replayed' : step.continues !== undefined || step.answers ? 'recorded' : undefined;
-    results.push(closeReplayedStep({ session, step, base, replayed, history, before }));
-  }
+  const results = await replayEachStep({
+    session,
+    steps: recording.calls,
+    replayStep: async (step, link) => {
+      const parent = step.continues === undefined ? undefined : replayedHistories.get(step.continues);
+      const history = parent ? 'replayed' : step.continues !== undefined || step.answers ? 'recorded' : undefined;
+      try {
+        const result = await (options.traceGenerate ?? untraced)(link, () =>
+          playToyLoop({
+            model: recordedModel({ step, session }),
+            runTool: recordedTools({ session, live: options.liveTools === true }),
+            tools: step.tools,
+            messages: parent ?? step.messages,
+            ...(step.answers ? { answers: { respond: step.answers } } : {}),
+          }),
+        );
+        replayedHistories.set(step.index, result.messages);
+        return { history, replayed: result.status === 'done' ? { kind: 'finished', finishReason: 'done', message: result.text } : { kind: 'interrupted' } };
+      } catch (error) {
+        return { history, replayed: { kind: 'error', message: error instanceof Error ? error.message : String(error) } };
+      }
+    },
+  });
   return replayReport({ session, mode, liveTools: options.liveTools === true, steps: results, startedAt: started, spanCount: recording.spanCount });
 }
