@@ -9,13 +9,25 @@
 import type { GenerateCall, ToolCall } from '../../loop/loop-model';
 import type { LoopFlavor } from './loop-flavor';
 
-/** Every tool call of the calls, by graph node id. */
-export function toolCallsById(generates: readonly GenerateCall[]): Map<string, ToolCall> {
-  const calls = new Map<string, ToolCall>();
+/** The lookups made, by the list of calls they were made of. */
+const lookups = new WeakMap<readonly GenerateCall[], ReadonlyMap<string, ToolCall>>();
+
+/**
+ * Every tool call of the calls, by graph node id (the tools a call ran before its first model
+ * call too). Made once per list: every GenAI-loop dialect's notes after linking are given the
+ * build's one list of calls, and each asked for its own map of all of them (seven maps of every
+ * tool call of the file, twice per dialect that read a call). After linking only changes the
+ * calls' fields, never which calls there are, so one map serves them all.
+ */
+export function toolCallsById(generates: readonly GenerateCall[]): ReadonlyMap<string, ToolCall> {
+  let calls = lookups.get(generates);
+  if (calls) return calls;
+  const made = new Map<string, ToolCall>();
   for (const generate of generates) {
-    for (const call of generate.resumeToolCalls) calls.set(call.id, call);
-    for (const turn of generate.turns) for (const call of turn.toolCalls) calls.set(call.id, call);
+    for (const call of generate.resumeToolCalls) made.set(call.id, call);
+    for (const turn of generate.turns) for (const call of turn.toolCalls) made.set(call.id, call);
   }
+  lookups.set(generates, (calls = made));
   return calls;
 }
 
