@@ -72,24 +72,7 @@ describe('what a build reads of each span', () => {
     return [...times].filter(([text, count]) => count > (held.get(text) ?? 0)).map(([text, count]) => `${count}× ${text.slice(0, 80)}`);
   }
 
-  /**
-   * The shared GenAI-loop reader still parses some attributes of these frameworks' spans more
-   * than once (their messages are read for the label, the call and the link keys): their traces
-   * are held to it per folder until the reader keeps what it parsed in the index, so the day it
-   * does, this list must shrink.
-   */
-  const PARSED_TWICE_YET = ['pydantic-ai', 'google-adk', 'strands', 'mastra'];
-  const folderOf = (file: string) => PARSED_TWICE_YET.find((runtime) => file.includes(`${path.sep}runtimes${path.sep}${runtime}${path.sep}`));
-  const parsedTwiceYet = (file: string) => folderOf(file) !== undefined;
-
-  it.each(PARSED_TWICE_YET)('%s: (the GenAI-loop reader, for now) some trace has a JSON attribute parsed twice', async (runtime) => {
-    const files = sources.filter((source) => folderOf(source.file) === runtime).map((source) => source.file);
-    expect(files.length).toBeGreaterThan(0);
-    const twice = await Promise.all(files.map(parsedTwice));
-    expect(twice.some((texts) => texts.length > 0)).toBe(true);
-  });
-
-  it.each(sources.filter((source) => !parsedTwiceYet(source.file)).map((source) => [path.basename(source.file), source.file]))('%s: no JSON attribute is parsed twice', async (_name, file) => {
+  it.each(sources.map((source) => [path.basename(source.file), source.file]))('%s: no JSON attribute is parsed twice', async (_name, file) => {
     expect(await parsedTwice(file)).toEqual([]);
   });
 });

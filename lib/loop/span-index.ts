@@ -32,6 +32,11 @@ export interface SpanIndex {
   spans: Span[];
   /** How many traces the spans belong to. */
   traceCount: number;
+  /**
+   * The spans of one trace, in `spans` order (none for a trace not loaded): what a reader looks
+   * for in a call's own trace is found without walking every span of the file once per call.
+   */
+  spansOfTrace(traceId: string): readonly Span[];
   /** What a span is in the loop model, by the dialect that claims it: asked of the dialects once per span. */
   classify(span: Span): SpanClassification;
   /** The dialect that claims a span (the one that classified it), when one does. */
@@ -39,13 +44,13 @@ export interface SpanIndex {
   parentOf(span: Span): Span | undefined;
   childrenOf(span: Span): Span[];
   /**
-   * `compute(span)`, once per span and slot in this build: what several readers of a build need
+   * `compute(span, index)`, once per span and slot in this build: what several readers of a build need
    * of one span — its classification and its call reader alike — is made (a JSON attribute
    * parsed) once. Readers share the value: none may change it. The last reader passes
    * `last: true`, and the value is let go: kept to the end of the build, it would be copied by
    * every collection of the young generation meanwhile.
    */
-  memo<T>(options: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T; last?: boolean }): T;
+  memo<T>(options: { slot: MemoSlot<T>; span: Span; compute: (span: Span, index: SpanIndex) => T; last?: boolean }): T;
 }
 
 /** What the index knows of one span. */
@@ -97,7 +102,12 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
     if (!existing || existing.endTimeUnixNano === undefined) inTrace.set(span.spanId, span);
   }
   const unique: Span[] = [];
-  for (const inTrace of byTrace.values()) for (const span of inTrace.values()) unique.push(span);
+  const traces = new Map<string, Span[]>();
+  for (const [traceId, inTrace] of byTrace) {
+    const ofTrace = [...inTrace.values()];
+    traces.set(traceId, ofTrace);
+    for (const span of ofTrace) unique.push(span);
+  }
   // One node per span, keyed by the span object itself (lookups build no strings): its parent,
   // its children and, once asked, its claim — one map for all.
   const nodes = new Map<Span, SpanNode>();
@@ -129,11 +139,12 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
   const index: SpanIndex = {
     spans: unique,
     traceCount: byTrace.size,
+    spansOfTrace: (traceId) => traces.get(traceId) ?? none,
     classify: (span) => claimed(span).classification as SpanClassification,
     dialectOf: (span) => claimed(span).dialect,
     parentOf: (span) => nodes.get(span)?.parent,
     childrenOf: (span) => nodes.get(span)?.children ?? none,
-    memo: <T>({ slot, span, compute, last = false }: { slot: MemoSlot<T>; span: Span; compute: (span: Span) => T; last?: boolean }): T => {
+    memo: <T>({ slot, span, compute, last = false }: { slot: MemoSlot<T>; span: Span; compute: (span: Span, index: SpanIndex) => T; last?: boolean }): T => {
       let kept = memos.get(slot);
       if (!kept) memos.set(slot, (kept = new Map()));
       if (kept.has(span)) {
@@ -141,7 +152,7 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
         if (last) kept.delete(span);
         return value;
       }
-      const value = compute(span);
+      const value = compute(span, index);
       if (!last) kept.set(span, value);
       return value;
     },

@@ -9,7 +9,7 @@ import type { Span } from '../../spans/span';
 import { classifyOtelSpan, type SpanClassification, type SpanRole } from '../../spans/span-classification';
 import { closeGenAiOpenSpan } from '../otel-genai/read/genai-open-spans';
 import type { RuntimeDialect, SpanValues } from '../../loop/runtime-dialect';
-import { enclosingCall } from '../../loop/span-index';
+import { enclosingCall, type SpanIndex } from '../../loop/span-index';
 import { GEN_AI } from '../otel-genai/read/genai-attributes';
 import type { GenAiMessage, GenAiPart } from '../otel-genai/read/genai-messages';
 import { OPENINFERENCE } from '../openinference/openinference-attributes';
@@ -20,14 +20,25 @@ import { readLoopCall } from './read-loop-call';
 
 const ROLES: Record<LoopSpanKind, SpanRole> = { call: 'generate', model: 'model', tool: 'tool', flow: 'flow', other: 'other' };
 
-/** Classifies one span of the flavor's framework. Pure; computed once per span by the span index. */
-export function classifyLoopSpan(flavor: LoopFlavor, span: Span): SpanClassification {
+/** Whether a span is a pause, by the flavor's cheap test where it has one. */
+function isLoopPause(options: { flavor: LoopFlavor; span: Span; index?: SpanIndex }): boolean {
+  const { flavor, span } = options;
+  if (flavor.isPause) return flavor.isPause(span);
+  return flavor.pauseOf !== undefined && flavor.pauseOf(span, options.index) !== undefined;
+}
+
+/**
+ * Classifies one span of the flavor's framework. Pure; computed once per span by the span
+ * index (`index`: the build's, where the flavor keeps what it parsed for the call reader).
+ */
+export function classifyLoopSpan(options: { flavor: LoopFlavor; span: Span; index?: SpanIndex }): SpanClassification {
+  const { flavor, span, index } = options;
   const kind = flavor.kindOf(span);
   const base = classifyOtelSpan(span);
   let outcome = base.outcome;
   // A pause the framework records as an exception (LangGraph's GraphInterrupt) is a pause, not an error.
-  if (outcome !== 'running' && flavor.pauseOf?.(span) !== undefined) outcome = 'interrupted';
-  outcome = flavor.outcomeOf?.(span, outcome) ?? outcome;
+  if (outcome !== 'running' && isLoopPause(options)) outcome = 'interrupted';
+  outcome = flavor.outcomeOf?.({ span, outcome, index }) ?? outcome;
   const label = flavor.labelOf?.(span, kind) ?? span.name;
   return { ...base, role: ROLES[kind], label, outcome, errorMessage: outcome === 'error' ? (flavor.errorMessageOf?.(span) ?? base.errorMessage) : undefined };
 }
@@ -77,7 +88,7 @@ export function loopDialect(flavor: LoopFlavor): RuntimeDialect {
     explains: flavor.explains,
     claimedBy: flavor.claimedBy,
     claims: (span) => flavor.claims(span),
-    classify: (span) => classifyLoopSpan(flavor, span),
+    classify: (span, index) => classifyLoopSpan({ flavor, span, index }),
     // The frameworks' spans carry no ancestry of their own: the parent chain decides, unless the
     // framework says a nested call is a run of its own.
     enclosedByCall: (index, span) => !(flavor.kindOf(span) === 'call' && flavor.ownCall?.(span) === true) && enclosingCall(index, span).call !== undefined,

@@ -142,22 +142,38 @@ export interface LoopFlavor {
   /**
    * The span's messages. `index` is given where the reader has one (every call but the
    * conversation view's): a framework that keeps a model call's data on its child spans (Mastra:
-   * the finish reason and model on the step's inference span) reads them there.
+   * the finish reason and model on the step's inference span) reads them there. A build reads
+   * a call's messages once (loop-call-messages.ts): the hooks are given them.
    */
   messagesOf(span: Span, index?: SpanIndex): LoopMessages;
   /** A model call's model, where its span's label does not name it (Mastra: a step's model is on its inference span, read into `view.model`). Default: the span's label. */
   modelNameOf?(step: { span: Span; view: LoopMessages }): string | undefined;
   toolOf(span: Span, index?: SpanIndex): LoopTool;
-  /** The span is a pause, not a result or an error (LangGraph's `GraphInterrupt`, ADK's confirmation placeholder). */
-  pauseOf?(span: Span): LoopPause | undefined;
-  /** The span's outcome, where the framework records it otherwise than OTel's status (a pause is never an error). */
-  outcomeOf?(span: Span, outcome: SpanOutcome): SpanOutcome;
+  /**
+   * The span is a pause, not a result or an error (LangGraph's `GraphInterrupt`, ADK's
+   * confirmation placeholder). `index`: the build's, where a flavor keeps what it parsed of the
+   * span for its other readers (`SpanIndex.memo`).
+   */
+  pauseOf?(span: Span, index?: SpanIndex): LoopPause | undefined;
+  /**
+   * Whether `pauseOf` finds a pause, told without reading it, where that is cheaper: the
+   * classification asks it of every span (LangGraph records a tool's `GraphInterrupt` on every
+   * span up to the run, each a Python repr to parse), the call reader reads only the tool
+   * spans' pauses. Default: `pauseOf(span) !== undefined`. It must agree with `pauseOf`.
+   */
+  isPause?(span: Span): boolean;
+  /** The span's outcome, where the framework records it otherwise than OTel's status (a pause is never an error). `index`: as for `pauseOf`. */
+  outcomeOf?(options: { span: Span; outcome: SpanOutcome; index?: SpanIndex }): SpanOutcome;
   /** A failed span's error in the framework's words, where its status message says it otherwise (OpenInference appends the traceback). */
   errorMessageOf?(span: Span): string | undefined;
-  /** Pauses recorded on spans of the call that are no tool span (LangGraph's review node), each naming the call it holds. */
-  pausesOfCall?(options: { index: SpanIndex; root: Span; spans: readonly Span[] }): CallPause[];
-  /** Adds the framework's facts to a tool call read from its span (LangGraph: the tool it wraps ran). */
-  decorateTool?(options: { call: ToolCall; span: Span; index: SpanIndex }): void;
+  /** Pauses recorded on spans of the call that are no tool span (LangGraph's review node), each naming the call it holds. `view`: the call's messages. */
+  pausesOfCall?(options: { index: SpanIndex; root: Span; spans: readonly Span[]; view: LoopMessages }): CallPause[];
+  /**
+   * Adds the framework's facts to a tool call read from its span (LangGraph: the tool it wraps
+   * ran). `callView`: the messages of the call it ran in, when read in one (not for a tool that
+   * ran on its own).
+   */
+  decorateTool?(options: { call: ToolCall; span: Span; index: SpanIndex; callView?: LoopMessages }): void;
   /** The answers this call gives the pauses of an earlier run; undefined when it answers none. Default: `readLoopAnswers`. */
   readAnswers?(evidence: AnswerEvidence): Resolution[] | undefined;
   /**
@@ -171,9 +187,10 @@ export interface LoopFlavor {
   silentPauses?: boolean;
   /**
    * What the framework's spans show about a call that the loop model does not (a pause recorded
-   * in a form that could not be read, spans the framework never ended), in words: the call's notes.
+   * in a form that could not be read, spans the framework never ended), in words: the call's
+   * notes. `view`: the call's messages.
    */
-  notesOf?(options: { index: SpanIndex; root: Span; call: GenerateCall }): string[];
+  notesOf?(options: { index: SpanIndex; root: Span; call: GenerateCall; view: LoopMessages }): string[];
   /** What linking shows (the pause only an answer reveals; which pause an answer named by id). */
   afterLinking?(generates: readonly GenerateCall[]): void;
   /** The values of a span for the detail panel, where the framework keeps them elsewhere than the conventions. */

@@ -10,19 +10,22 @@ import { spanKey, type Span } from '../../spans/span';
 import type { InterruptInfo, ToolCall, ToolRequestData } from '../../loop/loop-model';
 import { requestLabel } from '../../loop/loop-model';
 import type { SpanIndex } from '../../loop/span-index';
-import type { LoopFlavor, LoopPause, LoopTool } from './loop-flavor';
+import type { LoopFlavor, LoopMessages, LoopPause, LoopTool } from './loop-flavor';
 
 /** A pause as the loop model keeps it on a tool call. */
 export function interruptOf(pause: LoopPause): InterruptInfo {
   return { metadata: pause.metadata, evidence: pause.evidence, pausedAs: pause.pausedAs, ...(pause.pauseId !== undefined ? { pauseId: pause.pauseId } : {}) };
 }
 
-/** A tool call from its span; `request` is what the model asked for, `loopWentOn`: a later model call followed. */
-export function loopToolCall(options: { flavor: LoopFlavor; index: SpanIndex; span: Span; request?: ToolRequestData; loopWentOn: boolean; tool?: LoopTool }): ToolCall {
+/**
+ * A tool call from its span; `request` is what the model asked for, `loopWentOn`: a later model
+ * call followed, `callView`: the messages of the call it ran in (for the flavor's facts).
+ */
+export function loopToolCall(options: { flavor: LoopFlavor; index: SpanIndex; span: Span; request?: ToolRequestData; loopWentOn: boolean; tool?: LoopTool; callView?: LoopMessages }): ToolCall {
   const { flavor, index, span, request } = options;
   const classification = index.classify(span);
   const tool = options.tool ?? flavor.toolOf(span, index);
-  const pause = classification.outcome === 'interrupted' ? flavor.pauseOf?.(span) : undefined;
+  const pause = classification.outcome === 'interrupted' ? flavor.pauseOf?.(span, index) : undefined;
   const call: ToolCall = {
     id: spanKey(span),
     traceId: span.traceId,
@@ -44,7 +47,7 @@ export function loopToolCall(options: { flavor: LoopFlavor; index: SpanIndex; sp
     call.runtimeState = flavor.words.toolError;
     call.loopWentOn = true;
   }
-  flavor.decorateTool?.({ call, span, index });
+  flavor.decorateTool?.({ call, span, index, callView: options.callView });
   return call;
 }
 

@@ -14,6 +14,7 @@ import type { SpanIndex } from '../../loop/span-index';
 import { messageText, toolCallParts, toolResponsesById, type GenAiMessage } from '../otel-genai/read/genai-messages';
 import { answeredMessage, readLoopAnswers } from './loop-answers';
 import type { CallPause, LoopFlavor, LoopMessages, LoopTool } from './loop-flavor';
+import { loopCallMessages } from './loop-call-messages';
 import { loopInterruptedKey, loopResumeKey } from './loop-link-keys';
 import { loopToolCall, loopToolCallWithoutSpan, pairToolSpans } from './loop-tool-calls';
 
@@ -54,12 +55,17 @@ function requestsOf(messages: readonly GenAiMessage[]): ToolRequestData[] {
   return messages.flatMap(toolCallParts).map((part) => ({ name: part.name ?? 'unknown tool', ...(part.id !== undefined ? { ref: part.id } : {}), input: part.arguments }));
 }
 
-/** Model calls in loop order: by start time, a later step (more history sent) after an earlier one at the same instant. */
-export function orderedLoopSteps(flavor: LoopFlavor, models: readonly Span[]): LoopStep[] {
-  const steps = models.map((span) => {
-    const view = flavor.messagesOf(span);
-    return { span, view, requests: requestsOf(view.output.messages) };
-  });
+/**
+ * Model calls in loop order: by start time, a later step (more history sent) after an earlier
+ * one at the same instant. `index`: the build's, given to the flavor's `messagesOf`.
+ */
+export function orderedLoopSteps(options: { flavor: LoopFlavor; models: readonly Span[]; index?: SpanIndex }): LoopStep[] {
+  const { flavor, models, index } = options;
+  const steps: LoopStep[] = [];
+  for (const span of models) {
+    const view = flavor.messagesOf(span, index);
+    steps.push({ span, view, requests: requestsOf(view.output.messages) });
+  }
   return steps.sort((a, b) => compareNanos(a.span.startTimeUnixNano, b.span.startTimeUnixNano) || a.view.input.messages.length - b.view.input.messages.length);
 }
 
@@ -93,10 +99,11 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
   const { index, root, flowSpanId } = options;
   const id = spanKey(root);
   const classification = index.classify(root);
-  const callView = flavor.messagesOf(root, index);
+  // The call's messages, read once in the build (its classification may have read them): the hooks are given them.
+  const callView = loopCallMessages({ flavor, span: root, index, last: true });
   const { models, tools, others } = spansOfLoopCall(index, root);
   // The flavor reads each model call with the index (a framework may keep its data on child spans).
-  const steps = orderedLoopSteps({ ...flavor, messagesOf: (span) => flavor.messagesOf(span, index) }, models);
+  const steps = orderedLoopSteps({ flavor, models, index });
   const notes: string[] = [];
   for (const [what, read] of [
     ['input', callView.input],
@@ -133,7 +140,7 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
 
   const running = classification.outcome === 'running';
   const failed = root.status.code === 2;
-  const callPauses = flavor.pausesOfCall?.({ index, root, spans: others }) ?? [];
+  const callPauses = flavor.pausesOfCall?.({ index, root, spans: others, view: callView }) ?? [];
   const turns: Turn[] = steps.map((step, position) => {
     const turnId = spanKey(step.span);
     const loopWentOn = position < steps.length - 1;
@@ -143,7 +150,7 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
     const answeredInRun = flavor.words.answeredInRun && loopWentOn ? toolResponsesById(steps[position + 1].view.input.messages) : undefined;
     const toolCalls: ToolCall[] = step.requests.map((request, at) => {
       const span = paired[at];
-      if (span) return loopToolCall({ flavor, index, span, request, loopWentOn, tool: toolOf.get(span) });
+      if (span) return loopToolCall({ flavor, index, span, request, loopWentOn, tool: toolOf.get(span), callView });
       const pause = pauseOfRequest({ pauses: callPauses, request, onlyRequest: withoutSpan === 1 });
       if (!pause && answeredInRun && request.ref !== undefined && answeredInRun.has(request.ref)) {
         const call = loopToolCallWithoutSpan({ flavor, turnId, traceId: root.traceId, request, failed });
@@ -157,10 +164,10 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
       const waiting = !loopWentOn && !running && !failed ? flavor.words.notExecuted : undefined;
       return loopToolCallWithoutSpan({ flavor, turnId, traceId: root.traceId, request, pause: pause ?? waiting, failed });
     });
-    for (const span of unpaired) toolCalls.push(loopToolCall({ flavor, index, span, loopWentOn, tool: toolOf.get(span) }));
+    for (const span of unpaired) toolCalls.push(loopToolCall({ flavor, index, span, loopWentOn, tool: toolOf.get(span), callView }));
     return { index: position, generateSpanId: root.spanId, model: modelCallOf({ flavor, index, step }), toolCalls };
   });
-  const resumeToolCalls = beforeFirstStep.map((span) => loopToolCall({ flavor, index, span, loopWentOn: steps.length > 0, tool: toolOf.get(span) }));
+  const resumeToolCalls = beforeFirstStep.map((span) => loopToolCall({ flavor, index, span, loopWentOn: steps.length > 0, tool: toolOf.get(span), callView }));
   // Pauses no request took that name the call they hold: paused calls of this run that no model call of it asked for.
   for (const pause of callPauses) {
     if (pause.request) resumeToolCalls.push(loopToolCallWithoutSpan({ flavor, turnId: id, traceId: root.traceId, request: pause.request, pause, failed }));
@@ -203,7 +210,7 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
       notes,
     },
   });
-  call.notes.push(...(flavor.notesOf?.({ index, root, call }) ?? []));
+  call.notes.push(...(flavor.notesOf?.({ index, root, call, view: callView }) ?? []));
 
   const linkScope = flavor.linkScope?.({ index, root, models: steps.map((step) => step.span) });
   const scopes = typeof linkScope === 'string' || linkScope === undefined ? { interrupted: linkScope, answering: linkScope } : linkScope;

@@ -17,6 +17,7 @@
  * (resume-snippet.ts): Loopscope does not run ADK apps.
  */
 import type { Span } from '../../../spans/span';
+import { memoSlot, type SpanIndex } from '../../../loop/span-index';
 import { GEN_AI, stringAttribute } from '../../otel-genai/read/genai-attributes';
 import { genAiLabelOf, genAiLoopKind, genAiMessagesOf, genAiToolOf } from '../../genai-loop/genai-span-reading';
 import { loopDialect } from '../../genai-loop/loop-dialect';
@@ -35,15 +36,26 @@ function adkKind(span: Span) {
   return kind === 'tool' && span.attributes[GEN_AI.toolName] === MERGED_TOOLS_NAME ? 'other' : kind;
 }
 
-function adkTool(span: Span): LoopTool {
+function readAdkTool(span: Span): LoopTool {
   const tool = genAiToolOf(span);
   return tool.callId === UNSPECIFIED_CALL_ID ? { ...tool, callId: undefined } : tool;
 }
 
+const TOOL = memoSlot<LoopTool>('google-adk tool');
+
+/**
+ * A tool span's fields, its arguments and result parsed once per build when the build's index
+ * is given: its classification reads the result (a confirmation's placeholder is a pause, its
+ * rejection no error), the reader the whole tool, its facts (`decorateTool`, the last: `last`) the result again.
+ */
+function adkTool(span: Span, build?: { index?: SpanIndex; last?: boolean }): LoopTool {
+  return build?.index ? build.index.memo({ slot: TOOL, span, compute: readAdkTool, last: build.last }) : readAdkTool(span);
+}
+
 /** A tool span that is a pause: a call ADK did not run for want of a confirmation, or a long-running call's interim result. */
-function adkPause(span: Span): LoopPause | undefined {
+function adkPause(span: Span, index?: SpanIndex): LoopPause | undefined {
   if (adkKind(span) !== 'tool') return undefined;
-  const tool = adkTool(span);
+  const tool = adkTool(span, { index });
   if (resultError(tool.output) === CONFIRMATION_PLACEHOLDER) {
     return { pausedAs: ADK_PAUSES.confirmation, metadata: { waitingFor: `a FunctionResponse to ADK's ${CONFIRMATION_FUNCTION} call (its id is in no span)`, result: tool.output }, evidence: 'result' };
   }
@@ -53,7 +65,9 @@ function adkPause(span: Span): LoopPause | undefined {
   return undefined;
 }
 
-const isRejected = (span: Span) => adkKind(span) === 'tool' && resultError(adkTool(span).output) === CONFIRMATION_REJECTED;
+function isRejected(span: Span, build?: { index?: SpanIndex; last?: boolean }): boolean {
+  return adkKind(span) === 'tool' && resultError(adkTool(span, build).output) === CONFIRMATION_REJECTED;
+}
 
 export const googleAdkFlavor: LoopFlavor = {
   id: GOOGLE_ADK_DIALECT_ID,
@@ -75,14 +89,14 @@ export const googleAdkFlavor: LoopFlavor = {
   kindOf: adkKind,
   labelOf: genAiLabelOf,
   messagesOf: genAiMessagesOf,
-  toolOf: adkTool,
+  toolOf: (span, index) => adkTool(span, { index }),
   pauseOf: adkPause,
   // A refused confirmation is recorded as an error: it is a denial, the tool did not run.
-  outcomeOf: (span, outcome) => (outcome === 'error' && isRejected(span) ? 'ok' : outcome),
-  decorateTool: ({ call, span }) => {
+  outcomeOf: ({ span, outcome, index }) => (outcome === 'error' && isRejected(span, { index }) ? 'ok' : outcome),
+  decorateTool: ({ call, span, index }) => {
     // A tool error the error callback handled records only `TOOL_ERROR` as its message; the callback's result says what failed.
     if (call.status === 'error' && call.errorMessage === ADK_STATES.toolError.code) call.errorMessage = resultError(call.output) ?? call.errorMessage;
-    if (!isRejected(span)) return;
+    if (!isRejected(span, { index, last: true })) return;
     call.status = 'not-run';
     call.runtimeState = ADK_STATES.rejected;
     call.errorMessage = undefined;

@@ -95,6 +95,8 @@ export const langGraphFlavor: LoopFlavor = {
   messagesOf: (span) => readerOf(span).messagesOf(span),
   toolOf: (span, index) => readerOf(span).toolOf(span, index),
   pauseOf: langGraphPause,
+  // Every span up to the run records the tool's GraphInterrupt: classification tells a pause without parsing its repr.
+  isPause: hasGraphInterrupt,
   errorMessageOf: exceptionWords,
   pausesOfCall: ({ index, spans }) => {
     const pauses: CallPause[] = [];

@@ -12,12 +12,15 @@ import type { Span } from '../../../spans/span';
 import { resolutionId } from '../../genai-loop/loop-answers';
 import type { AnswerEvidence, LinkScopeParts } from '../../genai-loop/loop-flavor';
 import type { GenerateCall, Resolution } from '../../../loop/loop-model';
-import { MASTRA, recordedObject } from './mastra-spans';
+import { isObject } from '../../../spans/json-value';
+import type { SpanIndex } from '../../../loop/span-index';
+import { MASTRA, runInputOf } from './mastra-spans';
 import { suspensionOf } from './mastra-pauses';
 
-/** The answer an answering run was given, from its input; undefined when its input is a prompt. */
-export function answerOf(run: Span): { toolCallId: string; toolName?: string; approved?: boolean; reason?: string; resumeData?: Record<string, unknown> } | undefined {
-  const input = recordedObject(run.attributes[MASTRA.runInput]);
+/** The answer an answering run was given, from its input; undefined when its input is a prompt. `index`: the build's, where the run's input is kept once parsed. */
+export function answerOf(run: Span, index?: SpanIndex): { toolCallId: string; toolName?: string; approved?: boolean; reason?: string; resumeData?: Record<string, unknown> } | undefined {
+  const recorded = runInputOf(run, index);
+  const input = isObject(recorded) ? recorded : undefined;
   if (!input || typeof input.toolCallId !== 'string') return undefined;
   const { toolCallId, toolName, approved, reason, ...rest } = input;
   const base = { toolCallId, ...(typeof toolName === 'string' ? { toolName } : {}) };
@@ -30,7 +33,7 @@ const NO_SPAN = 'the tool did not run (no execute_tool span)';
 
 /** The answer a run gives, by the evidence: the answered tool ran in it (restart) or not (respond). */
 export function readMastraAnswers(evidence: AnswerEvidence): Resolution[] | undefined {
-  const answer = answerOf(evidence.root);
+  const answer = answerOf(evidence.root, evidence.index);
   if (!answer) return undefined;
   const ran = evidence.resumeToolCalls.find((call) => call.ref === answer.toolCallId && call.spanId !== undefined);
   const request = { name: answer.toolName ?? ran?.name ?? 'unknown tool', ref: answer.toolCallId, ...(ran?.input !== undefined ? { input: ran.input } : {}) };
@@ -51,11 +54,11 @@ export function readMastraAnswers(evidence: AnswerEvidence): Resolution[] | unde
 }
 
 /** What ties a pause to its answer: the run id and the call the run paused on; the run id and the call an answering run answers. */
-export function mastraLinkScope(options: { root: Span }): LinkScopeParts | undefined {
+export function mastraLinkScope(options: { root: Span; index?: SpanIndex }): LinkScopeParts | undefined {
   const runId = options.root.attributes[MASTRA.runId];
   if (typeof runId !== 'string') return undefined;
-  const paused = suspensionOf(options.root)?.toolCallId;
-  const answered = answerOf(options.root)?.toolCallId;
+  const paused = suspensionOf(options.root, options.index)?.toolCallId;
+  const answered = answerOf(options.root, options.index)?.toolCallId;
   return {
     ...(paused !== undefined ? { interrupted: `mastra-run:${runId}#${paused}` } : {}),
     ...(answered !== undefined ? { answering: `mastra-run:${runId}#${answered}` } : {}),

@@ -7,14 +7,14 @@
  * What each records is in docs/guides/mastra.md.
  */
 import type { Span } from '../../../spans/span';
-import { genAiLabelOf, genAiToolOf } from '../../genai-loop/genai-span-reading';
+import { genAiLabelOf } from '../../genai-loop/genai-span-reading';
 import { interruptOf } from '../../genai-loop/loop-tool-calls';
 import type { LoopFlavor } from '../../genai-loop/loop-flavor';
 import { MASTRA_DIALECT_ID } from './dialect-id';
 import { mastraAfterLinking, mastraLinkScope, readMastraAnswers } from './mastra-answers';
 import { mastraMessagesOf, mastraModelOf } from './mastra-messages';
 import { mastraNotesOf, mastraPausesOfCall, suspendedToolPause, suspensionOf, tripwireOf } from './mastra-pauses';
-import { isAnsweringRun, MASTRA, MASTRA_SCOPE, mastraKindOf, mastraType, recordedObject } from './mastra-spans';
+import { isAnsweringRun, MASTRA, MASTRA_SCOPE, mastraKindOf, mastraToolOf, mastraType, recordedObject } from './mastra-spans';
 
 export { MASTRA_DIALECT_ID, MASTRA_SCOPE };
 
@@ -56,9 +56,9 @@ export const mastraFlavor: LoopFlavor = {
   },
   messagesOf: mastraMessagesOf,
   modelNameOf: mastraModelOf,
-  toolOf: genAiToolOf,
+  toolOf: (span, index) => mastraToolOf(span, { index, last: true }),
   // A run that suspended is paused, never ok: its output says `status: suspended`.
-  outcomeOf: (span, outcome) => (outcome === 'ok' && mastraType(span) === 'agent_run' && suspensionOf(span) !== undefined ? 'interrupted' : outcome),
+  outcomeOf: ({ span, outcome, index }) => (outcome === 'ok' && mastraType(span) === 'agent_run' && suspensionOf(span, index) !== undefined ? 'interrupted' : outcome),
   pausesOfCall: ({ index, root }) => mastraPausesOfCall({ index, root }),
   decorateTool: ({ call, span, index }) => {
     const pause = suspendedToolPause({ call, span, index });
@@ -81,7 +81,7 @@ export const mastraFlavor: LoopFlavor = {
   },
   notesOf: ({ index, root }) => mastraNotesOf({ index, root }),
   readAnswers: readMastraAnswers,
-  linkScope: ({ root }) => mastraLinkScope({ root }),
+  linkScope: ({ root, index }) => mastraLinkScope({ root, index }),
   afterLinking: (generates) => mastraAfterLinking({ generates, dialectId: MASTRA_DIALECT_ID }),
   words,
 };

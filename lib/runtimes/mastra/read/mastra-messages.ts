@@ -16,9 +16,9 @@ import type { LoopMessages } from '../../genai-loop/loop-flavor';
 import { finishReasonsOf, GEN_AI, stringAttribute } from '../../otel-genai/read/genai-attributes';
 import type { GenAiMessage, GenAiPart } from '../../otel-genai/read/genai-messages';
 import type { OfferedTool } from '../../otel-genai/read/genai-tool-definitions';
-import type { SpanIndex } from '../../../loop/span-index';
+import { memoSlot, type SpanIndex } from '../../../loop/span-index';
 import { approvalOf } from './mastra-pauses';
-import { descendantsOf, MASTRA, mastraType, recordedObject, recordedValue, runOf } from './mastra-spans';
+import { descendantsOf, MASTRA, mastraToolOf, mastraType, recordedObject, recordedValue, runInputOf, runOf, runOutputOf } from './mastra-spans';
 
 /** A run's own finishes (`mastra.agent_run.output.status`), Mastra's words: the run stopped without a final answer. */
 export const RUN_FINISHES: ReadonlySet<string> = new Set(['suspended', 'aborted']);
@@ -53,30 +53,41 @@ function toolCallParts(calls: unknown): GenAiPart[] {
   }));
 }
 
-/** The tools a run was offered: Mastra records their names (`gen_ai.tool.definitions`: `["get_weather", …]`). */
-function offeredNames(run: Span | undefined): Map<string, OfferedTool> | undefined {
-  const names = recordedValue(run?.attributes[GEN_AI.toolDefinitions]);
+const OFFERED = memoSlot<Map<string, OfferedTool> | undefined>('mastra offered tools');
+
+/**
+ * The tools a run was offered: Mastra records their names (`gen_ai.tool.definitions`:
+ * `["get_weather", …]`) on the run, which each of its steps was offered: read once per build
+ * when the build's index is given. Shared: never to be changed.
+ */
+function offeredNames(run: Span | undefined, index?: SpanIndex): Map<string, OfferedTool> | undefined {
+  if (!run) return undefined;
+  return index ? index.memo({ slot: OFFERED, span: run, compute: readOfferedNames }) : readOfferedNames(run);
+}
+
+function readOfferedNames(run: Span): Map<string, OfferedTool> | undefined {
+  const names = recordedValue(run.attributes[GEN_AI.toolDefinitions]);
   if (!Array.isArray(names)) return undefined;
   return new Map(names.flatMap((name) => (typeof name === 'string' ? [[name, { name }] as const] : isObject(name) && typeof name.name === 'string' ? [[name.name, { name: name.name }] as const] : [])));
 }
 
-/** A run's finish as Mastra recorded it (`suspended`, `aborted`), and its answer or the pause it stopped on. */
-export function runOutput(run: Span): { finish?: string; output?: Record<string, unknown>; text?: string } {
-  const output = recordedObject(run.attributes[MASTRA.runOutput]);
+/** A run's finish as Mastra recorded it (`suspended`, `aborted`), and its answer or the pause it stopped on. `index`: the build's, where the run's output is kept once parsed. */
+export function runOutput(run: Span, index?: SpanIndex): { finish?: string; output?: Record<string, unknown>; text?: string } {
+  const output = runOutputOf(run, index);
   const status = typeof output?.status === 'string' && RUN_FINISHES.has(output.status) ? output.status : undefined;
   return { ...(status ? { finish: status } : {}), ...(output ? { output } : {}), ...(typeof output?.text === 'string' ? { text: output.text } : {}) };
 }
 
-function runMessages(run: Span): LoopMessages {
-  const input = recordedValue(run.attributes[MASTRA.runInput]);
-  const { finish, text } = runOutput(run);
+function runMessages(run: Span, index?: SpanIndex): LoopMessages {
+  const input = runInputOf(run, index);
+  const { finish, text } = runOutput(run, index);
   // A prompt (text or messages) is the run's input; an answering run's answer object is none.
   const messages = typeof input === 'string' ? [{ role: 'user', parts: [{ type: 'text', content: input }] }] : Array.isArray(input) ? input.map(messageOf).filter((message): message is GenAiMessage => message !== undefined) : [];
   return {
     input: { messages },
     output: { messages: text !== undefined ? [{ role: 'assistant', parts: [{ type: 'text', content: text }] }] : [] },
     finishReasons: finish ? [finish] : [],
-    tools: offeredNames(run),
+    tools: offeredNames(run, index),
   };
 }
 
@@ -98,9 +109,10 @@ function pausedStepCalls(index: SpanIndex, step: Span): GenAiPart[] {
     const type = mastraType(span);
     if (type === 'tool_call' || type === 'mcp_tool_call') {
       const id = stringAttribute(span.attributes[GEN_AI.toolCallId]);
-      calls.push({ start: span.startTimeUnixNano, part: { type: 'tool_call', ...(id ? { id } : {}), name: stringAttribute(span.attributes[GEN_AI.toolName]) ?? span.name, arguments: recordedValue(span.attributes[GEN_AI.toolArguments]) } });
+      // Its arguments as its tool call reads them (parsed once for both).
+      calls.push({ start: span.startTimeUnixNano, part: { type: 'tool_call', ...(id ? { id } : {}), name: stringAttribute(span.attributes[GEN_AI.toolName]) ?? span.name, arguments: mastraToolOf(span, { index }).input } });
     } else {
-      const approval = approvalOf(span);
+      const approval = approvalOf(span, index);
       if (approval) calls.push({ start: span.startTimeUnixNano, part: { type: 'tool_call', id: approval.toolCallId, name: approval.toolName, arguments: approval.args } });
     }
   }
@@ -123,20 +135,22 @@ function stepMessages(step: Span, index?: SpanIndex): LoopMessages {
     output: { messages: parts.length > 0 ? [{ role: 'assistant', parts }] : [] },
     finishReasons: inference.finishReasons,
     ...(inference.model ? { model: inference.model } : {}),
-    tools: index ? offeredNames(runOf(index, step)) : undefined,
+    tools: index ? offeredNames(runOf(index, step), index) : undefined,
   };
 }
 
 /** A run's or step's messages; other spans have none. `index`: the step's inference and tools are read from its spans. */
 export function mastraMessagesOf(span: Span, index?: SpanIndex): LoopMessages {
   const type = mastraType(span);
-  if (type === 'agent_run') return runMessages(span);
+  if (type === 'agent_run') return runMessages(span, index);
   if (type === 'model_step') return stepMessages(span, index);
   return { input: { messages: [] }, output: { messages: [] }, finishReasons: [] };
 }
 
-/** A step's model, for its model call: its inference span's, else the step's own model metadata. */
+/**
+ * A step's model, for its model call: its inference span's, else (undefined here) the step's
+ * label — its own model metadata, read once by its classification — else the step's name.
+ */
 export function mastraModelOf(step: { span: Span; view: LoopMessages }): string | undefined {
-  const metadata = recordedObject(step.span.attributes[MASTRA.modelMetadata]);
-  return step.view.model ?? (typeof metadata?.modelId === 'string' ? metadata.modelId : undefined);
+  return step.view.model;
 }

@@ -17,10 +17,10 @@ import { isObject } from '../../../spans/json-value';
 import type { Span } from '../../../spans/span';
 import type { CallPause, LoopPause } from '../../genai-loop/loop-flavor';
 import type { ToolCall } from '../../../loop/loop-model';
-import { enclosingCall, type SpanIndex } from '../../../loop/span-index';
+import { enclosingCall, memoSlot, type SpanIndex } from '../../../loop/span-index';
 import { spansOfLoopCall } from '../../genai-loop/read-loop-call';
 import { GEN_AI, stringAttribute } from '../../otel-genai/read/genai-attributes';
-import { MASTRA, mastraType, recordedObject, recordedValue } from './mastra-spans';
+import { MASTRA, mastraType, recordedObject, recordedValue, runOutputOf } from './mastra-spans';
 
 export const APPROVAL_REASON = 'tool-call-approval';
 export const SUSPEND_REASON = 'tool-call-suspended';
@@ -33,27 +33,36 @@ export interface MastraApproval {
   resumeSchema?: unknown;
 }
 
-/** The approval request a `model_chunk` span records (a `tool-call-approval` chunk: its output has the call and a resumeSchema), else undefined. */
-export function approvalOf(span: Span): MastraApproval | undefined {
+const APPROVAL = memoSlot<MastraApproval | undefined>('mastra approval');
+
+/**
+ * The approval request a `model_chunk` span records (a `tool-call-approval` chunk: its output
+ * has the call and a resumeSchema), else undefined. Read once per build when the build's index
+ * is given: the step its run paused in and the run's pause both look for it.
+ */
+export function approvalOf(span: Span, index?: SpanIndex): MastraApproval | undefined {
   if (mastraType(span) !== 'model_chunk') return undefined;
+  return index ? index.memo({ slot: APPROVAL, span, compute: readApproval }) : readApproval(span);
+}
+
+function readApproval(span: Span): MastraApproval | undefined {
   const output = recordedObject(span.attributes[MASTRA.chunkOutput]);
   if (!output || typeof output.toolCallId !== 'string' || typeof output.toolName !== 'string' || output.resumeSchema === undefined) return undefined;
   const schema = typeof output.resumeSchema === 'string' ? recordedValue(output.resumeSchema) : output.resumeSchema;
   return { toolCallId: output.toolCallId, toolName: output.toolName, args: output.args, ...(isObject(schema) ? { resumeSchema: schema } : {}) };
 }
 
-/** The call a run paused on, from its output, when it paused. */
-export function suspensionOf(run: Span): { reason: string; toolName?: string; toolCallId?: string } | undefined {
-  const output = recordedObject(run.attributes[MASTRA.runOutput]);
+/** The call a run paused on, from its output, when it paused. `index`: the build's, where the run's output is kept once parsed. */
+export function suspensionOf(run: Span, index?: SpanIndex): { reason: string; toolName?: string; toolCallId?: string } | undefined {
+  const output = runOutputOf(run, index);
   if (output?.status !== 'suspended' || typeof output.reason !== 'string') return undefined;
   return { reason: output.reason, ...(typeof output.toolName === 'string' ? { toolName: output.toolName } : {}), ...(typeof output.toolCallId === 'string' ? { toolCallId: output.toolCallId } : {}) };
 }
 
 /** The approval request of a call anywhere in its trace (an answering run that pauses again records it under a step that never arrives). */
 function approvalOfCall(options: { index: SpanIndex; run: Span; toolCallId: string }): MastraApproval | undefined {
-  for (const span of options.index.spans) {
-    if (span.traceId !== options.run.traceId) continue;
-    const approval = approvalOf(span);
+  for (const span of options.index.spansOfTrace(options.run.traceId)) {
+    const approval = approvalOf(span, options.index);
     if (approval?.toolCallId === options.toolCallId) return approval;
   }
   return undefined;
@@ -76,7 +85,7 @@ const SUSPENDED: LoopPause = { pausedAs: 'suspended (suspend())', metadata: { re
  */
 export function mastraPausesOfCall(options: { index: SpanIndex; root: Span }): CallPause[] {
   const { index, root } = options;
-  const suspension = suspensionOf(root);
+  const suspension = suspensionOf(root, index);
   if (!suspension?.toolCallId) return [];
   const ran = spansOfLoopCall(index, root).tools.some((span) => span.attributes[GEN_AI.toolCallId] === suspension.toolCallId);
   if (ran) return [];
@@ -88,7 +97,7 @@ export function mastraPausesOfCall(options: { index: SpanIndex; root: Span }): C
 /** A tool span that suspended its run (`suspend()`): the run's output names it. */
 export function suspendedToolPause(options: { call: ToolCall; span: Span; index: SpanIndex }): LoopPause | undefined {
   const run = enclosingCall(options.index, options.span).call;
-  const suspension = run ? suspensionOf(run) : undefined;
+  const suspension = run ? suspensionOf(run, options.index) : undefined;
   const toolCallId = suspension?.toolCallId;
   if (!run || !suspension || toolCallId === undefined || toolCallId !== options.call.ref || options.span.attributes[GEN_AI.toolResult] !== undefined || options.span.status.code === 2) return undefined;
   return suspension.reason === APPROVAL_REASON ? approvalPause(approvalOfCall({ index: options.index, run, toolCallId })) : SUSPENDED;
@@ -96,10 +105,10 @@ export function suspendedToolPause(options: { call: ToolCall; span: Span; index:
 
 /** Spans whose parent never arrived (Mastra never ended it), that belong to this run: the same run id and the same run it resumed from. */
 function orphansOf(index: SpanIndex, run: Span): Span[] {
-  const present = new Set(index.spans.filter((span) => span.traceId === run.traceId).map((span) => span.spanId));
-  return index.spans.filter(
+  const trace = index.spansOfTrace(run.traceId);
+  const present = new Set(trace.map((span) => span.spanId));
+  return trace.filter(
     (span) =>
-      span.traceId === run.traceId &&
       span.parentSpanId !== undefined &&
       !present.has(span.parentSpanId) &&
       span.attributes[MASTRA.runId] === run.attributes[MASTRA.runId] &&
@@ -125,7 +134,7 @@ export function mastraNotesOf(options: { index: SpanIndex; root: Span }): string
 export function tripwireOf(options: { index: SpanIndex; span: Span }): { processor: string; reason?: string } | undefined {
   const { index, span } = options;
   if (enclosingCall(index, span).call) return undefined;
-  const tripped = index.spans.find((candidate) => candidate.traceId === span.traceId && mastraType(candidate) === 'processor_run' && candidate.status.code === 2 && candidate.attributes[MASTRA.runId] === span.attributes[MASTRA.runId]);
+  const tripped = index.spansOfTrace(span.traceId).find((candidate) => mastraType(candidate) === 'processor_run' && candidate.status.code === 2 && candidate.attributes[MASTRA.runId] === span.attributes[MASTRA.runId]);
   if (!tripped) return undefined;
   const reason = stringAttribute(tripped.attributes['error.message']) ?? tripped.status.message;
   return { processor: tripped.name.replace(/^processor_run /, ''), ...(reason ? { reason } : {}) };

@@ -11,9 +11,9 @@
 import { isObject } from '../../../spans/json-value';
 import { tryParseJsonLimited } from '../../../spans/parse-json-limited';
 import type { AttributeValue, Span } from '../../../spans/span';
-import { genAiLoopKind } from '../../genai-loop/genai-span-reading';
-import type { LoopSpanKind } from '../../genai-loop/loop-flavor';
-import type { SpanIndex } from '../../../loop/span-index';
+import { genAiLoopKind, genAiToolOf } from '../../genai-loop/genai-span-reading';
+import type { LoopSpanKind, LoopTool } from '../../genai-loop/loop-flavor';
+import { memoSlot, type SpanIndex } from '../../../loop/span-index';
 
 /** Mastra's attributes beyond the GenAI conventions. */
 export const MASTRA = {
@@ -59,6 +59,40 @@ export function recordedValue(value: AttributeValue | undefined): unknown {
 export function recordedObject(value: AttributeValue | undefined): Record<string, unknown> | undefined {
   const parsed = recordedValue(value);
   return isObject(parsed) ? parsed : undefined;
+}
+
+const TOOL = memoSlot<LoopTool>('mastra tool');
+
+/**
+ * A tool span's fields (the conventions'), its arguments and result parsed once per build when
+ * the build's index is given: the step its run paused in reads its arguments as the call the
+ * step asked for, the call reader the whole tool (`last`).
+ */
+export function mastraToolOf(span: Span, build?: { index?: SpanIndex; last?: boolean }): LoopTool {
+  return build?.index ? build.index.memo({ slot: TOOL, span, compute: genAiToolOf, last: build.last }) : genAiToolOf(span);
+}
+
+const RUN_INPUT = memoSlot<unknown>('mastra run input');
+const RUN_OUTPUT = memoSlot<Record<string, unknown> | undefined>('mastra run output');
+const readRunInput = (run: Span) => recordedValue(run.attributes[MASTRA.runInput]);
+const readRunOutput = (run: Span) => recordedObject(run.attributes[MASTRA.runOutput]);
+
+/**
+ * A run's recorded input (a prompt, messages, or the answer an answering run was given), parsed
+ * once per build when the build's index is given: the run's messages, its answers and its link
+ * scope read it. Shared: never to be changed.
+ */
+export function runInputOf(run: Span, index?: SpanIndex): unknown {
+  return index ? index.memo({ slot: RUN_INPUT, span: run, compute: readRunInput }) : readRunInput(run);
+}
+
+/**
+ * A run's recorded output when it is an object (`{text}`, or the call it suspended on), parsed
+ * once per build when the build's index is given: its classification, messages, pauses, link
+ * scope and each of its tools read it. Shared: never to be changed.
+ */
+export function runOutputOf(run: Span, index?: SpanIndex): Record<string, unknown> | undefined {
+  return index ? index.memo({ slot: RUN_OUTPUT, span: run, compute: readRunOutput }) : readRunOutput(run);
 }
 
 /**

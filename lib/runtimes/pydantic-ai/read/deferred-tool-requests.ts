@@ -11,6 +11,7 @@
 import { isObject } from '../../../spans/json-value';
 import { parseJsonAttribute } from '../../../spans/parse-json-attribute';
 import type { Span } from '../../../spans/span';
+import { memoSlot, type SpanIndex } from '../../../loop/span-index';
 import { PYDANTIC_AI } from './pydantic-attributes';
 
 /** One call the paused run left waiting, as `DeferredToolRequests` records it. */
@@ -37,8 +38,18 @@ function callsOf(options: { list: unknown; waitsFor: DeferredCall['waitsFor']; m
   });
 }
 
-/** The calls a paused run left waiting, from its `final_result`; undefined when its output is not a `DeferredToolRequests`. */
-export function deferredToolRequests(root: Span): DeferredCall[] | undefined {
+const DEFERRED = memoSlot<DeferredCall[] | undefined>('pydantic-ai deferred tool requests');
+
+/**
+ * The calls a paused run left waiting, from its `final_result`; undefined when its output is
+ * not a `DeferredToolRequests`. Parsed once per build when the build's index is given: the
+ * run's pauses and each of its tools that deferred a call read it. Shared: never to be changed.
+ */
+export function deferredToolRequests(root: Span, index?: SpanIndex): DeferredCall[] | undefined {
+  return index ? index.memo({ slot: DEFERRED, span: root, compute: readDeferredToolRequests }) : readDeferredToolRequests(root);
+}
+
+function readDeferredToolRequests(root: Span): DeferredCall[] | undefined {
   const value = root.attributes[PYDANTIC_AI.finalResult];
   if (typeof value !== 'string' || !value.startsWith('{')) return undefined;
   const parsed = parseJsonAttribute(value);

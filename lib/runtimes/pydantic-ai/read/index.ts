@@ -16,7 +16,7 @@ import { PYDANTIC_AI_DIALECT_ID } from './dialect-id';
 import { nameLinkedAnswers } from './pydantic-answer-words';
 import { isPydanticAiSpan, PYDANTIC_AI_SCOPE } from './pydantic-attributes';
 import { pydanticMessagesOf } from './pydantic-messages';
-import { decoratePydanticTool, pydanticPauseOf, pydanticPausesOfCall } from './pydantic-pauses';
+import { decoratePydanticTool, isPydanticPause, pydanticPauseOf, pydanticPausesOfCall } from './pydantic-pauses';
 import { pydanticResumeRules } from './resume-rules-of';
 
 export { PYDANTIC_AI_DIALECT_ID };
@@ -44,6 +44,7 @@ const readingFlavor: LoopFlavor = {
   messagesOf: pydanticMessagesOf,
   toolOf: genAiToolOf,
   pauseOf: pydanticPauseOf,
+  isPause: isPydanticPause,
   pausesOfCall: pydanticPausesOfCall,
   decorateTool: decoratePydanticTool,
   // The answering run continues the paused run's message history, and with it its conversation id.

@@ -25,6 +25,11 @@ export const PAUSED_AS = {
   deferred: 'deferred',
 } as const;
 
+/** Whether a tool span deferred, told without reading its deferral's metadata (classification asks it of every span). */
+export function isPydanticPause(span: Span): boolean {
+  return stringAttribute(span.attributes[PYDANTIC_AI.deferralName]) !== undefined;
+}
+
 /** A tool span that deferred (`ApprovalRequired`, `CallDeferred`): a pause, never an error nor a result. */
 export function pydanticPauseOf(span: Span): LoopPause | undefined {
   const deferral = stringAttribute(span.attributes[PYDANTIC_AI.deferralName]);
@@ -53,7 +58,7 @@ function pausedAsOf(call: DeferredCall, toolKind: string | undefined): string {
  * model call's `model_request_parameters`.
  */
 export function pydanticPausesOfCall(options: { index: SpanIndex; root: Span }): CallPause[] {
-  const deferred = deferredToolRequests(options.root);
+  const deferred = deferredToolRequests(options.root, options.index);
   if (!deferred) return [];
   const models = options.index.childrenOf(options.root).filter((child) => genAiOperation(child) === 'chat');
   const kinds = models.length > 0 ? toolKindsOf(models[models.length - 1]) : new Map<string, string>();
@@ -75,7 +80,7 @@ export function decoratePydanticTool(options: { call: ToolCall; span: Span; inde
   }
   if (call.status === 'interrupted' && call.interrupt?.pausedAs === PAUSED_AS.callDeferred && call.ref !== undefined) {
     const root = agentRunOf(options.index, span);
-    const entry = root ? deferredToolRequests(root)?.find((candidate) => candidate.callId === call.ref) : undefined;
+    const entry = root ? deferredToolRequests(root, options.index)?.find((candidate) => candidate.callId === call.ref) : undefined;
     if (entry?.kind === 'question') call.interrupt.pausedAs = PAUSED_AS.question;
   }
 }

@@ -8,9 +8,9 @@
  * docs/guides/strands.md.
  */
 import type { Span } from '../../../spans/span';
-import { enclosingCall } from '../../../loop/span-index';
 import { genAiLabelOf, genAiLoopKind } from '../../genai-loop/genai-span-reading';
 import { interruptOf } from '../../genai-loop/loop-tool-calls';
+import { loopCallMessages } from '../../genai-loop/loop-call-messages';
 import type { LoopFlavor } from '../../genai-loop/loop-flavor';
 import { STRANDS_DIALECT_ID } from './dialect-id';
 import { readStrandsAnswers, strandsAfterLinking } from './strands-answers';
@@ -34,6 +34,9 @@ const words: LoopFlavor['words'] = {
   answeredWithoutSpan: 'denied — the tool did not run (no execute_tool span in the answering run)',
 };
 
+/** How Strands reads a call's messages, for the build's one reading of them (loop-call-messages.ts). */
+const MESSAGES: Pick<LoopFlavor, 'messagesOf'> = { messagesOf: strandsMessagesOf };
+
 export const strandsFlavor: LoopFlavor = {
   id: STRANDS_DIALECT_ID,
   title: 'Strands Agents',
@@ -56,19 +59,20 @@ export const strandsFlavor: LoopFlavor = {
   messagesOf: strandsMessagesOf,
   toolOf: strandsToolOf,
   pauseOf: (span) => strandsToolPause(span, genAiLoopKind(span)),
-  // A run that stopped on interrupts is paused, never ok: its agent span records the stop reason `interrupt`.
-  outcomeOf: (span, outcome) => (outcome === 'ok' && genAiLoopKind(span) === 'call' && strandsMessagesOf(span).finishReasons.includes(INTERRUPT_FINISH_REASON) ? 'interrupted' : outcome),
-  pausesOfCall: ({ root }) => pausesBeforeTools(strandsInterrupts(strandsMessagesOf(root)).interrupts),
+  // A run that stopped on interrupts is paused, never ok: its agent span records the stop reason `interrupt` (its messages, kept for the call reader).
+  outcomeOf: ({ span, outcome, index }) =>
+    outcome === 'ok' && genAiLoopKind(span) === 'call' && loopCallMessages({ flavor: MESSAGES, span, index }).finishReasons.includes(INTERRUPT_FINISH_REASON) ? 'interrupted' : outcome,
+  pausesOfCall: ({ view }) => pausesBeforeTools(strandsInterrupts(view).interrupts),
   // A tool that interrupted itself: its interrupt (name, reason, id) is in the agent span's answer.
-  decorateTool: ({ call, span, index }) => {
+  // (A tool that ran on its own, outside any run, has no run's answer: no interrupt.)
+  decorateTool: ({ call, callView }) => {
     if (call.status !== 'interrupted') return;
-    const root = enclosingCall(index, span).call;
-    const interrupts = root ? strandsInterrupts(strandsMessagesOf(root)).interrupts : [];
+    const interrupts = callView ? strandsInterrupts(callView).interrupts : [];
     const own = interrupts.find((interrupt) => interrupt.source === 'tool' && interrupt.toolUseId === call.ref) ?? (interrupts.length === 1 && interrupts[0].source === 'tool' ? interrupts[0] : undefined);
     if (own) call.interrupt = interruptOf(strandsPause(own));
   },
-  notesOf: ({ root }) => {
-    const { problem } = strandsInterrupts(strandsMessagesOf(root));
+  notesOf: ({ view }) => {
+    const { problem } = strandsInterrupts(view);
     return problem ? [`Strands stopped this run on interrupts (stop reason interrupt), but ${problem}: the paused calls are drawn without their interrupts.`] : [];
   },
   readAnswers: (evidence) => readStrandsAnswers(evidence, words),

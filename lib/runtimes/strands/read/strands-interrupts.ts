@@ -47,13 +47,24 @@ function interruptOf(value: unknown): StrandsInterrupt | undefined {
   return { id: value.id, name, reason: value.reason ?? null, source, ...(toolUseId !== undefined ? { toolUseId } : {}) };
 }
 
+type ReadInterrupts = { interrupts: StrandsInterrupt[]; problem?: string };
+
+/** The interrupts read of each call's messages: a build reads them for the call's pauses, each paused tool and the call's notes, from one view. */
+const readOfView = new WeakMap<LoopMessages, ReadInterrupts>();
+
 /**
  * The interrupts an agent run stopped on, from its answer (`view`: the agent span's messages);
  * none when it did not stop on interrupts. `problem` says why an answer that stopped on
- * interrupts could not be read.
+ * interrupts could not be read. Read once per view: the result is shared, never to be changed.
  */
-export function strandsInterrupts(view: LoopMessages): { interrupts: StrandsInterrupt[]; problem?: string } {
+export function strandsInterrupts(view: LoopMessages): ReadInterrupts {
   if (!view.finishReasons.includes(INTERRUPT_FINISH_REASON)) return { interrupts: [] };
+  let read = readOfView.get(view);
+  if (!read) readOfView.set(view, (read = readInterrupts(view)));
+  return read;
+}
+
+function readInterrupts(view: LoopMessages): ReadInterrupts {
   const text = messageText(view.output.messages.at(-1));
   if (text === undefined) return { interrupts: [], problem: 'the run stopped on interrupts, and its answer records none' };
   // A Python repr as Strands 1.x writes it; JSON, should a later version write that.
