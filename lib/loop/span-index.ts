@@ -51,6 +51,13 @@ export interface SpanIndex {
    * every collection of the young generation meanwhile.
    */
   memo<T>(options: { slot: MemoSlot<T>; span: Span; compute: (span: Span, index: SpanIndex) => T; last?: boolean }): T;
+  /**
+   * `compute(text)`, once per text and slot in this build: what a build reads of an attribute
+   * that many spans hold alike — the tools offered to every model call of an app's runs, the
+   * same list on each — is made once, kept to the end of the build. Readers share the value:
+   * none may change it.
+   */
+  memoText<T>(options: { slot: MemoSlot<T>; text: string; compute: (text: string) => T }): T;
 }
 
 /** What the index knows of one span. */
@@ -135,6 +142,7 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
     return node;
   };
   const memos = new Map<MemoSlot<unknown>, Map<Span, unknown>>();
+  const textMemos = new Map<MemoSlot<unknown>, Map<string, unknown>>();
   const none: Span[] = [];
   const index: SpanIndex = {
     spans: unique,
@@ -154,6 +162,14 @@ export function buildSpanIndex(spans: readonly Span[], claimSpan: (span: Span, i
       }
       const value = compute(span, index);
       if (!last) kept.set(span, value);
+      return value;
+    },
+    memoText: <T>({ slot, text, compute }: { slot: MemoSlot<T>; text: string; compute: (text: string) => T }): T => {
+      let kept = textMemos.get(slot);
+      if (!kept) textMemos.set(slot, (kept = new Map()));
+      if (kept.has(text)) return kept.get(text) as T;
+      const value = compute(text);
+      kept.set(text, value);
       return value;
     },
   };

@@ -7,6 +7,7 @@
  */
 import { jsonAttributeOrUndefined } from '../../spans/parse-json-attribute';
 import type { AttributeValue, Span } from '../../spans/span';
+import type { SpanIndex } from '../../loop/span-index';
 import { AGENT_OPERATIONS, finishReasonsOf, GEN_AI, genAiContent, genAiOperation, MODEL_OPERATIONS, stringAttribute, TOOL_OPERATIONS } from '../otel-genai/read/genai-attributes';
 import { finishReasonsOfMessages, readGenAiMessages } from '../otel-genai/read/genai-messages';
 import { offeredTools } from '../otel-genai/read/genai-tool-definitions';
@@ -42,8 +43,8 @@ export function genAiLabelOf(span: Span, kind: LoopSpanKind): string | undefined
   return undefined;
 }
 
-/** The messages of a GenAI call or model span (parsed on each ask: keep the result). */
-export function genAiMessagesOf(span: Span): LoopMessages {
+/** The messages of a GenAI call or model span (parsed on each ask: keep the result). `index`: the build's, where the offered tools are read once per text. */
+export function genAiMessagesOf(span: Span, index?: SpanIndex): LoopMessages {
   const input = readGenAiMessages(genAiContent(span, GEN_AI.inputMessages));
   const output = readGenAiMessages(genAiContent(span, GEN_AI.outputMessages));
   const recorded = finishReasonsOf(span.attributes[GEN_AI.finishReasons]);
@@ -52,7 +53,7 @@ export function genAiMessagesOf(span: Span): LoopMessages {
     output,
     finishReasons: recorded.length > 0 ? recorded : finishReasonsOfMessages(output.messages),
     model: genAiModelName(span),
-    tools: offeredTools(genAiContent(span, GEN_AI.toolDefinitions)),
+    tools: offeredTools(genAiContent(span, GEN_AI.toolDefinitions), index),
   };
 }
 

@@ -49,10 +49,14 @@ function requestsOf(messages: readonly GenAiMessage[]): ToolRequestData[] {
   return messages.flatMap(toolCallParts).map((part) => ({ name: part.name ?? 'unknown tool', ...(part.id !== undefined ? { ref: part.id } : {}), input: part.arguments }));
 }
 
-/** Model calls in loop order: by start time, a later step (more history sent) after an earlier one at the same instant. */
-function orderedSteps(models: Span[]): ModelStep[] {
+/**
+ * Model calls in loop order: by start time, a later step (more history sent) after an earlier
+ * one at the same instant. Each read once, with the build's index (the tools it was offered are
+ * read once per build).
+ */
+function orderedSteps(models: Span[], index: SpanIndex): ModelStep[] {
   const steps = models.map((span) => {
-    const view = messagesView(span);
+    const view = messagesView(span, { index, last: true });
     return { span, view, requests: requestsOf(view.output.messages) };
   });
   return steps.sort((a, b) => compareNanos(a.span.startTimeUnixNano, b.span.startTimeUnixNano) || a.view.input.messages.length - b.view.input.messages.length);
@@ -66,7 +70,7 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   // The view the call's classification read already, when it looked for a pause.
   const callView = messagesView(root, { index, last: true });
   const { models, tools } = spansOfCall(index, root);
-  const steps = orderedSteps(models);
+  const steps = orderedSteps(models, index);
   const notes: string[] = [];
   for (const [what, read] of [
     ['input', callView.input],

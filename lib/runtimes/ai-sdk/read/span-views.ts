@@ -67,7 +67,7 @@ export function messagesView(span: Span, build?: { index: SpanIndex; last: boole
   return build ? build.index.memo({ slot: MESSAGES_VIEW, span, compute: readMessagesView, last: build.last }) : readMessagesView(span);
 }
 
-function readMessagesView(span: Span): MessagesView {
+function readMessagesView(span: Span, index?: SpanIndex): MessagesView {
   const legacy = sdkSpanSource(span) === 'legacy';
   const kind = sdkSpanKind(span);
   return {
@@ -75,7 +75,8 @@ function readMessagesView(span: Span): MessagesView {
     output: legacy ? legacyOutput(span) : readGenAiMessages(span.attributes[GEN_AI.outputMessages]),
     finishReasons: finishReasonsOfSpan(span),
     model: modelName(span),
-    tools: kind === 'model' ? offeredTools(span.attributes[legacy ? LEGACY.tools : GEN_AI.toolDefinitions]) : undefined,
+    // With the build's index, the tools offered alike to every model call are read once per build.
+    tools: kind === 'model' ? offeredTools(span.attributes[legacy ? LEGACY.tools : GEN_AI.toolDefinitions], index) : undefined,
   };
 }
 

@@ -92,7 +92,7 @@ export const langGraphFlavor: LoopFlavor = {
   claims: (span) => LANGGRAPH_SCOPES.includes(span.scope.name),
   kindOf: (span) => readerOf(span).kindOf(span),
   labelOf: (span, kind) => readerOf(span).labelOf(span, kind),
-  messagesOf: (span) => readerOf(span).messagesOf(span),
+  messagesOf: (span, index) => readerOf(span).messagesOf(span, index),
   toolOf: (span, index) => readerOf(span).toolOf(span, index),
   pauseOf: langGraphPause,
   // Every span up to the run records the tool's GraphInterrupt: classification tells a pause without parsing its repr.
@@ -105,9 +105,18 @@ export const langGraphFlavor: LoopFlavor = {
       const reader = readerOf(span);
       // A task whose tool paused records the tool's interrupt too: the tool span holds it.
       if (index.childrenOf(span).some((child) => reader.kindOf(child) === 'tool' && hasGraphInterrupt(child))) continue;
-      const taskCall = toolCallOfTaskInput(reader.taskInputOf(span));
+      // The task's input holds the graph's whole state: read only for an interrupt whose value names no call.
+      let taskCall: ReturnType<typeof toolCallOfTaskInput>;
+      let taskRead = false;
       for (const interrupt of graphInterruptsOf(span)) {
-        const callId = callIdInValue(interrupt.value) ?? taskCall?.id;
+        let callId = callIdInValue(interrupt.value);
+        if (callId === undefined) {
+          if (!taskRead) {
+            taskCall = toolCallOfTaskInput(reader.taskInputOf(span));
+            taskRead = true;
+          }
+          callId = taskCall?.id;
+        }
         pauses.push({ ...pauseOfInterrupt(interrupt, `in the ${reader.nodeNameOf(span)} node`), ...(callId !== undefined ? { callId } : {}) });
       }
     }

@@ -21,7 +21,7 @@ import { OPENINFERENCE_SCOPE, TRACELOOP, TRACELOOP_SCOPE } from './langgraph-wor
 export interface InstrumentationReader {
   kindOf(span: Span): LoopSpanKind;
   labelOf(span: Span, kind: LoopSpanKind): string | undefined;
-  messagesOf(span: Span): LoopMessages;
+  messagesOf(span: Span, index?: SpanIndex): LoopMessages;
   toolOf(span: Span, index?: SpanIndex): LoopTool;
   /** The recorded input of a task span (its `tool_call_with_context`, its state). */
   taskInputOf(span: Span): unknown;

@@ -10,6 +10,7 @@
  * history ties the two ids; linking checks them against the paused run (openai-agents-answers.ts).
  */
 import type { Span } from '../../../spans/span';
+import type { SpanIndex } from '../../../loop/span-index';
 import { genAiMessagesOf } from '../../genai-loop/genai-span-reading';
 import type { LoopMessages } from '../../genai-loop/loop-flavor';
 import { isToolResponseMessage, type GenAiMessage, type ReadMessages } from '../../otel-genai/read/genai-messages';
@@ -54,8 +55,8 @@ export function agentsConversation(read: ReadMessages): ReadMessages {
   return { ...read, messages: callIdsFromResults(mergeAssistantTurns(read.messages)) };
 }
 
-/** The messages of an OpenAI Agents model call (the agent span records none: the reader takes its first model call's). */
-export function agentsMessagesOf(span: Span): LoopMessages {
-  const view = genAiMessagesOf(span);
+/** The messages of an OpenAI Agents model call (the agent span records none: the reader takes its first model call's). `index`: as for `genAiMessagesOf`. */
+export function agentsMessagesOf(span: Span, index?: SpanIndex): LoopMessages {
+  const view = genAiMessagesOf(span, index);
   return { ...view, input: agentsConversation(view.input), output: agentsConversation(view.output) };
 }

@@ -1,6 +1,7 @@
 import { isObject } from '../../../spans/json-value';
 import { tryParseJsonLimited } from '../../../spans/parse-json-limited';
 import type { AttributeValue } from '../../../spans/span';
+import { memoSlot, type SpanIndex } from '../../../loop/span-index';
 
 /** A tool as the model was offered it (`gen_ai.tool.definitions`): `function` (runs in the app), or a runtime's own type (the AI SDK's `provider`). */
 export interface OfferedTool {
@@ -27,13 +28,21 @@ function functionShape(tool: unknown): unknown {
   return { ...tool.function, type: typeof tool.type === 'string' ? tool.type : 'function' };
 }
 
+const OFFERED_TOOLS = memoSlot<Map<string, OfferedTool> | undefined>('offered tools');
+
 /**
  * The tools a model call was offered, by name: `gen_ai.tool.definitions` is a JSON list of
  * `{type, name, description?, …schema}`; some exporters record a list attribute of one JSON
  * string per tool (the AI SDK's legacy `ai.prompt.tools`), or each in the chat-completions shape
- * `{type, function: {name, …}}`. Unreadable: undefined (not "none offered").
+ * `{type, function: {name, …}}`. Unreadable: undefined (not "none offered"). With the build's
+ * `index`, a text is read once per build: an app offers every model call of its runs the same
+ * tools, recorded anew on each (the result is then shared: never to be changed).
  */
-export function offeredTools(value: AttributeValue | undefined): Map<string, OfferedTool> | undefined {
+export function offeredTools(value: AttributeValue | undefined, index?: SpanIndex): Map<string, OfferedTool> | undefined {
+  return index && typeof value === 'string' ? index.memoText({ slot: OFFERED_TOOLS, text: value, compute: readOfferedTools }) : readOfferedTools(value);
+}
+
+function readOfferedTools(value: AttributeValue | undefined): Map<string, OfferedTool> | undefined {
   if (value === undefined) return undefined;
   const list = parsed(value);
   if (!Array.isArray(list)) return undefined;

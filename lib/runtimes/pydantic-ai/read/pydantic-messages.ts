@@ -8,6 +8,7 @@
  * the model: an answering run's answers); its output is the rest.
  */
 import type { Span } from '../../../spans/span';
+import type { SpanIndex } from '../../../loop/span-index';
 import { genAiMessagesOf } from '../../genai-loop/genai-span-reading';
 import type { LoopMessages } from '../../genai-loop/loop-flavor';
 import { GEN_AI, stringAttribute } from '../../otel-genai/read/genai-attributes';
@@ -50,12 +51,12 @@ export function agentRunConversation(span: Span): { sent: ReadMessages; received
   };
 }
 
-/** The messages of a Pydantic AI agent run or model call. */
-export function pydanticMessagesOf(span: Span): LoopMessages {
+/** The messages of a Pydantic AI agent run or model call. `index`: the build's, as for `genAiMessagesOf`. */
+export function pydanticMessagesOf(span: Span, index?: SpanIndex): LoopMessages {
   if (span.attributes[GEN_AI.operation] === 'invoke_agent') {
     const { sent, received } = agentRunConversation(span);
     return { input: sent, output: received, finishReasons: [], model: stringAttribute(span.attributes[PYDANTIC_AI.modelName]) };
   }
-  const view = genAiMessagesOf(span);
+  const view = genAiMessagesOf(span, index);
   return { ...view, input: conventionMessages(view.input), output: conventionMessages(view.output) };
 }

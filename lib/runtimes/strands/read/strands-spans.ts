@@ -7,6 +7,7 @@
  * model call), `execute_tool <tool>` (a tool, with its tool use id in `gen_ai.tool.call.id`).
  */
 import type { Span } from '../../../spans/span';
+import type { SpanIndex } from '../../../loop/span-index';
 import { genAiMessagesOf, genAiToolOf } from '../../genai-loop/genai-span-reading';
 import type { LoopMessages, LoopPause, LoopSpanKind, LoopTool } from '../../genai-loop/loop-flavor';
 import { GEN_AI, genAiContent, OPERATION_DETAILS_EVENT } from '../../otel-genai/read/genai-attributes';
@@ -21,9 +22,9 @@ function hasGenAiContent(span: Span): boolean {
   return span.attributes[GEN_AI.inputMessages] !== undefined || span.attributes[GEN_AI.outputMessages] !== undefined || span.events.some((event) => event.name === OPERATION_DETAILS_EVENT);
 }
 
-/** A call or model span's messages, whichever way Strands recorded them. */
-export function strandsMessagesOf(span: Span): LoopMessages {
-  const conventions = genAiMessagesOf(span);
+/** A call or model span's messages, whichever way Strands recorded them. `index`: the build's, as for `genAiMessagesOf`. */
+export function strandsMessagesOf(span: Span, index?: SpanIndex): LoopMessages {
+  const conventions = genAiMessagesOf(span, index);
   if (hasGenAiContent(span) || !hasLegacyContent(span)) return conventions;
   return { ...conventions, ...legacyMessages(span) };
 }
