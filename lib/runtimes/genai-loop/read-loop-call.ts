@@ -146,15 +146,19 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
     const loopWentOn = position < steps.length - 1;
     const { paired, unpaired } = pairToolSpans({ requests: step.requests, spans: spansOfStep[position], tools: toolOf });
     const withoutSpan = paired.filter((span) => span === undefined).length;
-    // The results the next model call was sent, for calls answered inside the run without a tool span (when the flavor has words for them).
-    const answeredInRun = flavor.words.answeredInRun && loopWentOn ? toolResponsesById(steps[position + 1].view.input.messages) : undefined;
+    // The results the next model call was sent, for calls answered inside the run without a tool span (when the flavor has words
+    // for them): looked up only for such a call — the next call's history is the whole conversation, and every turn has a next.
+    let answeredInRun: Map<string, unknown> | undefined;
     const toolCalls: ToolCall[] = step.requests.map((request, at) => {
       const span = paired[at];
       if (span) return loopToolCall({ flavor, index, span, request, loopWentOn, tool: toolOf.get(span), callView });
       const pause = pauseOfRequest({ pauses: callPauses, request, onlyRequest: withoutSpan === 1 });
-      if (!pause && answeredInRun && request.ref !== undefined && answeredInRun.has(request.ref)) {
-        const call = loopToolCallWithoutSpan({ flavor, turnId, traceId: root.traceId, request, failed });
-        return { ...call, output: answeredInRun.get(request.ref), runtimeState: flavor.words.answeredInRun, loopWentOn: true };
+      if (!pause && flavor.words.answeredInRun && loopWentOn && request.ref !== undefined) {
+        answeredInRun ??= toolResponsesById(steps[position + 1].view.input.messages);
+        if (answeredInRun.has(request.ref)) {
+          const call = loopToolCallWithoutSpan({ flavor, turnId, traceId: root.traceId, request, failed });
+          return { ...call, output: answeredInRun.get(request.ref), runtimeState: flavor.words.answeredInRun, loopWentOn: true };
+        }
       }
       // A tool the model was not offered (the offered tools are recorded and it is not among them) never ran: no pause.
       if (!pause && step.view.tools !== undefined && !step.view.tools.has(request.name)) {

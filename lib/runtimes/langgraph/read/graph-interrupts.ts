@@ -8,6 +8,7 @@
  */
 import { isObject } from '../../../spans/json-value';
 import type { Span } from '../../../spans/span';
+import { memoSlot, type SpanIndex } from '../../../loop/span-index';
 import { PYTHON_CLASS_KEY, readPythonRepr } from '../../python-values/python-repr';
 import { GRAPH_INTERRUPT } from './langgraph-words';
 
@@ -22,15 +23,21 @@ export interface GraphInterruptInfo {
 
 const ID_IN_REPR = /\bid='([0-9a-f]{32})'/g;
 
-/** The interrupts a span's `GraphInterrupt` exception event records, in order; empty when it has none. */
-export function graphInterruptsOf(span: Span): GraphInterruptInfo[] {
+const REPRS = memoSlot<ReturnType<typeof readPythonRepr>>('langgraph interrupt repr');
+
+/**
+ * The interrupts a span's `GraphInterrupt` exception event records, in order; empty when it has
+ * none. `index`: the build's, where each repr is read once — every span up to the run records
+ * the same one (what it read is then shared: never to be changed).
+ */
+export function graphInterruptsOf(span: Span, index?: SpanIndex): GraphInterruptInfo[] {
   for (const event of span.events) {
     if (event.name !== 'exception') continue;
     const type = event.attributes['exception.type'];
     if (typeof type !== 'string' || !GRAPH_INTERRUPT.test(type)) continue;
     const message = event.attributes['exception.message'];
     const text = typeof message === 'string' ? message : '';
-    const read = readPythonRepr(text);
+    const read = index ? index.memoText({ slot: REPRS, text, compute: readPythonRepr }) : readPythonRepr(text);
     const items = read.ok ? (Array.isArray(read.value) ? read.value : [read.value]) : [];
     const interrupts = items.filter((item): item is Record<string, unknown> => isObject(item) && item[PYTHON_CLASS_KEY] === 'Interrupt');
     if (interrupts.length > 0) {

@@ -19,6 +19,7 @@
  */
 import { isObject } from '../../../spans/json-value';
 import type { Span } from '../../../spans/span';
+import type { SpanIndex } from '../../../loop/span-index';
 import { loopDialect } from '../../genai-loop/loop-dialect';
 import type { CallPause, LoopFlavor, LoopPause } from '../../genai-loop/loop-flavor';
 import { LANGGRAPH_DIALECT_ID } from './dialect-id';
@@ -51,9 +52,9 @@ function callIdInValue(value: unknown): string | undefined {
 }
 
 /** A tool span that called `interrupt()`: its first interrupt, as a pause. */
-function langGraphPause(span: Span): LoopPause | undefined {
+function langGraphPause(span: Span, index?: SpanIndex): LoopPause | undefined {
   if (!hasGraphInterrupt(span)) return undefined;
-  const [interrupt] = graphInterruptsOf(span);
+  const [interrupt] = graphInterruptsOf(span, index);
   if (!interrupt) return undefined;
   const reader = readerOf(span);
   const kind = reader.kindOf(span);
@@ -108,7 +109,7 @@ export const langGraphFlavor: LoopFlavor = {
       // The task's input holds the graph's whole state: read only for an interrupt whose value names no call.
       let taskCall: ReturnType<typeof toolCallOfTaskInput>;
       let taskRead = false;
-      for (const interrupt of graphInterruptsOf(span)) {
+      for (const interrupt of graphInterruptsOf(span, index)) {
         let callId = callIdInValue(interrupt.value);
         if (callId === undefined) {
           if (!taskRead) {

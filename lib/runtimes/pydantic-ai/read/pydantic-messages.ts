@@ -22,9 +22,21 @@ function conventionPart(part: GenAiPart): GenAiPart {
   return { ...part, response: result, ...(Object.keys(extra).length > 0 ? { extra } : { extra: undefined }) };
 }
 
-/** Messages with every tool result's value under `response`. */
+/** A message with every tool result's value under `response`: the message itself when none is under `result`. */
+function conventionMessage(message: GenAiMessage): GenAiMessage {
+  let parts: GenAiPart[] | undefined;
+  for (let at = 0; at < message.parts.length; at++) {
+    const part = conventionPart(message.parts[at]);
+    if (part === message.parts[at] && !parts) continue;
+    parts ??= message.parts.slice(0, at);
+    parts.push(part);
+  }
+  return parts ? { ...message, parts } : message;
+}
+
+/** Messages with every tool result's value under `response` (copied only where one was under `result`: a whole conversation is read per span). */
 export function conventionMessages(read: ReadMessages): ReadMessages {
-  return { ...read, messages: read.messages.map((message) => ({ ...message, parts: message.parts.map(conventionPart) })) };
+  return { ...read, messages: read.messages.map(conventionMessage) };
 }
 
 /** Where this run's messages start in `all_messages` (0 for a run given no history). */
