@@ -56,8 +56,10 @@ function readPart(value: unknown): GenAiPart | undefined {
   if (typeof value.name === 'string') part.name = value.name;
   if ('arguments' in value) part.arguments = readArguments(value.arguments);
   if ('response' in value) part.response = value.response;
-  const extra = Object.entries(value).filter(([key]) => !KNOWN.has(key));
-  if (extra.length > 0) part.extra = Object.fromEntries(extra);
+  // Keys first, entries only for what is kept: a build reads every part of every history (an entry pair per key was its garbage).
+  let extra: [string, unknown][] | undefined;
+  for (const key of Object.keys(value)) if (!KNOWN.has(key)) (extra ??= []).push([key, value[key]]);
+  if (extra) part.extra = Object.fromEntries(extra);
   return part;
 }
 
