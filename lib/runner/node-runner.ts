@@ -132,7 +132,7 @@ class NodeRunner {
     this.send = (event) => options.channel.send(event);
     this.outbox = new RunnerSpanOutbox(this.send, openSpool(environment.LOOPSCOPE_RUNNER_SPOOL));
     this.telemetry = startRunnerTelemetry({
-      // Started before any engine loads (their runtimes bind to this SDK when imported): what their spans carry at the start is known before.
+      // Telemetry starts before any engine loads (a runtime binds to the tracer provider it finds when imported): engines say what their spans carry at the start unloaded.
       spanStarts: engineSpanStarts(options.engines),
       // A run's trace ids reach the server with its spans (lib/server/runners/runner-process.ts ties them to the run).
       onSpanStart: (span, { urgent }) => this.outbox.queueStart(span, urgent),
