@@ -59,11 +59,21 @@ function readDeferredToolRequests(root: Span): DeferredCall[] | undefined {
   return [...callsOf({ list: parsed.value.approvals, waitsFor: 'approval', metadata, kinds }), ...callsOf({ list: parsed.value.calls, waitsFor: 'result', metadata, kinds })];
 }
 
-/** Each tool's kind in a model call's `model_request_parameters` (`function`, `unapproved`, `external`), by name. */
-export function toolKindsOf(span: Span): Map<string, string> {
-  const kinds = new Map<string, string>();
+const TOOL_KINDS = memoSlot<Map<string, string>>('pydantic-ai tool kinds');
+
+/**
+ * Each tool's kind in a model call's `model_request_parameters` (`function`, `unapproved`,
+ * `external`), by name. With the build's `index`, a text is read once per build: an agent sends
+ * every model call the same parameters (the result is then shared: never to be changed).
+ */
+export function toolKindsOf(span: Span, index?: SpanIndex): Map<string, string> {
   const value = span.attributes[PYDANTIC_AI.modelRequestParameters];
-  if (typeof value !== 'string') return kinds;
+  if (typeof value !== 'string') return new Map();
+  return index ? index.memoText({ slot: TOOL_KINDS, text: value, compute: readToolKinds }) : readToolKinds(value);
+}
+
+function readToolKinds(value: string): Map<string, string> {
+  const kinds = new Map<string, string>();
   const parsed = parseJsonAttribute(value);
   if (!parsed.ok || !isObject(parsed.value)) return kinds;
   for (const key of ['function_tools', 'output_tools']) {

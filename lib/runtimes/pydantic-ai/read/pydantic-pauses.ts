@@ -61,7 +61,7 @@ export function pydanticPausesOfCall(options: { index: SpanIndex; root: Span }):
   const deferred = deferredToolRequests(options.root, options.index);
   if (!deferred) return [];
   const models = options.index.childrenOf(options.root).filter((child) => genAiOperation(child) === 'chat');
-  const kinds = models.length > 0 ? toolKindsOf(models[models.length - 1]) : new Map<string, string>();
+  const kinds = models.length > 0 ? toolKindsOf(models[models.length - 1], options.index) : new Map<string, string>();
   return deferred.map((call) => ({ callId: call.callId, pausedAs: pausedAsOf(call, kinds.get(call.toolName)), metadata: call.metadata ?? true, evidence: 'result' as const }));
 }
 
