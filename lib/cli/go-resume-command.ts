@@ -43,7 +43,7 @@ export async function runGoResumeCommand(options: GoResumeOptions): Promise<numb
   const request = { source: { file: 'cli' }, respond: options.respond, restart: options.restart };
   // The runner first: its tools tell the resume types the rules check a restart's data against.
   const receiver = await startLoopbackReceiver();
-  const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: where.projectDir }), projectDir: where.projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token }).catch(async (error: unknown) => {
+  const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: where.projectDir, binary: path.join(where.dataDir, 'go-runner') }), projectDir: where.projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token }).catch(async (error: unknown) => {
     await receiver.close();
     throw error;
   });

@@ -13,6 +13,7 @@ import { replayRecording } from '../replay/run-replay';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
 import { LoopscopeError } from '../errors';
+import { cliInstall, cliPaths } from './cli-paths';
 
 /** Runs `loopscope replay` and returns its exit code; `write` receives what goes to stdout. */
 export async function replayCommand({ files, flags, write }: { files: string[]; flags: Set<string>; write: (text: string) => void }): Promise<number> {
@@ -20,7 +21,7 @@ export async function replayCommand({ files, flags, write }: { files: string[]; 
   const spans: Span[] = [];
   for (const file of files) spans.push(...(await loadTraceFile(file)));
   const read = readReplayable(spans);
-  const toolsDir = path.resolve(process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools');
+  const { toolsDir } = cliPaths();
   const mode = flags.has('--lenient') ? 'lenient' : 'strict';
   let report: ReplayReport;
   if (read.runtime === 'genkit-go') {
@@ -56,10 +57,13 @@ async function replayInGoRunner(options: { recording: import('../dialects/genkit
     import('../runtime/genkit-go/replay-go'),
     import('../server/loopback-receiver'),
   ]);
-  const projectDir = process.cwd();
+  // go/runner is in Loopscope's own folder; the binary is built into the data folder.
+  const install = cliInstall();
+  const projectDir = install.root;
+  const binary = path.join(cliPaths(install).dataDir, 'go-runner');
   const receiver = await startLoopbackReceiver();
   try {
-    const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir }), projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token });
+    const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir, binary }), projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token });
     try {
       return (await replayGoRecording(options.recording, { runner, mode: options.mode, liveTools: options.liveTools })).report;
     } finally {

@@ -13,6 +13,7 @@ import { exportAiSdkRepro } from '../replay/export-ai-sdk-repro';
 import { readReplayable } from '../replay/read-recording';
 import { loadTraceFile } from '../trace/load-trace-file';
 import type { Span } from '../trace/span';
+import { cliPaths } from './cli-paths';
 
 /** The value of `--out FILE` or `--out=FILE`, if given. */
 function outOption(argv: string[]): string | undefined {
@@ -64,7 +65,7 @@ export async function reproCommand(options: { argv: string[]; files: string[]; f
   const useLocalTools = flags.has('--local-tools');
   const toolModules = useLocalTools
     ? await localToolModules({
-        toolsDirectory: path.resolve(process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools'),
+        toolsDirectory: cliPaths().toolsDir,
         fromDirectory: path.resolve(out ? path.dirname(out) : '.'),
         recorded: new Set(recording.toolDefinitions.keys()),
         warn,

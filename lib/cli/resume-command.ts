@@ -22,6 +22,7 @@ import { AI_SDK_DIALECT_ID } from '../dialects/ai-sdk/dialect-id';
 import { GENKIT_GO_DIALECT_ID } from '../dialects/genkit-go/dialect-id';
 import type { GenerateFailure } from '../runtime/runner-protocol';
 import { loadTraceFile } from '../trace/load-trace-file';
+import { cliInstall, cliPaths } from './cli-paths';
 import { storeNewTrace } from './store-new-trace';
 
 export interface ResumeCommandOptions {
@@ -36,14 +37,15 @@ export interface ResumeCommandOptions {
 
 /** Where things live, from the same settings the server and the runner read. */
 function settings() {
-  const projectDir = process.cwd();
-  const toolsDir = path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools');
+  const install = cliInstall();
+  const { toolsDir, dataDir, savedDir } = cliPaths(install);
   return {
-    projectDir,
+    /** Loopscope's own folder (go/runner, tools/go). */
+    projectDir: install.root,
     toolsDir,
-    scenariosDir: path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios')),
-    dataDir: path.resolve(projectDir, process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope'),
-    savedDir: path.resolve(projectDir, process.env.LOOPSCOPE_TRACES_DIR ?? 'traces'),
+    scenariosDir: path.resolve(process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios')),
+    dataDir,
+    savedDir,
     toolTimeoutMs: Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000),
     // A running server on this machine (docs/architecture.md: PORT, default 4747) stores the trace itself.
     serverUrl: `http://127.0.0.1:${Number(process.env.PORT) > 0 ? Number(process.env.PORT) : 4747}`,

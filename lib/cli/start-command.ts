@@ -13,8 +13,8 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ATTACH_ENVIRONMENT } from '../server/attach/attach-service';
+import { cliInstall } from './cli-paths';
 
 export class StartUsageError extends Error {}
 
@@ -51,7 +51,9 @@ export function parseStartArguments(argv: readonly string[]): StartArguments {
 /** Runs the server with the app until the server exits; returns its exit code. */
 export function runStartCommand(options: { argv: readonly string[]; environment: NodeJS.ProcessEnv }): Promise<number> {
   const parsed = parseStartArguments(options.argv);
-  const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  // The server runs in Loopscope's own folder (the clone, or the installed package): its
+  // scripts/start.js, its build, and its runner are there; the app runs in the caller's folder.
+  const projectDir = cliInstall().root;
   // npm run changes the working directory to the package; INIT_CWD is where the user typed the command.
   const callerDir = options.environment.INIT_CWD ?? process.cwd();
   const environment: NodeJS.ProcessEnv = {

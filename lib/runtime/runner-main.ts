@@ -1,7 +1,7 @@
 /**
  * The runner: a child process of the server that loads `tools/` into one real `genkit/beta`
  * instance (and `tools/ai-sdk/` for the AI SDK scenarios, which run real `generateText`) and
- * runs generate calls on request. Started as `node --import tsx runner-main.ts`
+ * runs generate calls on request. Started as `node --import tsx runner-main.ts` (its bundle in the package: lib/install/)
  * with an IPC channel; it exits when the channel closes, so it never outlives the server.
  *
  * Its spans go to the server through its spool file, announced over the same IPC channel

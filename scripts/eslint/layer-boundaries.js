@@ -30,6 +30,8 @@ export const LIB_LAYERS = [
   'lib/graph',
   'lib/resume',
   'lib/replay',
+  // Where Loopscope's own files and data folders are (a clone or the installed package): imports no other layer.
+  'lib/install',
   'lib/runtime',
   'lib/server',
   'lib/cli',

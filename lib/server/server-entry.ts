@@ -1,0 +1,15 @@
+/**
+ * What scripts/start.js needs of lib/server, in one module: loaded through tsx from source in a
+ * clone, and bundled as dist/bin/server.js in the package (lib/install/entry-points.json), so
+ * the installed server starts without a TypeScript loader.
+ */
+export { planListen } from './listen-plan';
+export { startHttpServers } from './start-http-servers';
+export { readHttpTimeouts, readForwarding } from './server-config';
+export { createOtlpFastPath } from './otlp-fast-path';
+export { createRunsFastPath } from './runs-fast-path';
+export { createEventsFastPath } from './events-fast-path';
+export { existingAppContext } from './app-context-holder';
+export { createReflectionDoor } from './attach/reflection-door';
+export { loopscopeInstall } from '../install/loopscope-install';
+export { loopscopePaths } from '../install/loopscope-paths';
