@@ -2,6 +2,9 @@
 const nextConfig = {
   // No "powered by" header; nothing about the server leaks to a page.
   poweredByHeader: false,
+  // The package build (scripts/build-package.ts) takes from the standalone output the few files
+  // of Next's runtime the production server needs, so an installed Loopscope ships no compiler.
+  ...(process.env.LOOPSCOPE_PACKAGE_BUILD === '1' ? { output: 'standalone' } : {}),
   // Genkit and OpenTelemetry stay plain Node modules loaded at run time, not bundled.
   serverExternalPackages: ['genkit', '@genkit-ai/core', '@genkit-ai/ai', '@opentelemetry/sdk-node', 'tsx'],
   // The proxy buffers request bodies and would cut OTLP exports at its 10 MB default; the

@@ -19,7 +19,7 @@ import { getContext } from '@genkit-ai/core';
 import { trace } from '@opentelemetry/api';
 import type { Genkit } from 'genkit';
 import { generateMiddleware, type GenkitBeta } from 'genkit/beta';
-import { genkitPlugin } from 'genkit/plugin';
+import { genkitPlugin, type GenkitPlugin } from 'genkit/plugin';
 import {
   AttachHookResponseSchema,
   AttachStepConfigSchema,
@@ -172,7 +172,7 @@ function withStepMiddleware(options: GenerateArgument): GenerateArgument {
  * runs stepped calls them (genkit has no app-wide middleware: the two methods are wrapped, and
  * pass every other call through unchanged).
  */
-export function loopscope() {
+export function loopscope(): GenkitPlugin {
   const plugin = genkitPlugin('loopscope', async (ai) => {
     defineHandWrittenModel(ai as unknown as GenkitBeta);
   });
