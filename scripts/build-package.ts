@@ -30,6 +30,8 @@ const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'
 };
 const dist = path.join(root, 'dist');
 const webDir = path.join(root, entryPoints.web.bundleDir);
+/** next build's output for the package (its distDir): not .next, which a running clone server may be using. */
+const nextBuildDir = path.join(root, entryPoints.web.buildDir);
 
 /** Packages the developer's install provides: the package's dependencies and peer dependencies. */
 const provided = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
@@ -66,12 +68,12 @@ function nextBuild(): void {
 
 /**
  * Turbopack names a server external `better-sqlite3-<hash>` and resolves it through a symlink in
- * .next/node_modules to the project's node_modules — a link that means nothing in another
+ * the build's node_modules/ to the project's node_modules — a link that means nothing in another
  * folder (and npm does not pack links). The server chunks get the plain package name back, which
  * Node resolves from the developer's node_modules.
  */
 function unhashExternals(nextDir: string): void {
-  const linksDir = path.join(root, '.next', 'node_modules');
+  const linksDir = path.join(nextBuildDir, 'node_modules');
   const renames = new Map<string, string>();
   for (const name of existsSync(linksDir) ? readdirSync(linksDir) : []) {
     const link = path.join(linksDir, name);
@@ -129,9 +131,9 @@ function bundleImports(metafile: Metafile): Map<string, string> {
  * optional ones: sharp is Next's image optimizer, which Loopscope does not use).
  */
 function assembleWeb(): void {
-  const nextDir = path.join(webDir, '.next');
+  const nextDir = path.join(webDir, entryPoints.web.buildDir);
   mkdirSync(nextDir, { recursive: true });
-  const source = path.join(root, '.next');
+  const source = nextBuildDir;
   for (const entry of readdirSync(source, { withFileTypes: true })) {
     if (entry.isFile()) cpSync(path.join(source, entry.name), path.join(nextDir, entry.name));
   }
@@ -254,7 +256,8 @@ function writeLibraryTypes(libraries: [string, string][]): void {
   // Module format of the declaration files: CommonJS, which both an ESM and a CJS consumer may import types from.
   writeFileSync(path.join(typesDir, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
   for (const [name, source] of libraries) {
-    const target = `./types/${source.replace(/\.ts$/, '')}`;
+    // With the extension: an ESM consumer under nodenext resolves nothing without one.
+    const target = `./types/${source.replace(/\.ts$/, '.js')}`;
     for (const extension of ['d.ts', 'd.cts']) writeFileSync(path.join(root, entryPoints.libraries.bundleDir, `${name}.${extension}`), `export * from '${target}';\n`);
   }
   // They must compile against nothing but the peers' own types (errors inside a peer's own
@@ -277,7 +280,7 @@ function checkImports(): void {
   for (const externals of bundleExternals) {
     for (const [name, file] of externals) if (!allowed(name)) problems.push(`${file} imports ${name}, which the package neither bundles nor declares`);
   }
-  for (const [name, file] of serverBuildPackages(path.join(webDir, '.next', 'server'))) {
+  for (const [name, file] of serverBuildPackages(path.join(webDir, entryPoints.web.buildDir, 'server'))) {
     if (!allowed(name) && !existsSync(path.join(webDir, 'node_modules', name, 'package.json'))) problems.push(`${file} imports ${name}, which dist/web/node_modules does not have`);
   }
   const binaries = filesUnder(dist).filter((file) => file.endsWith('.node'));

@@ -56,11 +56,13 @@ try {
 } catch (error) {
   fail(error.message);
 }
-if (!existsSync(path.join(nextDir, '.next', 'BUILD_ID'))) {
+// Next's distDir: .next in a clone, the package build's own folder in the package (next.config.js).
+const distDir = path.join(nextDir, install.mode === 'source' ? '.next' : entryPoints.web.buildDir);
+if (!existsSync(path.join(distDir, 'BUILD_ID'))) {
   fail(
     install.mode === 'source'
       ? 'no production build found. Run `npm run build` first (or `npm run serve` to install, build and start).'
-      : `this Loopscope package has no prebuilt web app (${path.join(nextDir, '.next')} is missing): it was packed without its build; reinstall it from a tarball made by \`npm pack\` in a clone.`,
+      : `this Loopscope package has no prebuilt web app (${distDir} is missing): it was packed without its build; reinstall it from a tarball made by \`npm pack\` in a clone.`,
   );
 }
 
@@ -77,7 +79,7 @@ else {
   // The package's Next is the traced runtime beside its build (not a dependency of the developer's
   // project), which has no config loader: like Next's own standalone server, it is handed the
   // config the build serialized.
-  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(JSON.parse(readFileSync(path.join(nextDir, '.next', 'required-server-files.json'), 'utf8')).config);
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(JSON.parse(readFileSync(path.join(distDir, 'required-server-files.json'), 'utf8')).config);
   next = createRequire(path.join(nextDir, 'package.json'))('next');
 }
 const app = next({ dev: false, dir: nextDir, hostname: '127.0.0.1', port });
