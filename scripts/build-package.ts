@@ -214,7 +214,16 @@ async function bundleLibraries(): Promise<void> {
   const outdir = path.join(root, entryPoints.libraries.bundleDir);
   for (const [name, source] of libraries) {
     for (const format of ['esm', 'cjs'] as const) {
-      const result = await build({ ...COMMON, metafile: true, entryPoints: [path.join(root, source)], outfile: path.join(outdir, `${name}.${format === 'esm' ? 'js' : 'cjs'}`), format, external: [...provided] });
+      const result = await build({
+        ...COMMON,
+        metafile: true,
+        entryPoints: [path.join(root, source)],
+        outfile: path.join(outdir, `${name}.${format === 'esm' ? 'js' : 'cjs'}`),
+        format,
+        external: [...provided],
+        // A CommonJS file has no import.meta: its URL comes from __filename.
+        ...(format === 'cjs' ? { define: { 'import.meta.url': '__loopscopeImportMetaUrl' }, banner: { js: "const __loopscopeImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" } } : {}),
+      });
       bundleExternals.push(bundleImports(result.metafile));
     }
   }

@@ -15,7 +15,6 @@
  * waits for the developer's decision, checks it against the app's own tool schemas, and
  * carries it out (lib/contract/attach-step.ts is the wire).
  */
-import { getContext } from '@genkit-ai/core';
 import { trace } from '@opentelemetry/api';
 import type { Genkit } from 'genkit';
 import { generateMiddleware, type GenkitBeta } from 'genkit/beta';
@@ -32,6 +31,7 @@ import {
 } from '../../contract/attach-step';
 import { errorMessage } from '../../errors';
 import { checkDecision, defineHandWrittenModel, stepHooks, type StepperPort } from '../genkit-step-middleware';
+import { genkitCore } from './genkit-core';
 import { StepError } from '../run-stepper';
 import type { PauseDecision, PauseInfo } from '../step-protocol';
 import type { z } from 'zod';
@@ -157,7 +157,7 @@ type GenerateArgument = Parameters<Genkit['generate']>[0];
  * the step middleware; any other generate is left exactly as the app wrote it.
  */
 function withStepMiddleware(options: GenerateArgument): GenerateArgument {
-  const parsed = AttachStepConfigSchema.safeParse((getContext() as Record<string, unknown> | undefined)?.[STEP_CONTEXT_KEY]);
+  const parsed = AttachStepConfigSchema.safeParse((genkitCore().getContext() as Record<string, unknown> | undefined)?.[STEP_CONTEXT_KEY]);
   if (!parsed.success) return options;
   if (typeof options !== 'object' || options === null || Array.isArray(options) || 'then' in options) return options;
   const use = (options as { use?: unknown[] }).use ?? [];
