@@ -15,7 +15,9 @@ const nextConfig = {
   serverExternalPackages: ['genkit', '@genkit-ai/core', '@genkit-ai/ai', '@opentelemetry/sdk-node', 'tsx'],
   // The proxy buffers request bodies and would cut OTLP exports at its 10 MB default; the
   // receiver's own limit (32 MiB) answers 413 past that.
-  experimental: { proxyClientMaxBodySize: '33mb' },
+  // isrFlushToDisk false: the server writes no cache into its build folder, which in an
+  // installed package is inside node_modules (the prerendered /icon.svg landed there).
+  experimental: { proxyClientMaxBodySize: '33mb', isrFlushToDisk: false },
   // Type errors fail the build (next build type-checks the whole project).
   typescript: { ignoreBuildErrors: false },
 };
