@@ -75,12 +75,21 @@ export default [
   },
   {
     files: ['lib/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
-    // Tests, their helpers (testing/) and fixture generators may drive a layer through a higher
-    // one (the runner through the server's supervisor): no module imports them, so they add no
-    // dependency between layers. A module importing a testing/ helper upward is still caught.
-    ignores: ['**/*.test.{ts,tsx}', '**/testing/**', '**/__fixtures__/**'],
+    // Tests and their helpers (testing/) may drive a layer through a higher one (the runner
+    // through the server's supervisor): no module imports them, so they add no dependency between
+    // layers. A module importing a testing/ helper upward is still caught. Fixture generators are
+    // not here: they live in scripts/fixtures/, above lib/.
+    ignores: ['**/*.test.{ts,tsx}', '**/testing/**'],
     plugins: { loopscope: { rules: { 'layer-boundaries': layerBoundaries } } },
     rules: { 'loopscope/layer-boundaries': 'error' },
+  },
+  {
+    // The fixture generators (scripts/fixtures/) sit above lib/: they import lib/, and nothing in
+    // lib/, components/ or app/ imports them — tests included (a generator runs when imported).
+    files: ['lib/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)scripts/fixtures(/|$)', message: 'Fixture generators (scripts/fixtures/) sit above lib/: they import lib/, never the other way (npm run fixtures runs them).' }] }],
+    },
   },
   {
     // docs/style.md: "Functions with more than two inputs take one named-object parameter" (a

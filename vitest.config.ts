@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { conditions: ['loopscope-source'] },
   ssr: { resolve: { conditions: ['loopscope-source'] } },
   test: {
-    include: ['lib/**/*.test.ts', 'tools/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

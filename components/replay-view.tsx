@@ -62,13 +62,13 @@ export function ReplayView(props: { run: RunSession; replayedGraph?: RunGraph })
   const markedReplayed = useMemo(() => new Set(replayedNode ? [replayedNode] : []), [replayedNode]);
   const sourceLabel = 'file' in replay.source ? `traces/${replay.source.file}` : `${replay.source.traceIds.length} captured trace(s)`;
   const sourceHref = 'file' in replay.source ? `/saved/${encodeURIComponent(replay.source.file)}` : `/traces/${replay.source.traceIds[0]}`;
-  const verdict = run.status === 'running' ? 'running' : run.status === 'failed' ? 'failed' : report?.matched ? 'match' : 'diverged';
+  const verdict = run.status === 'running' ? 'running' : run.status === 'failed' ? 'failed' : run.status === 'stopped' ? 'stopped' : report?.matched ? 'match' : 'diverged';
 
   return (
     <div className="replay-view" data-testid="replay-view">
       <p className="detail-meta">
-        <span className={`replay-verdict ${verdict === 'failed' ? 'diverged' : verdict}`} data-testid="replay-verdict">
-          {verdict === 'running' ? 'replaying…' : verdict === 'failed' ? 'could not replay' : verdict === 'match' ? 'matches the recording' : 'diverged'}
+        <span className={`replay-verdict ${verdict === 'failed' || verdict === 'stopped' ? 'diverged' : verdict}`} data-testid="replay-verdict">
+          {verdict === 'running' ? 'replaying…' : verdict === 'failed' ? 'could not replay' : verdict === 'stopped' ? 'stopped before the end' : verdict === 'match' ? 'matches the recording' : 'diverged'}
         </span>{' '}
         {replay.fork ? <span data-testid="replay-fork">fork: {replay.fork} · </span> : null}
         replay of <Link href={sourceHref}>{sourceLabel}</Link> · {replay.mode} · {replay.liveTools ? 'live tools' : 'recorded tools (stubs)'}

@@ -14,6 +14,7 @@ import { EMPTY_GRAPH } from './empty-graph';
 import { SaveTraceForm } from './save-trace-form';
 import { ReplayView } from './replay-view';
 import { StepPanel } from './step-panel';
+import { StopRunButton } from './stop-run-button';
 import { StatusPill } from './status-pill';
 import { TraceWorkspace, type Tab } from './trace-workspace';
 import { useLiveEvents } from './use-live-events';
@@ -125,6 +126,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
     );
   }
   const stepping = run !== undefined && (run.mode.kind !== 'run' || run.pauses.length > 0);
+  /** A run a route answered with (Stop): kept unless the page already has a newer version. */
+  const takeRun = (answered: RunSession) => setRun((current) => (current && current.version > answered.version ? current : answered));
   // Who wrote the final text: a scenario's scripted model (its text may quote tool outputs), a
   // hand-written answer given at a step, or — in a replay — the recording.
   const lastModel = graph?.graph.generates.at(-1)?.turns.flatMap((turn) => (turn.model ? [turn.model] : [])).at(-1);
@@ -155,6 +158,8 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           </p>
         </div>
         <div className="actions">
+          {/* A stepped run stops from its step panel; any other run in flight from here. */}
+          {run?.status === 'running' && !stepping ? <StopRunButton run={run} onStopped={takeRun} /> : null}
           {run?.status === 'interrupted' && hasScriptedAnswer ? (
             <button type="button" onClick={resume} disabled={resuming} data-testid="resume-scripted">
               Resume with the scenario&apos;s answer
@@ -166,7 +171,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
         </div>
       </header>
       {/* A replay has no workspace: its step controls stay above its side-by-side graphs. */}
-      {run && stepping && run.replay ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} /> : null}
+      {run && stepping && run.replay ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} onRun={takeRun} /> : null}
       {run?.status === 'interrupted' && !answered ? (
         <p className="pause-banner" role="status" data-testid="pause-banner">
           {isAiSdk
@@ -247,7 +252,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
           initialTab={props.initialTab}
           pauses={run?.pauses}
           resumeSource={run ? { traceIds: run.traceIds } : undefined}
-          aside={run && stepping ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} /> : undefined}
+          aside={run && stepping ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} onRun={takeRun} /> : undefined}
         />
       )}
     </main>

@@ -35,6 +35,10 @@ const SHORTCUTS: { where: string; keys: { keys: string[]; does: string }[] }[] =
       { keys: ['X'], does: 'stop the run' },
     ],
   },
+  {
+    where: 'A run in flight, not stepped',
+    keys: [{ keys: ['X'], does: 'stop the run (a tool that hangs is not waited for)' }],
+  },
 ];
 
 /** `?` opens a short list of the keyboard shortcuts (not while typing in a field); Esc or the button closes it. */

@@ -16,6 +16,24 @@ function ValueBlock(props: { title: string; value: RecordedValue | undefined; te
   );
 }
 
+/**
+ * A label too long for the header (cut there as in the lists): its whole text, folded. A closed
+ * `<details>` is not laid out, so a span with a 30 MiB name opens at once; unfolding lays it out.
+ */
+function WholeLabel(props: { whole: string; isName: boolean }) {
+  return (
+    <section className="detail-block" data-testid="detail-whole-label">
+      <h3>{props.isName ? 'Name' : 'Label'}</h3>
+      <details>
+        <summary>
+          The whole {props.isName ? 'span name' : 'label'}: {props.whole.length} characters (cut in the header and the lists)
+        </summary>
+        <pre data-testid="detail-whole-label-text">{props.whole}</pre>
+      </details>
+    </section>
+  );
+}
+
 /** The selected span as the server read it: what went in, what came out, and everything else recorded on it. */
 export function SpanDetail(props: { view?: SpanView; error?: string; embedded?: boolean }) {
   const { view } = props;
@@ -41,6 +59,7 @@ export function SpanDetail(props: { view?: SpanView; error?: string; embedded?: 
           trace <code>{view.traceId}</code> · span <code>{view.spanId}</code>
         </p>
       </header>
+      {view.label !== (view.wholeLabel ?? view.name) ? <WholeLabel whole={view.wholeLabel ?? view.name} isName={view.wholeLabel === undefined} /> : null}
       {view.outcome === 'interrupted' && !props.embedded ? (
         <section className="detail-block interrupt-note" data-testid="interrupt-note">
           <h3>Interrupt</h3>

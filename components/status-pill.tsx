@@ -1,4 +1,4 @@
-/** Run and trace statuses in words. An interrupt is a pause — never shown as a failure. */
+/** Run and trace statuses in words. An interrupt is a pause — never shown as a failure; nor is a run the user stopped. */
 const WORDS: Record<string, string> = {
   running: 'running…',
   interrupted: 'paused — waiting for an answer',
@@ -6,6 +6,7 @@ const WORDS: Record<string, string> = {
   finished: 'finished',
   ok: 'ok',
   failed: 'failed',
+  stopped: 'stopped',
   error: 'failed',
   incomplete: 'in flight',
 };
@@ -17,6 +18,7 @@ const CLASS: Record<string, string> = {
   finished: 'ok',
   ok: 'ok',
   failed: 'error',
+  stopped: 'stopped',
   error: 'error',
   incomplete: 'running',
 };

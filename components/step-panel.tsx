@@ -160,14 +160,16 @@ function PauseCard(props: { runId: string; pause: PauseInfo; tools: ListedTool[]
 }
 
 /** Step controls of a run: where it is paused, Step / Continue / Stop, and its breakpoints. */
-export function StepPanel(props: { run: RunSession; tools: ListedTool[]; scenarioTools: string[] }) {
+export function StepPanel(props: { run: RunSession; tools: ListedTool[]; scenarioTools: string[]; onRun?: (run: RunSession) => void }) {
   const { run } = props;
   const [error, setError] = useState<string | undefined>();
   const running = run.status === 'running';
   const act = async (action: 'step' | 'continue' | 'stop') => {
     setError(undefined);
     try {
-      await apiJson(`/api/runs/${run.runId}/${action}`, { method: 'POST', body: {} });
+      const answer = await apiJson<{ run?: RunSession }>(`/api/runs/${run.runId}/${action}`, { method: 'POST', body: {} });
+      // Stop answers with the run, stopped: shown at once, before the event stream says it.
+      if (action === 'stop' && answer.run) props.onRun?.(answer.run);
     } catch (actionError) {
       setError((actionError as Error).message);
     }

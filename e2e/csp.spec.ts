@@ -82,7 +82,7 @@ test.describe('pages carry no token and every response carries the security head
     await expect(page.getByTestId('step-panel')).toBeVisible();
     await expect(page.getByTestId('step-state')).toContainText('paused at 1 step(s)');
     await page.getByTestId('stop-button').click();
-    await expectRunStatus(page, 'failed');
+    await expectRunStatus(page, 'stopped');
     const missing = await page.goto('/no-such-page');
     expect(missing?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();

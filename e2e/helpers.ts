@@ -13,7 +13,7 @@ export const BASE_URL = `http://127.0.0.1:${PORT}`;
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 /** What the run page's status pill says: `answered` is an interrupted run answered from the workbench. */
-export type RunStatus = 'running' | 'interrupted' | 'answered' | 'finished' | 'failed';
+export type RunStatus = 'running' | 'interrupted' | 'answered' | 'finished' | 'failed' | 'stopped';
 
 /** Where global-setup.ts saves the browser state after the token exchange; every test's context starts from it. */
 export const STORAGE_STATE = E2E_STORAGE_STATE;

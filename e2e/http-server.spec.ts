@@ -35,6 +35,59 @@ test.describe('the HTTP server refuses a declared Content-Length over the limit 
   });
 });
 
+test.describe('every response carries the security headers, and absolute-form targets are refused', () => {
+  /** The headers of security-headers.ts in a raw answer; `nonce` when the proxy set its own CSP (pages, API). */
+  const expectSecurityHeaders = (text: string, what: string) => {
+    const head = text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase();
+    expect(head.match(/^content-security-policy: /gm), `${what}: one CSP`).toHaveLength(1);
+    expect(head, what).toContain("frame-ancestors 'none'");
+    expect(head, what).toContain("object-src 'none'");
+    expect(head, what).toContain('x-frame-options: deny');
+    expect(head, what).toContain('x-content-type-options: nosniff');
+    expect(head, what).toContain('referrer-policy: no-referrer');
+  };
+  const ask = (line: string, extra = '') => rawExchange({ text: `${line}\r\nHost: 127.0.0.1:${PORT}\r\n${extra}Connection: close\r\n\r\n` });
+
+  test('request lines Next answered itself without the headers (GET *, TRACE /, OPTIONS *, a trailing slash, a path starting //) now carry them', async () => {
+    const answers: [string, RegExp][] = [
+      ['GET * HTTP/1.1', /^HTTP\/1\.1 400 /],
+      ['OPTIONS * HTTP/1.1', /^HTTP\/1\.1 400 /],
+      ['TRACE / HTTP/1.1', /^HTTP\/1\.1 405 /],
+      // Next's own 308s, answered before its proxy runs.
+      ['GET /apps/ HTTP/1.1', /^HTTP\/1\.1 308 /],
+      ['GET //evil.example/ HTTP/1.1', /^HTTP\/1\.1 308 /],
+    ];
+    for (const [line, status] of answers) {
+      const { text } = await ask(line);
+      expect(text, line).toMatch(status);
+      expectSecurityHeaders(text, line);
+      // A redirect stays on this server.
+      const location = /^location: (.*)$/im.exec(text)?.[1]?.trim();
+      if (location !== undefined) expect(location, line).toMatch(/^\/[^/\\]/);
+    }
+    // And what the proxy answers keeps its own CSP, with the nonce the page's scripts carry.
+    for (const line of ['GET / HTTP/1.1', 'GET /no-such-page HTTP/1.1', 'GET /api/runner HTTP/1.1']) {
+      const { text } = await ask(line);
+      expectSecurityHeaders(text, line);
+      expect(text, line).toMatch(/content-security-policy: [^\r]*'nonce-[^']+'/i);
+    }
+    // What Node itself cannot parse.
+    const garbage = await rawExchange({ text: 'NOT HTTP AT ALL\r\n\r\n' });
+    expect(garbage.text).toMatch(/^HTTP\/1\.1 400 /);
+    expectSecurityHeaders(garbage.text, 'garbage');
+  });
+
+  test('GET http://evil.example/ HTTP/1.1 (absolute-form) gets a 400, not a redirect to that host; so does our own host in absolute-form', async () => {
+    for (const line of ['GET http://evil.example/ HTTP/1.1', `GET http://127.0.0.1:${PORT}/ HTTP/1.1`, `POST http://127.0.0.1:${PORT}/v1/traces HTTP/1.1`]) {
+      const { text } = await ask(line, 'Content-Length: 0\r\n');
+      expect(text, line).toMatch(/^HTTP\/1\.1 400 /);
+      expect(text.toLowerCase(), line).not.toContain('location:');
+      expectSecurityHeaders(text, line);
+      expect(bodyOf(text), line).toEqual({ error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('is not a path') } });
+    }
+  });
+});
+
 test('a lying Content-Length is cut at the request timeout, slow headers at the headers timeout, and an event stream outlives both', async () => {
   const timeouts = { LOOPSCOPE_HEADERS_TIMEOUT_MS: '1000', LOOPSCOPE_REQUEST_TIMEOUT_MS: '1500' };
   const server = await startSecondServer({ env: timeouts });

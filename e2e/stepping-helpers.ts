@@ -130,7 +130,7 @@ export async function setBreakpointCheckbox(page: Page, runId: string, testId: s
 }
 
 /**
- * Steps `scenario` to its two paused tools and presses X: the run fails "stopped by the user",
+ * Steps `scenario` to its two paused tools and presses X: the run is stopped ("stopped by the user"),
  * its pauses and ghosts are gone and Stop is disabled. (The scenario's first turn asks for two tools.)
  */
 export async function stopWithKeyWhileToolsPaused(page: Page, scenario: string): Promise<void> {
@@ -139,7 +139,7 @@ export async function stopWithKeyWhileToolsPaused(page: Page, scenario: string):
   await pressStepKey(page, runId, 'S');
   await expect(pauseCards(page)).toHaveCount(2);
   await pressStepKey(page, runId, 'X');
-  await expectRunStatus(page, 'failed');
+  await expectRunStatus(page, 'stopped');
   await expect(page.getByTestId('run-failure')).toContainText('stopped by the user');
   await expect(pauseCards(page)).toHaveCount(0);
   await expect(ghosts(page)).toHaveCount(0);
@@ -194,7 +194,7 @@ export function sharedSteppingTests({ prefix, scenario, answer }: { prefix: stri
     await expect(page.getByTestId('run-text')).toContainText(answer);
   });
 
-  test(`${prefix}: key X while two tools are paused stops the run — failed, "stopped by the user"`, async ({ page }) => {
+  test(`${prefix}: key X while two tools are paused stops the run — stopped, "stopped by the user"`, async ({ page }) => {
     await stopWithKeyWhileToolsPaused(page, scenario);
   });
 }

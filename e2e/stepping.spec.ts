@@ -128,7 +128,7 @@ test('step: key C continues a step-through run from model call 1 to the end', as
   await expect(pauseCards(page)).toHaveCount(0);
 });
 
-test('step: key X while paused stops the run: failed, "stopped by the user"', async ({ page }) => {
+test('step: key X while paused stops the run: stopped, "stopped by the user"', async ({ page }) => {
   await stopWithKeyWhileToolsPaused(page, 'plain-tool-round');
   await expect(page.getByTestId('run-text')).toHaveCount(0);
   await expect(page.getByTestId('step-button')).toBeDisabled();

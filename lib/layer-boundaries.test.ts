@@ -99,6 +99,15 @@ describe('loopscope/layer-boundaries', () => {
     expect(await layerErrors('lib/trace/uses-harness.ts', "export * from '../server/testing/capture-harness';")).toHaveLength(1);
   });
 
+
+  it('keeps lib/ (tests included) and components/ from importing a fixture generator, which imports lib/', async () => {
+    const generatorErrors = async (file: string, code: string) => (await lint(file, code)).filter((message) => message.ruleId === 'no-restricted-imports');
+    const message = "'../../scripts/fixtures/goldens' import is restricted from being used by a pattern. Fixture generators (scripts/fixtures/) sit above lib/: they import lib/, never the other way (npm run fixtures runs them).";
+    expect(await generatorErrors('lib/graph/goldens.test.ts', "import '../../scripts/fixtures/goldens';\n")).toEqual([{ ruleId: 'no-restricted-imports', line: 1, message }]);
+    expect(await generatorErrors('components/uses-fixtures.tsx', "export { FAMILIES } from '@/scripts/fixtures/regenerate-fixtures';\n")).toHaveLength(1);
+    // The generators themselves import lib/ freely: scripts sit above it.
+    expect(await lint('scripts/fixtures/some-fixtures.ts', "import { buildRunGraph } from '../../lib/graph/build-run-graph';\nexport const graph = buildRunGraph;\n")).toEqual([]);
+  });
   it('keeps the existing react-hooks disable comments meaningful (the rule exists and still fires there)', async () => {
     const results = await eslint.lintFiles(['components/resume-workbench.tsx', 'components/run-graph-view.tsx', 'components/use-live-events.ts']);
     const problems = results.flatMap((result) => result.messages).filter((message) => message.ruleId === null || /Definition for rule|Unused eslint-disable/.test(message.message));

@@ -80,6 +80,8 @@ describe('max-params (docs/style.md: more than two inputs take one named object)
       'lib/replay/run-replay.ts': 1, // genkit's middleware hook (request, context, next)
       'lib/runtime/run-generate.ts': 1, // the same
       'lib/runtime/genkit-step-middleware.ts': 2, // the same, for model and tool
+      'lib/server/start-http-servers.ts': 1, // node:http's 'upgrade' event (request, socket, head)
+      'lib/server/attach/testing/attached-app-harness.ts': 1, // the same
       'scripts/eslint/load-typescript-eslint.js': 1, // Node's Module._resolveFilename, replaced in place
     });
   }, 60_000);

@@ -1,7 +1,7 @@
 /**
  * The part of `ws` (8.x, a dependency for Loopscope's reflection door: lib/server/attach/reflection-door.ts)
  * that Loopscope uses. The package ships no types, and @types/ws is not installed; these
- * declarations follow ws 8's documented API (its doc/ws.md) for exactly these members.
+ * declarations follow ws 8's documented API (the ws package's own API documentation) for exactly these members.
  */
 declare module 'ws' {
   import type { EventEmitter } from 'node:events';

@@ -24,6 +24,8 @@ type runner struct {
 	scenariosDir string
 	mu           sync.Mutex
 	models       map[string]bool
+	// flush exports every ended span (the tracer provider's ForceFlush).
+	flush func(context.Context) error
 }
 
 // pendingInterrupt is an interrupted tool request of the response, as the server shows it.
@@ -57,6 +59,8 @@ type result struct {
 	RootSpan *SpanRef `json:"rootSpan,omitempty"`
 	Outcome  *outcome `json:"outcome,omitempty"`
 	Failure  *failure `json:"failure,omitempty"`
+	// Stopped while a tool ran: answered without it, its goroutine still running (stop.go).
+	CodeLeftRunning bool `json:"codeLeftRunning,omitempty"`
 }
 
 func toolNames(defined map[string]tools.Defined) []string {

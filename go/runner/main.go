@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -48,14 +49,22 @@ func main() {
 	// genkit binds its tracer to the global provider on first use: it is set before Init.
 	// WithExperimental: the typed interrupts of tools/go (genkit/exp DefineInterruptibleTool).
 	g := genkit.Init(ctx, genkit.WithExperimental())
-	registered := tools.Register(g)
 	scenariosDir := envOr("LOOPSCOPE_GO_SCENARIOS_DIR", filepath.Join("tools", "go", "scenarios"))
-	runner := &runner{g: g, tools: registered, scenariosDir: scenariosDir, models: map[string]bool{}}
+	runner := &runner{g: g, tools: tools.Register(g), scenariosDir: scenariosDir, models: map[string]bool{}, flush: provider.ForceFlush}
+	runner.serve(ctx, os.Stdin, os.Stdout)
+}
+
+// serve is the command loop: it says ready, then answers each JSON line of in with JSON lines on
+// out (the lines of lib/contract/go-runner-lines.ts), until in ends or a shutdown command comes.
+// A generate or replay step runs on its own goroutine, so decisions for a paused one are read
+// meanwhile; ping and the step commands are answered in the order they arrive.
+func (r *runner) serve(ctx context.Context, in io.Reader, out io.Writer) {
 	// One writer for every line (results, pauses, span starts, replay calls) from any goroutine.
+	events.use(out)
 	send := events.send
-	replays := newReplayer(send, provider.ForceFlush)
-	send(map[string]any{"type": "ready", "pid": os.Getpid(), "tools": toolNames(registered), "toolInfo": describeTools(registered)})
-	lines := bufio.NewScanner(os.Stdin)
+	replays := newReplayer(send, r.flush)
+	send(map[string]any{"type": "ready", "pid": os.Getpid(), "tools": toolNames(r.tools), "toolInfo": describeTools(r.tools)})
+	lines := bufio.NewScanner(in)
 	lines.Buffer(make([]byte, 1<<20), 64<<20)
 	for lines.Scan() {
 		var cmd command
@@ -75,19 +84,40 @@ func main() {
 		case "ping":
 			send(map[string]any{"type": "pong", "requestId": cmd.RequestID})
 		case "generate":
-			// Each call runs on its own, so decisions for a paused one are read meanwhile.
+			// Each call runs on its own, so decisions for a paused one (and Stop) are read meanwhile.
 			go func(cmd command) {
-				callCtx, done := withStepping(ctx, cmd, func() { _ = provider.ForceFlush(ctx) })
+				callCtx, call, forget := startStoppable(ctx, cmd)
+				defer forget()
+				callCtx, done := withStepping(callCtx, cmd, func() { _ = r.flush(ctx) })
 				defer done()
-				result := runner.generate(callCtx, cmd)
+				results := make(chan result, 1)
+				go func() { results <- r.generate(callCtx, cmd) }()
+				var answer result
+				select {
+				case answer = <-results:
+				case why := <-call.abandoned:
+					// Stopped with a tool running (stop.go): answered now; its goroutine is left behind.
+					select {
+					case answer = <-results:
+					default:
+						answer = call.stoppedResult(cmd.RequestID, why)
+					}
+				}
+				call.settle()
 				// Every span of the call is exported before its result is told.
-				if err := provider.ForceFlush(ctx); err != nil {
+				if err := r.flush(ctx); err != nil {
 					fmt.Fprintf(os.Stderr, "go-runner: span export failed: %v\n", err)
 				}
-				send(result)
+				send(answer)
 			}(cmd)
-		case "pause-decision", "set-mode", "stop":
-			send(runner.stepCommand(cmd))
+		case "stop":
+			reply := commandResult{Type: "command-result", RequestID: cmd.RequestID, OK: stopRun(cmd.RunID)}
+			if !reply.OK {
+				reply.Message = fmt.Sprintf("Run %s is not running in the genkit Go runner.", cmd.RunID)
+			}
+			send(reply)
+		case "pause-decision", "set-mode":
+			send(r.stepCommand(cmd))
 		case "replay-step", "replay-answer":
 			replays.handle(ctx, cmd.Type, append([]byte(nil), lines.Bytes()...))
 		case "shutdown":
@@ -110,11 +140,24 @@ func startTelemetry(ctx context.Context) (*sdktrace.TracerProvider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the OTLP exporter could not start: %w", err)
 	}
+	return useTracerProvider(exporter)
+}
+
+// useTracerProvider makes the runner's tracer provider (its span processors, then the batching
+// exporter) the global one.
+func useTracerProvider(exporter sdktrace.SpanExporter) (*sdktrace.TracerProvider, error) {
 	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(semconv.ServiceName(envOr("OTEL_SERVICE_NAME", "loopscope-go-runner"))))
 	if err != nil {
 		return nil, err
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(linkProcessor{}), sdktrace.WithSpanProcessor(stepSpanProcessor{}), sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	provider := sdktrace.NewTracerProvider(
+		sdktrace.WithSpanProcessor(linkProcessor{}),
+		sdktrace.WithSpanProcessor(stoppableSpans{}),
+		sdktrace.WithSpanProcessor(stepSpanProcessor{}),
+		// What a call stopped without waiting for starts later is not exported (stop.go).
+		sdktrace.WithSpanProcessor(exportUnlessAbandoned{next: sdktrace.NewBatchSpanProcessor(exporter)}),
+		sdktrace.WithResource(res),
+	)
 	otel.SetTracerProvider(provider)
 	return provider, nil
 }

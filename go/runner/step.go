@@ -184,7 +184,7 @@ func (s *stepper) stop() {
 
 // flushSoon exports the run's ended spans shortly (after the batcher has taken the span that just
 // ended), once for a burst of ends — only while a pause waits: otherwise the next pause, or the
-// result, exports them (a run that is not paused pays no export per span: bench/go-step-overhead.ts).
+// result, exports them (a run that is not paused pays no export per span: bench/go-step-overhead.bench.ts).
 func (s *stepper) flushSoon() {
 	s.mu.Lock()
 	defer s.mu.Unlock()

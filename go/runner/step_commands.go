@@ -26,6 +26,12 @@ func withStepping(ctx context.Context, cmd command, flush func()) (context.Conte
 	var lastMu sync.Mutex
 	ctx, cancel := context.WithCancel(ctx)
 	s := &stepper{runID: cmd.RunID, requestID: cmd.RequestID, mode: *cmd.Mode, pauses: map[string]*pending{}, stopped: make(chan struct{}), timeout: pauseTimeout(), flush: flush, cancel: cancel}
+	// Stop reaches the call (stop.go), and through it this stepper's pauses.
+	if call, ok := ctx.Value(stoppableKey{}).(*stoppable); ok {
+		call.mu.Lock()
+		call.stepper = s
+		call.mu.Unlock()
+	}
 	s.sawTrace = func(traceID string) {
 		lastMu.Lock()
 		defer lastMu.Unlock()
@@ -66,7 +72,8 @@ type commandResult struct {
 	Message   string   `json:"message,omitempty"`
 }
 
-// stepCommand carries out pause-decision, set-mode and stop, as the JS runner's handleStepCommand does.
+// stepCommand carries out pause-decision and set-mode, as the JS runner's handleStepCommand does
+// (stop reaches any call, stepped or not: stop.go).
 func (r *runner) stepCommand(cmd command) commandResult {
 	reply := commandResult{Type: "command-result", RequestID: cmd.RequestID}
 	stepped.mu.Lock()
@@ -77,10 +84,6 @@ func (r *runner) stepCommand(cmd command) commandResult {
 		return reply
 	}
 	switch cmd.Type {
-	case "stop":
-		s.stop()
-		reply.OK = true
-		return reply
 	case "set-mode":
 		if cmd.Mode == nil {
 			reply.Message = "set-mode needs a mode."

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -36,6 +37,13 @@ type eventWriter struct {
 }
 
 var events = &eventWriter{out: json.NewEncoder(os.Stdout)}
+
+// use sends the lines that follow to out (the command loop's output).
+func (w *eventWriter) use(out io.Writer) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.out = json.NewEncoder(out)
+}
 
 func (w *eventWriter) send(value any) {
 	w.mu.Lock()
@@ -81,6 +89,10 @@ func (stepSpanProcessor) OnStart(ctx context.Context, span sdktrace.ReadWriteSpa
 	}
 	run, ok := ctx.Value(steppedRunKey{}).(*stepper)
 	if !ok {
+		return
+	}
+	// A span a stopped call starts after it was answered is neither told nor exported (stop.go).
+	if call, stoppable := ctx.Value(stoppableKey{}).(*stoppable); stoppable && call.isOver() {
 		return
 	}
 	traceID := span.SpanContext().TraceID().String()

@@ -1,10 +1,10 @@
-import { CLOSED_BY_ATTRIBUTE } from '../trace/loopscope-attributes';
 import { createAttributes, type Span } from '../trace/span';
 import type { SpanStartEvent } from './span-start';
 
 /**
  * A span that has started but not ended, from the runner's start notice. It shows as
- * "running" until the ended span arrives over OTLP and replaces it.
+ * "running" until the ended span arrives and replaces it. Runtime-free: what its attributes
+ * mean is its dialect's (lib/dialects/open-spans.ts closes one in its runtime's shape).
  */
 export function openSpanFromStart(event: SpanStartEvent): Span {
   const attributes = createAttributes();
@@ -21,7 +21,7 @@ export function openSpanFromStart(event: SpanStartEvent): Span {
     links: [],
     status: { code: 0 },
     resource: resourceOf(event),
-    scope: { name: 'genkit-tracer' },
+    scope: event.scope ? { ...event.scope } : { name: '' },
   };
 }
 
@@ -29,19 +29,4 @@ function resourceOf(event: SpanStartEvent): Span['resource'] {
   const resource = createAttributes();
   for (const [key, value] of Object.entries(event.resource ?? {})) resource[key] = value;
   return resource;
-}
-
-/**
- * A span that started and never ended because its process died, ended here as failed: it
- * keeps the name and the attributes its start carried, ends at `endTimeUnixNano`, and says
- * why (the status message) and that Loopscope, not the runtime, closed it (`loopscope:closed-by`).
- */
-export function closedSpanFromStart(event: SpanStartEvent, close: { endTimeUnixNano: string; message: string; closedBy: string }): Span {
-  const span = openSpanFromStart(event);
-  span.attributes['genkit:name'] ??= event.name;
-  span.attributes['genkit:state'] = 'error';
-  span.attributes[CLOSED_BY_ATTRIBUTE] = close.closedBy;
-  // The end never precedes the start (clocks of two processes).
-  const end = BigInt(close.endTimeUnixNano) > BigInt(event.startTimeUnixNano) ? close.endTimeUnixNano : event.startTimeUnixNano;
-  return { ...span, endTimeUnixNano: end, status: { code: 2, message: close.message } };
 }

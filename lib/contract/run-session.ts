@@ -18,8 +18,11 @@ export const GenerateFailureSchema = z.object({
 });
 export type GenerateFailure = z.infer<typeof GenerateFailureSchema>;
 
-/** `interrupted` is a pause, waiting for an answer — never a failure. */
-export const RunStatusSchema = z.enum(['running', 'interrupted', 'finished', 'failed']);
+/**
+ * `interrupted` is a pause, waiting for an answer — never a failure. `stopped`: the user
+ * stopped it (its `failure` says where and how), not a failure of the loop.
+ */
+export const RunStatusSchema = z.enum(['running', 'interrupted', 'finished', 'failed', 'stopped']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /**

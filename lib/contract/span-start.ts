@@ -19,5 +19,7 @@ export const SpanStartEventSchema = z.object({
    * its `telemetry.sdk.language = go` is how the genkit Go dialect claims the open span).
    */
   resource: z.record(z.string(), z.string()).optional(),
+  /** The instrumentation scope that started it (genkit's `genkit-tracer`, the AI SDK's own), when the runner says. */
+  scope: z.object({ name: z.string(), version: z.string().optional() }).optional(),
 });
 export type SpanStartEvent = z.infer<typeof SpanStartEventSchema>;

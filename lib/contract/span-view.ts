@@ -26,8 +26,10 @@ export const SpanViewSchema = z.object({
   /** The span's own name. */
   name: z.string(),
   role: SpanRoleSchema,
-  /** What the runtime calls it (a tool's or model's name), else the span name. */
+  /** What the runtime calls it (a tool's or model's name), else the span name; bounded as lists bound names (`… [N characters in all]`). */
   label: z.string(),
+  /** The whole label, when `label` was cut and is not the span's `name` (which is always whole). */
+  wholeLabel: z.string().optional(),
   outcome: SpanOutcomeSchema,
   /** Milliseconds since the epoch. */
   startTime: z.number(),

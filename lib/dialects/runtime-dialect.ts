@@ -35,6 +35,28 @@ export interface SpanValues {
   attributeKeys: string[];
 }
 
+/**
+ * How Loopscope ends a span that started and never ended: `failed` when the process that ran it
+ * died (or the run ended around it, as past a tool's time limit), `stopped` when the user
+ * stopped the run while it ran. `message` is why, in words (the span's status message).
+ */
+export interface OpenSpanEnding {
+  kind: 'failed' | 'stopped';
+  message: string;
+}
+
+/** What ends an open span in its runtime's own shape: the attributes to set, and the error status. */
+export interface OpenSpanClosing {
+  attributes: Record<string, AttributeValue>;
+  status: { code: 2; message: string };
+}
+
+/** The tool an open span executes: its name and the request it answers, when the span says. */
+export interface RunningTool {
+  name: string;
+  ref?: string;
+}
+
 /** How a runtime's pauses and answers read for people: the detail panel's sentences, in the runtime's own terms. */
 export interface DialectExplanations {
   /** What a paused tool call is in this runtime (genkit: an interrupt recorded as an error that is not one). */
@@ -74,4 +96,17 @@ export interface RuntimeDialect {
   spanValues(span: Span, interrupted: boolean): SpanValues;
   /** How a paused call of this runtime is answered: its context and the rules answers must keep. */
   resume?: ResumeRules;
+  /**
+   * For a span that has started and not ended (a runner's start notice, read as an open span):
+   * the tool it executes — code from tools/ running now — or undefined when it executes none
+   * (a call, a model, a tool the provider runs). A run with one open "has a running tool": its
+   * runner is shared with no other run, a death message names the tool, Stop does not wait for it.
+   */
+  runningTool(span: Span): RunningTool | undefined;
+  /**
+   * The attributes and status that end an open span of this runtime that Loopscope has to end
+   * itself (its runner died, its run was stopped), in the shape this runtime gives a span that
+   * failed — so the closed span reads like the runtime's own, and draws as a failed step.
+   */
+  closeOpenSpan(span: Span, ending: OpenSpanEnding): OpenSpanClosing;
 }

@@ -5,7 +5,7 @@ import type { Span } from '../trace/span';
 import { buildRunGraph } from './build-run-graph';
 import type { GraphSummary } from './run-graph';
 
-/** Example traces shipped in traces/, recorded by the real runner (scripts/make-example-traces.ts). */
+/** Example traces shipped in traces/, recorded by the real runner (scripts/fixtures/example-traces.ts). */
 const example = (name: string) => loadTraceFile(path.join(process.cwd(), 'traces', `${name}.json`));
 
 function summary(overrides: Partial<GraphSummary>): GraphSummary {

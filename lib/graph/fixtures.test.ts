@@ -5,7 +5,7 @@ import { buildRunGraph } from './build-run-graph';
 import type { GraphSummary, RunGraph } from './run-graph';
 
 /**
- * Fixtures recorded from real genkit 1.42 runs (lib/graph/__fixtures__/make-fixtures.ts):
+ * Fixtures recorded from real genkit 1.42 runs (scripts/fixtures/genkit-js-fixtures.ts):
  * every case of the run graph and every known resume bug. Each summary is asserted whole,
  * field by field, against what genkit did in that run (see the fixtures' README).
  */

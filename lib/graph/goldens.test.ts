@@ -6,7 +6,8 @@ import { goldenSources, goldenText } from './__goldens__/golden-sources';
 /**
  * The Graph JSON of every committed trace (fixtures and shipped traces) is pinned byte for byte,
  * so a refactor of the graph pipeline cannot change what users and the CLI get. An intended
- * change regenerates them: `node --import tsx lib/graph/__goldens__/make-goldens.ts`.
+ * change regenerates them, `npm run fixtures -- goldens` (version-lock.test.ts then asks for a new
+ * GRAPH_BUILDER_VERSION when the graph of unchanged spans changed).
  */
 describe('golden Graph JSON', () => {
   for (const source of goldenSources()) {

@@ -6,7 +6,7 @@ import { context, createContextKey } from '@opentelemetry/api';
  * manager's own AsyncLocalStorage, instead of a storage of its own. Node 20 runs a hook per
  * storage in use for every promise the process creates: three more storages than bare genkit
  * made its loop ≈10% slower (0.3 ms of a warm 3.3 ms 20-round run, measured here), a cost of
- * the runner's capture that no model turn can avoid (bench/capture-overhead.ts).
+ * the runner's capture that no model turn can avoid (bench/capture-overhead.bench.ts).
  *
  * Needs an AsyncLocalStorage context manager registered (the runner's NodeSDK, and
  * in-process-capture.ts, register one): without one, `getStore` sees nothing.

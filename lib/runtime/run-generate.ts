@@ -27,22 +27,26 @@ type ToolHook = NonNullable<ReturnType<Parameters<typeof generateMiddleware>[1]>
  * The runner's genkit middleware, one layer: a run's step hooks (when it has a stepper) around
  * the tool time limit, so a pause does not count against a tool's limit. One layer, not one per
  * concern: each layer genkit goes through on every model call and tool execution cost a
- * 20-round loop ≈0.3 ms of the runner's 8 a run (bench/runner-process-overhead.ts). A tool past
+ * 20-round loop ≈0.3 ms of the runner's 8 a run (bench/runner-process-overhead.bench.ts). A tool past
  * the limit fails its call; a busy loop blocks the event loop and never reaches the timer: the
  * server's heartbeat catches that case and replaces the runner. The tool runs inside its
  * request's context, so its span's start carries its input and ref.
  */
-export function runnerMiddleware(options: { ai: GenkitBeta; toolTimeoutMs: number; stepper?: RunStepper }) {
+export function runnerMiddleware(options: { ai: GenkitBeta; toolTimeoutMs: number; stepper?: RunStepper; abortSignal?: AbortSignal }) {
   const limitMs = options.toolTimeoutMs;
   const limit = ToolDeadlines.forLimit(limitMs);
   const step = options.stepper ? stepHooks(options.ai, options.stepper) : undefined;
+  const { abortSignal } = options;
   const timed = ([request, context, next]: Parameters<ToolHook>) =>
-    withToolRequest(request.toolRequest, () =>
-      limit.run(
-        () => next(request, context),
-        () => new ToolTimeoutError({ toolName: request.toolRequest.name, ref: request.toolRequest.ref, limitMs }),
-      ),
-    );
+    // Stopped: no tool starts (genkit hands its abort signal to models, never to tools), so the loop ends here.
+    abortSignal?.aborted
+      ? Promise.reject(abortSignal.reason)
+      : withToolRequest(request.toolRequest, () =>
+          limit.run(
+            () => next(request, context),
+            () => new ToolTimeoutError({ toolName: request.toolRequest.name, ref: request.toolRequest.ref, limitMs }),
+          ),
+        );
   // A run that is not stepped keeps the name its recordings have always shown (export-repro's `leftOut`).
   return generateMiddleware({ name: step ? STEP_MIDDLEWARE : 'loopscope/tool-timeout' }, () => ({
     model: step?.model,
@@ -126,6 +130,8 @@ export async function runGenerate(options: {
   toolTimeoutMs: number;
   /** Present for a run in step or breakpoint mode (or run mode with the hooks installed). */
   stepper?: RunStepper;
+  /** The user's Stop (request-stop.ts): genkit's own abort signal, and no tool starts once it fired. */
+  abortSignal?: AbortSignal;
 }): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure; rootSpan?: SpanRef }> {
   const { ai, command } = options;
   let rootSpan: SpanRef | undefined;
@@ -145,8 +151,8 @@ export async function runGenerate(options: {
       tools: command.tools ?? scenario?.tools ?? [],
       maxTurns: scenario?.maxTurns,
       resume,
-      use: [runnerMiddleware({ ai, toolTimeoutMs: options.toolTimeoutMs, stepper: options.stepper })()],
-      abortSignal: options.stepper?.abort.signal,
+      use: [runnerMiddleware({ ai, toolTimeoutMs: options.toolTimeoutMs, stepper: options.stepper, abortSignal: options.abortSignal })()],
+      abortSignal: options.abortSignal ?? options.stepper?.abort.signal,
     }));
     return {
       rootSpan,

@@ -93,6 +93,11 @@ export class RunStepper {
     return pending !== undefined;
   }
 
+  /** The tools paused now, before they run (a runtime may already have opened their span: the AI SDK's execute_tool). */
+  pausedTools(): { name: string; ref?: string }[] {
+    return [...this.pending.values()].flatMap((pending) => (pending.info.tool ? [pending.info.tool] : []));
+  }
+
   pauseInfo(pauseId: string): PauseInfo | undefined {
     return this.pending.get(pauseId)?.info;
   }

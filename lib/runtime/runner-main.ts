@@ -21,6 +21,7 @@ import { RunnerSpanOutbox } from './runner-span-outbox';
 import { openSpoolFile, type SpanSpool } from './span-batch-frames';
 import { sendCloneable } from './send-cloneable';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
+import { RequestStop } from './request-stop';
 
 function send(event: RunnerEvent): void {
   if (process.connected) sendCloneable((message: RunnerEvent) => process.send?.(message), event);
@@ -65,7 +66,7 @@ const telemetry = startRunnerTelemetry({
  * One generate on the hand-written model before the runner says it is ready. genkit compiles
  * a JSON-schema validator (ajv) the first time it validates a generate request and a model
  * request, and V8 compiles the loop's code: ≈340 ms of CPU that the first run on every fresh
- * runner paid (bench/capture-overhead.ts), now spent while the pool keeps the runner warm.
+ * runner paid (bench/capture-overhead.bench.ts), now spent while the pool keeps the runner warm.
  * It runs no tools/ code and its spans are not sent (they belong to no run).
  */
 async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: string): Promise<void> {
@@ -81,16 +82,47 @@ async function warmUp(ai: import('genkit/beta').GenkitBeta, handWrittenModel: st
 }
 
 /**
- * Ends the request's spans that genkit left open (a tool past its time limit never settles,
- * so genkit never ends its span) as failed with the run's cause, then sends every queued span
- * event with the request's result behind them, in one message: the server has all of the
- * request's spans before its result, and stores them before it says the run is done
- * (lib/server/runner-supervisor.ts). One write, not two: each wakes the server
- * (bench/runner-process-overhead.ts).
+ * Ends the request's spans that its runtime left open — as failed with the run's cause (a tool
+ * past its time limit never settles, so genkit never ends its span), or as stopped when the user
+ * stopped the run — in each span's runtime shape, then sends every queued span event with the
+ * request's result behind them, in one message: the server has all of the request's spans before
+ * its result, and stores them before it says the run is done (lib/server/runner-supervisor.ts).
+ * One write, not two: each wakes the server (bench/runner-process-overhead.bench.ts). A request reported
+ * over while its code still runs says so (`codeLeftRunning`): the server replaces this runner.
  */
-function finishRequest(result: Extract<RunnerEvent, { type: 'generate-result' | 'replay-result' }>): void {
-  telemetry.closeOpenSpans(result.requestId, result.failure?.message ?? 'The run ended before this span did.');
-  outbox.flush(result);
+function finishRequest(result: Extract<RunnerEvent, { type: 'generate-result' | 'replay-result' }>, stop?: RequestStop): void {
+  telemetry.closeOpenSpans(
+    result.requestId,
+    stop?.stopped
+      ? { ending: { kind: 'stopped', message: 'The run was stopped by the user before this span ended (closed by Loopscope).' }, closedBy: 'run-stopped' }
+      : { ending: { kind: 'failed', message: result.failure?.message ?? 'The run ended before this span did.' }, closedBy: 'run-ended' },
+  );
+  if (stop?.leftRunning) telemetry.abandon(result.requestId);
+  outbox.flush(stop?.leftRunning ? { ...result, codeLeftRunning: true } : result);
+}
+
+/** Requests in flight, by run: what the user's Stop reaches (request-stop.ts). */
+const inFlight = new Map<string, RequestStop>();
+
+/**
+ * Runs one request so that Stop ends it at once: its own result, or — when Stop could not wait
+ * for its code (a tool executing) — the stopped failure, while that code is left behind.
+ */
+async function stoppable<Result extends object>(options: {
+  runId: string;
+  requestId: string;
+  stepper?: import('./run-stepper').RunStepper;
+  work: (abortSignal: AbortSignal) => Promise<Result>;
+}): Promise<{ result: Result | { failure: import('./runner-protocol').GenerateFailure }; stop: RequestStop }> {
+  const stop = new RequestStop({ runningTool: () => telemetry.runningTool(options.requestId, options.stepper?.pausedTools()), stepper: options.stepper });
+  inFlight.set(options.runId, stop);
+  try {
+    const result = await Promise.race([options.work(stop.abort.signal), stop.abandoned.then((failure) => ({ failure }))]);
+    stop.settled();
+    return { result, stop };
+  } finally {
+    if (inFlight.get(options.runId) === stop) inFlight.delete(options.runId);
+  }
 }
 
 // Commands are heard from the first moment, so pings are answered while tools load (a tool
@@ -187,7 +219,14 @@ const pauseTimeoutMs = Number(process.env.LOOPSCOPE_PAUSE_TIMEOUT_MS ?? 15 * 60_
 async function handleReplay(command: import('./runner-protocol').ReplayCommand) {
   await loaded;
   const run = { runId: command.runId, requestId: command.requestId, traceIds: new Set<string>() };
-  let result: { report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } };
+  const { result, stop } = await stoppable({ runId: command.runId, requestId: command.requestId, work: () => replay(command, run) });
+  finishRequest({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result }, stop);
+}
+
+async function replay(
+  command: import('./runner-protocol').ReplayCommand,
+  run: { runId: string; requestId: string; traceIds: Set<string> },
+): Promise<{ report?: import('../replay/replay-report').ReplayReport; failure?: { message: string; status?: string } }> {
   try {
     const { loadRecording } = await import('./load-recording');
     const { readReplayable } = await import('../replay/read-recording');
@@ -205,8 +244,7 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
       const { replayAiSdkRecording } = await import('./ai-sdk/replay-ai-sdk');
       const liveTools = command.liveTools ? (await loaded).aiSdk.catalog.tools : undefined;
       const report = await runContext.run(run, () => replayAiSdkRecording(read.recording, { mode: command.mode, overrides, liveTools, traceGenerate }));
-      result = { report };
-      return finishRequest({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+      return { report };
     }
     // The server sends a genkit Go recording to its Go runner (replay-service.ts); never replay it with genkit JS.
     if (read.runtime === 'genkit-go') throw new LoopscopeError('FAILED_PRECONDITION', 'A genkit Go recording replays in the Go runner, not in a genkit JS runner.');
@@ -219,24 +257,26 @@ async function handleReplay(command: import('./runner-protocol').ReplayCommand) 
         traceGenerate,
       }),
     );
-    result = { report };
+    return { report };
   } catch (error) {
-    result = { failure: { message: error instanceof Error ? error.message : String(error), status: (error as { code?: string }).code } };
+    return { failure: { message: error instanceof Error ? error.message : String(error), status: (error as { code?: string }).code } };
   }
-  finishRequest({ type: 'replay-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
 }
 
 async function handleStepCommand(command: Exclude<RunnerCommand, { type: 'generate' | 'replay' | 'ping' | 'shutdown' }>) {
   await loaded;
   const reply = (ok: boolean, extra: { problems?: string[]; message?: string } = {}) =>
     send({ type: 'command-result', requestId: command.requestId, ok, ...extra });
+  if (command.type === 'stop') {
+    // Any run in flight here stops, stepped or not (request-stop.ts).
+    const stop = inFlight.get(command.runId);
+    if (!stop) return reply(false, { message: `Run ${command.runId} is not running in this runner.` });
+    stop.stop();
+    return reply(true);
+  }
   const stepped = steppers.get(command.runId);
   if (!stepped) return reply(false, { message: `Run ${command.runId} is not running in this runner.` });
   const { stepper } = stepped;
-  if (command.type === 'stop') {
-    stepper.stop();
-    return reply(true);
-  }
   if (command.type === 'set-mode') {
     stepper.setMode(command.mode);
     return reply(true);
@@ -288,16 +328,20 @@ process.on('message', async (raw) => {
       runtime: aiSdkScenario ? 'the AI SDK' : 'genkit',
     });
   }
-  const result = await runContext
-    .run(run, () =>
-      aiSdkScenario
-        ? aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET, stepper, endpoint: aiSdk.endpoint })
-        : runGenerate({ ai, scenarios, command, toolTimeoutMs, stepper }),
-    )
-    .finally(() => {
-      if (stepper && steppers.get(command.runId)?.stepper === stepper) steppers.delete(command.runId);
-    });
-  finishRequest({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result });
+  const { result, stop } = await stoppable({
+    runId: command.runId,
+    requestId: command.requestId,
+    stepper,
+    work: (abortSignal) =>
+      runContext.run(run, () =>
+        aiSdkScenario
+          ? aiSdk.runAiSdkGenerate({ scenario: aiSdkScenario, catalog: aiSdk.catalog, command, toolTimeoutMs, approvalSecret: process.env.LOOPSCOPE_APPROVAL_SECRET, stepper, endpoint: aiSdk.endpoint, abortSignal })
+          : runGenerate({ ai, scenarios, command, toolTimeoutMs, stepper, abortSignal }),
+      ),
+  }).finally(() => {
+    if (stepper && steppers.get(command.runId)?.stepper === stepper) steppers.delete(command.runId);
+  });
+  finishRequest({ type: 'generate-result', requestId: command.requestId, runId: command.runId, traceIds: [...run.traceIds], ...result }, stop);
 });
 
 // The server is gone, and with it the only place our spans go: leave, never linger as an orphan.

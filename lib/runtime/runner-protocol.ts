@@ -167,6 +167,8 @@ export type RunnerEvent =
       rootSpan?: { traceId: string; spanId: string };
       outcome?: GenerateOutcome;
       failure?: GenerateFailure;
+      /** Stopped while its code ran (a tool that never settles): the result left that code running, so the runner must be replaced. */
+      codeLeftRunning?: true;
     }
   | {
       type: 'replay-result';
@@ -175,6 +177,7 @@ export type RunnerEvent =
       traceIds: string[];
       report?: ReplayReport;
       failure?: GenerateFailure;
+      codeLeftRunning?: true;
     }
   | { type: 'pong'; sentAt: number }
   | { type: 'paused'; runId: string; pause: PauseInfo }

@@ -13,7 +13,7 @@ export interface SpanOwner {
  * (Plain JSON over IPC costs ~1 ms per 20-round run here; the OTLP protobuf serializer cost
  * ~8 ms, more than genkit's own work.) The owner's fields are named, not spread: V8 defines
  * each property that follows a spread in a literal through its slow path, ≈11 µs per span
- * here, 0.7 ms of a 62-span run (bench/capture-overhead.ts).
+ * here, 0.7 ms of a 62-span run (bench/capture-overhead.bench.ts).
  */
 function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): EndedSpanRecord {
   const context = span.spanContext();
@@ -39,7 +39,7 @@ function endedSpanRecord(span: ReadableSpan, owner: SpanOwner | undefined): Ende
 /**
  * Spooled bytes that are announced without waiting for the tick's message: a fast loop never
  * yields to it, and past this much the server reads and decodes them while the loop goes on
- * instead of after it (a 21-turn run's ~250 KB of spans: bench/capture-overhead.ts).
+ * instead of after it (a 21-turn run's ~250 KB of spans: bench/capture-overhead.bench.ts).
  */
 const ANNOUNCE_SPOOLED_BYTES = 64 * 1024;
 
@@ -59,7 +59,7 @@ const ANNOUNCE_SPOOLED_BYTES = 64 * 1024;
  * go in one batch (a turn starts and ends several spans at once) and one message. Spans
  * through the file instead of the pipe: the pipe's 64 KiB buffer made each run's last
  * ~180 KB message wait for the server to read it in parts, ≈1.2 ms a run
- * (bench/capture-overhead.ts). The file is emptied once the server says it has read all of
+ * (bench/capture-overhead.bench.ts). The file is emptied once the server says it has read all of
  * it (`serverRead`, on its next command).
  *
  * Without a spool, or for a batch the spool cannot take (disk full, a value V8 cannot encode),

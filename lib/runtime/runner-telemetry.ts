@@ -2,6 +2,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { AnswerLinkProcessor } from './answer-link';
+import type { ClosedBy, OpenSpanEnding, RunningTool } from '../dialects/open-spans';
 import type { SpanStartEvent } from './runner-protocol';
 import type { SpanOwner } from './runner-span-outbox';
 import { SpanLifecycleReporter } from './span-lifecycle-reporter';
@@ -9,8 +10,12 @@ import { SpanLifecycleReporter } from './span-lifecycle-reporter';
 export { runContext } from './run-context';
 
 export interface RunnerTelemetry {
-  /** Ends the request's still-open spans as failed with `message` (through the SDK: they are reported as ended). */
-  closeOpenSpans(requestId: string, message: string): number;
+  /** Ends the request's still-open spans as failed or stopped, in their runtime's shape (through the SDK: they are reported as ended). */
+  closeOpenSpans(requestId: string, close: { ending: OpenSpanEnding; closedBy: ClosedBy }): number;
+  /** A tool of the request executing now (not one of `paused`), if any. */
+  runningTool(requestId: string, paused?: readonly RunningTool[]): RunningTool | undefined;
+  /** The request was reported over while its code still runs: what it starts from now on is not reported. */
+  abandon(requestId: string): void;
   shutdown(): Promise<void>;
 }
 
@@ -20,7 +25,7 @@ export interface RunnerTelemetry {
  * the server stores (lib/server/span-write-behind.ts): the runner has no OTLP exporter.
  * Before, each span left twice — over IPC for crash safety and again over OTLP/HTTP through
  * the server's receiver — and a run was done only after that export's round trip; the
- * second copy cost more than genkit's own work per turn with a fast model (bench/capture-overhead.ts).
+ * second copy cost more than genkit's own work per turn with a fast model (bench/capture-overhead.bench.ts).
  * Apps keep exporting over OTLP/HTTP to `/v1/traces`; the IPC record gives the same span as
  * that export would (lib/contract/ended-span.test.ts compares them).
  */
@@ -43,7 +48,9 @@ export function startRunnerTelemetry(options: {
   });
   sdk.start();
   return {
-    closeOpenSpans: (requestId, message) => reporter.closeOpenSpans(requestId, message),
+    closeOpenSpans: (requestId, close) => reporter.closeOpenSpans(requestId, close),
+    runningTool: (requestId, paused) => reporter.runningTool(requestId, paused),
+    abandon: (requestId) => reporter.abandon(requestId),
     shutdown: () => sdk.shutdown(),
   };
 }

@@ -6,7 +6,7 @@
  * appended, and a `span-events` message names the frames it announces by their byte range
  * (`SpoolRange`), which the server reads from the file. The ~250 KB of spans of a 21-turn
  * run no longer go through the pipe, whose 64 KiB buffer made the runner wait for the server
- * to read each part (bench/capture-overhead.ts).
+ * to read each part (bench/capture-overhead.bench.ts).
  */
 import { ftruncateSync, openSync, readSync, writevSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';

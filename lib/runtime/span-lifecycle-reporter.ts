@@ -1,4 +1,4 @@
-import { SpanStatusCode, type Context } from '@opentelemetry/api';
+import { SpanStatusCode, type AttributeValue as OtelAttributeValue, type Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { runContext } from './run-context';
 import { CLOSED_BY_ATTRIBUTE, TOOL_REF_ATTRIBUTE } from '../trace/loopscope-attributes';
@@ -8,6 +8,8 @@ import { claimToolRequest } from './tool-request-context';
 import { GEN_AI, MODEL_OPERATIONS, TOOL_OPERATIONS } from '../dialects/otel-genai/genai-attributes';
 import { HAND_WRITTEN_MODEL } from '../dialects/genkit-js/loopscope-markers';
 import { scenarioOfScriptedModel } from '../contract/scenario';
+import { openSpanFromStart } from '../contract/open-span';
+import { isPaused, openSpanClosing, runningToolOf, type ClosedBy, type OpenSpanEnding, type RunningTool } from '../dialects/open-spans';
 
 /**
  * What a start notice carries: enough for a dialect to claim and classify the open span —
@@ -42,7 +44,7 @@ function isLoopscopeModel(name: string | undefined): boolean {
  * A span that may run code from tools/ (a tool, or a model that is not Loopscope's own: a
  * tools/ module can define one): its start must be out before that code runs. A scripted
  * model's turn is not: its start goes with the next batch, which halves a fast loop's spool
- * writes (one per tool run, not one per turn as well: bench/capture-overhead.ts).
+ * writes (one per tool run, not one per turn as well: bench/capture-overhead.bench.ts).
  */
 function runsCode(attributes: Record<string, string>, spanName: string): boolean {
   // genkit names an action's span after the action (its `genkit:name` comes only at the end).
@@ -72,6 +74,10 @@ export class SpanLifecycleReporter implements SpanProcessor {
   private readonly owners = new WeakMap<object, SpanOwner>();
   /** Open spans by request id, then by span id. */
   private readonly open = new Map<string, Map<string, OpenSpan>>();
+  /** Requests reported over while their code still runs (stopped by the user): what they start later is not reported. */
+  private readonly abandoned = new Set<string>();
+  /** Spans of abandoned requests, never reported. */
+  private readonly silenced = new WeakSet<object>();
 
   constructor(
     private readonly options: {
@@ -84,6 +90,10 @@ export class SpanLifecycleReporter implements SpanProcessor {
   onStart(span: SdkSpan, _parentContext: Context): void {
     const run = runContext.getStore();
     if (!run) return;
+    if (this.abandoned.has(run.requestId)) {
+      this.silenced.add(span);
+      return;
+    }
     const spanContext = span.spanContext();
     const attributes: Record<string, string> = {};
     for (const key of START_ATTRIBUTES) {
@@ -106,6 +116,7 @@ export class SpanLifecycleReporter implements SpanProcessor {
       name: span.name,
       attributes,
       startTimeUnixNano: hrTimeToNanos(span.startTime),
+      scope: span.instrumentationScope.version === undefined ? { name: span.instrumentationScope.name } : { name: span.instrumentationScope.name, version: span.instrumentationScope.version },
     };
     const owner = { runId: run.runId, requestId: run.requestId };
     this.owners.set(span, owner);
@@ -116,6 +127,7 @@ export class SpanLifecycleReporter implements SpanProcessor {
   }
 
   onEnd(span: ReadableSpan): void {
+    if (this.silenced.has(span)) return;
     const owner = this.owners.get(span);
     if (owner) {
       const openOfRequest = this.open.get(owner.requestId);
@@ -127,20 +139,43 @@ export class SpanLifecycleReporter implements SpanProcessor {
   }
 
   /**
-   * Ends every span of the request that is still open, as failed with `message`, keeping the
-   * attributes known from its start. Returns how many were closed.
+   * A tool of the request executing now (an open span its runtime's dialect reads as one), if
+   * any; a tool paused before it runs (`paused`: the AI SDK opens its span first) is not executing.
    */
-  closeOpenSpans(requestId: string, message: string): number {
+  runningTool(requestId: string, paused: readonly RunningTool[] = []): RunningTool | undefined {
+    for (const { event } of this.open.get(requestId)?.values() ?? []) {
+      const tool = runningToolOf(openSpanFromStart(event));
+      if (tool && !isPaused(tool, paused)) return tool;
+    }
+    return undefined;
+  }
+
+  /**
+   * Ends every span of the request that is still open, as failed or stopped (`ending`), in its
+   * runtime's shape (its dialect's closing: lib/dialects/open-spans.ts), keeping the attributes
+   * known from its start. Returns how many were closed.
+   */
+  closeOpenSpans(requestId: string, close: { ending: OpenSpanEnding; closedBy: ClosedBy }): number {
     const openOfRequest = this.open.get(requestId);
     if (!openOfRequest) return 0;
     const spans = [...openOfRequest.values()];
     for (const { span, event } of spans) {
-      span.setAttributes({ ...event.attributes, 'genkit:name': event.name, 'genkit:state': 'error', [CLOSED_BY_ATTRIBUTE]: 'run-ended' });
-      span.setStatus({ code: SpanStatusCode.ERROR, message });
+      const closing = openSpanClosing({ span: openSpanFromStart(event), ending: close.ending });
+      span.setAttributes({ ...event.attributes, ...(closing.attributes as Record<string, OtelAttributeValue>), [CLOSED_BY_ATTRIBUTE]: close.closedBy });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: closing.status.message });
       span.end();
     }
     this.open.delete(requestId);
     return spans.length;
+  }
+
+  /**
+   * The request was reported over while its code still runs (the user stopped it during a tool
+   * that never looks at the abort): spans it starts from now on are not reported — the run's
+   * trace ends where Stop ended it. The runner is replaced soon after (lib/server/runner-process.ts).
+   */
+  abandon(requestId: string): void {
+    this.abandoned.add(requestId);
   }
 
   async forceFlush(): Promise<void> {}

@@ -3,7 +3,7 @@
  * their deadlines come in the order the calls start: one timer, armed for the oldest call
  * still running, stands for all of them. A timer set and cleared for every call, with a promise
  * raced against it, cost a fast 20-round loop ≈0.3 ms of the runner's 8 a run
- * (bench/runner-process-overhead.ts).
+ * (bench/runner-process-overhead.bench.ts).
  */
 interface RunningCall {
   deadline: number;

@@ -21,7 +21,7 @@ export const toolRequestContext = new ContextSlot<ToolRequestInfo>('tool-request
  * Runs one tool execution inside `toolRequestContext`. Called by the runner's innermost tool
  * middleware (the time limit), so that the input recorded is the one the tool really gets
  * (after an edit at a step). Not a middleware of its own: each genkit middleware layer costs
- * about as much as all of the span reporting (bench/span-outbox-overhead.ts).
+ * about as much as all of the span reporting (bench/span-outbox-overhead.bench.ts).
  */
 export function withToolRequest<T>(request: { name: string; ref?: string; input?: unknown }, execute: () => Promise<T>): Promise<T> {
   let inputJson: string | undefined;

@@ -113,7 +113,10 @@ function createAppContext(): AppContext {
     graceMs: config.abandonedPauseMs,
     onAbandoned: (runId) => {
       const run = runs.get(runId);
-      if (run?.status === 'running' && run.pauses.length > 0) void sendStepCommand({ goRunner, attachedSteps, supervisor }, { type: 'stop', runId });
+      if (run?.status !== 'running' || run.pauses.length === 0) return;
+      // Stopped for the user who left it: it ends `stopped`, as by the Stop button.
+      runs.markStopping(runId);
+      void sendStepCommand({ goRunner, attachedSteps, supervisor }, { type: 'stop', runId }).then((result) => result.ok || runs.markStopping(runId, false));
     },
   });
   const savedGraphs = new SavedGraphCache({ store, savedDir: config.savedDir, cacheDir: path.join(config.dataDir, 'graph-cache') });

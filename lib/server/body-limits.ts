@@ -3,6 +3,7 @@
  * (chunked bodies too), and the HTTP server (scripts/start.js) refuses a declared
  * Content-Length over them with 413 before any byte of the body is read.
  */
+import { isSpanDoor } from './span-doors';
 
 /** 1 MiB is plenty for any API body (scenario names, resume answers, save requests). */
 export const API_MAX_BODY_BYTES = 1024 * 1024;
@@ -13,6 +14,13 @@ export const OTLP_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** An imported trace file (JSON text inside `{fileName, text}`) may be as large as an OTLP export. */
 export const IMPORT_MAX_BODY_BYTES = OTLP_MAX_BODY_BYTES;
 
+/**
+ * The largest answer Loopscope reads from an attached app's reflection server (its action list,
+ * a run's output): as large as an OTLP export, the largest JSON Loopscope takes anywhere
+ * (lib/server/attach/read-reflection-answer.ts).
+ */
+export const REFLECTION_MAX_ANSWER_BYTES = OTLP_MAX_BODY_BYTES;
+
 /** Which door a request comes through decides both its limit and the shape of its error body. */
 export interface BodyLimit {
   maxBytes: number;
@@ -21,11 +29,12 @@ export interface BodyLimit {
 }
 
 /**
- * The body limit of the route a path leads to. Unknown paths (pages, 404s) get the API
- * limit: nothing there takes a body, and a route with a larger limit is named here.
+ * The body limit of the route a request leads to. Every span door (span-doors.ts: OTLP and
+ * genkit's telemetry API) takes what the OTLP door takes. Unknown paths (pages, 404s) get the
+ * API limit: nothing there takes a body, and a route with a larger limit is named here.
  */
-export function bodyLimitFor(pathname: string): BodyLimit {
-  if (pathname === '/v1/traces') return { maxBytes: OTLP_MAX_BODY_BYTES, errorShape: 'otlp' };
-  if (pathname === '/api/traces/import') return { maxBytes: IMPORT_MAX_BODY_BYTES, errorShape: 'api' };
+export function bodyLimitFor(request: { method: string | undefined; pathname: string }): BodyLimit {
+  if (isSpanDoor(request)) return { maxBytes: OTLP_MAX_BODY_BYTES, errorShape: 'otlp' };
+  if (request.pathname === '/api/traces/import') return { maxBytes: IMPORT_MAX_BODY_BYTES, errorShape: 'api' };
   return { maxBytes: API_MAX_BODY_BYTES, errorShape: 'api' };
 }

@@ -16,13 +16,13 @@ export interface EarlyResponse {
  * declare no length). The body has the route's error shape: `{code, message}` on the OTLP
  * receiver, `{error: {code, message}}` elsewhere.
  */
-export function declaredBodyRefusal(request: { url: string; contentLength: string | undefined }): EarlyResponse | null {
+export function declaredBodyRefusal(request: { method: string | undefined; url: string; contentLength: string | undefined }): EarlyResponse | null {
   if (request.contentLength === undefined) return null;
   const declared = Number(request.contentLength);
   // Node's parser already refuses a Content-Length that is not a number.
   if (!Number.isFinite(declared)) return null;
   const pathname = request.url.split('?')[0];
-  const limit = bodyLimitFor(pathname);
+  const limit = bodyLimitFor({ method: request.method, pathname });
   if (declared <= limit.maxBytes) return null;
   const status = HTTP_STATUS_BY_CODE.PAYLOAD_TOO_LARGE;
   const message = `The body is ${declared} bytes; the limit of ${pathname} is ${limit.maxBytes}.`;

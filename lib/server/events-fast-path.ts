@@ -30,7 +30,7 @@ function responseSink(response: ServerResponse): EventSink {
  * Next, as `POST /api/runs` and the OTLP receiver are: through Next every frame went through a
  * web ReadableStream, Next's piping into the Node response and their promises, ≈0.2 ms of the
  * server's time per frame and subscriber here; a run publishes several (its start, the
- * runner's state twice, its trace, its end) to every open page (bench/capture-overhead.ts).
+ * runner's state twice, its trace, its end) to every open page (bench/capture-overhead.bench.ts).
  * The same stream as the route's (app/api/events: `liveEventSubscription`, the same filter,
  * snapshot, bound and drop, lib/server/event-stream.ts), written to the socket directly. The
  * request meets the same guard as in proxy.ts (Host, Origin, the token — here also as

@@ -85,9 +85,10 @@ describe('genkit Go runs from the server', () => {
     }
     const [pause] = runner.context.runs.get(run.runId)!.pauses;
     expect(pause.tool?.name).toBe('getWeather');
-    await stopRun(runner.context, run.runId);
+    // Stop answers with the run ended: stopped, not failed.
+    expect(await stopRun(runner.context, run.runId)).toMatchObject({ status: 'stopped' });
     const done = await runEnded({ context: runner.context, runId: run.runId });
-    expect(done.status).toBe('failed');
+    expect(done.status).toBe('stopped');
     expect(done.failure?.message).toContain('stopped by the user while paused');
     await expect(decidePause({ context: runner.context, runId: run.runId, pauseId: pause.pauseId, decision: { action: 'continue' } })).rejects.toThrow(/only a running run can be stepped/);
   }, 120_000);

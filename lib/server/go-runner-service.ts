@@ -20,6 +20,8 @@ import type { GenerateResult } from './runner-process';
 
 export interface GoRunnerState {
   state: 'idle' | 'building' | 'ready' | 'failed';
+  /** The runner process, once ready. */
+  pid?: number;
   /** The compile error (file:line lines) or why the runner could not start. */
   problem?: string;
   tools: GoToolInfo[];
@@ -50,8 +52,10 @@ export class GoRunnerService {
   private starting?: Promise<GoRunner>;
   /** The calls in flight: a rebuild stops the old runner once they are done. */
   private readonly calls = new Set<Promise<unknown>>();
-  /** Runs with a stepped call in flight (their step commands go to this runner). */
-  private readonly steppedRuns = new Map<string, number>();
+  /** Runs with a call in flight, stepped or not (their step commands and Stop go to this runner). */
+  private readonly heldRuns = new Map<string, number>();
+  /** The runner process each held run's call went to: a runner being replaced still answers for the calls it holds. */
+  private readonly runnerOfRun = new Map<string, GoRunner>();
   private watchers: FSWatcher[] = [];
   private rebuildTimer?: NodeJS.Timeout;
   private healthTimer?: NodeJS.Timeout;
@@ -90,7 +94,7 @@ export class GoRunnerService {
    * named after it (loadScenarios), so when that file is missing — every run of a JS or AI SDK
    * scenario — the answer comes without reading the others: starting a run pays no directory scan.
    * That check is one synchronous stat (microseconds): an asynchronous one put a hop through
-   * libuv's thread pool, ≈0.25 ms, on the way of every run (bench/capture-overhead.ts).
+   * libuv's thread pool, ≈0.25 ms, on the way of every run (bench/capture-overhead.bench.ts).
    */
   async scenarioNamed(name: string): Promise<GenkitGoScenario | undefined> {
     if (path.basename(name) === name && !existsSync(path.join(this.options.projectDir, 'tools', 'go', 'scenarios', `${name}.json`))) return undefined;
@@ -114,27 +118,31 @@ export class GoRunnerService {
   /** Runs one generate (a scenario's first call, or a resume of `messages`) in the Go runner; stepped when it has a mode. */
   generate(command: GoGenerateCommand): Promise<GenerateResult> {
     const { runId } = command;
-    if (command.mode && runId) this.steppedRuns.set(runId, (this.steppedRuns.get(runId) ?? 0) + 1);
+    if (runId) this.heldRuns.set(runId, (this.heldRuns.get(runId) ?? 0) + 1);
     const call = this.run(command).finally(() => {
       this.calls.delete(call);
-      if (!command.mode || !runId) return;
-      const left = (this.steppedRuns.get(runId) ?? 1) - 1;
-      if (left > 0) this.steppedRuns.set(runId, left);
-      else this.steppedRuns.delete(runId);
+      if (!runId) return;
+      const left = (this.heldRuns.get(runId) ?? 1) - 1;
+      if (left > 0) this.heldRuns.set(runId, left);
+      else {
+        this.heldRuns.delete(runId);
+        this.runnerOfRun.delete(runId);
+      }
     });
     this.calls.add(call);
     return call;
   }
 
-  /** True while a stepped call of this run is in flight here. */
+  /** True while a call of this run is in flight here (stepped or not: Stop reaches either). */
   holdsRun(runId: string): boolean {
-    return this.steppedRuns.has(runId);
+    return this.heldRuns.has(runId);
   }
 
-  /** A decision, mode change or stop for a stepped Go call in flight. */
+  /** A decision or mode change for a stepped Go call in flight, or Stop for any Go call of the run. */
   async command(command: GoStepCommand): Promise<GoStepCommandResult> {
-    if (!this.runner || this.runner.exited || !this.holdsRun(command.runId)) return { ok: false, message: `Run ${command.runId} is not running in the genkit Go runner.` };
-    return this.runner.command(command);
+    const runner = this.holdsRun(command.runId) ? this.runnerOfRun.get(command.runId) : undefined;
+    if (!runner || runner.exited) return { ok: false, message: `Run ${command.runId} is not running in the genkit Go runner.` };
+    return runner.command(command);
   }
 
   /**
@@ -172,7 +180,9 @@ export class GoRunnerService {
       return { traceIds: [], failure: { message: errorMessage(error), status: 'FAILED_PRECONDITION' } };
     }
     this.inFlight += 1;
+    if (command.runId) this.runnerOfRun.set(command.runId, runner);
     const result: GoGenerateResult = await runner.generate(command).finally(() => (this.inFlight -= 1));
+    if (result.codeLeftRunning) this.replaceWhenIdle(runner);
     // The genkit runner's result shape: the run registry reads both alike.
     return {
       traceIds: result.traceIds ?? [],
@@ -204,7 +214,7 @@ export class GoRunnerService {
           else this.options.onSpanStart?.(line.span);
         },
       });
-      this.status = { state: 'ready', tools: this.runner.tools };
+      this.status = { state: 'ready', tools: this.runner.tools, pid: this.runner.pid };
       this.watchHealth();
       return this.runner;
     } catch (error) {
@@ -226,6 +236,18 @@ export class GoRunnerService {
       });
     }, HEALTH_INTERVAL_MS);
     this.healthTimer.unref();
+  }
+
+  /**
+   * A stopped call left a tool's goroutine running in `runner` (go/runner/stop.go): no new call
+   * goes to it, and it is stopped once the calls in flight are done — never under them, so other
+   * Go runs are not taken down. The next Go run starts a fresh runner.
+   */
+  private replaceWhenIdle(runner: GoRunner): void {
+    if (this.runner !== runner) return;
+    this.runner = undefined;
+    this.status = { state: 'idle', tools: [] };
+    void Promise.allSettled([...this.calls]).then(() => runner.stop());
   }
 
   private scheduleRebuild(): void {

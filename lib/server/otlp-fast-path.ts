@@ -5,10 +5,8 @@ import { readNodeBody } from './read-node-body';
 import { guardDirect, headerOf, postPathname } from './fast-path-request';
 import { refusalBody, type GuardConfig } from './request-guard';
 import type { TraceArrivals } from './attach/trace-arrivals';
-import { GENKIT_LOGS_PATH, GENKIT_ROOT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_TRACES_PATH, isGenkitLogsPath, isGenkitTracesPath, receiveGenkitLogs, receiveGenkitTraceData } from './attach/genkit-telemetry';
-
-/** The receivers this door answers: OTLP/HTTP, and genkit's telemetry-server API (attached apps). */
-const RECEIVER_PATHS = new Set(['/v1/traces', GENKIT_TRACES_PATH, GENKIT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_ROOT_LOGS_PATH]);
+import { isGenkitLogsPath, isGenkitTracesPath, receiveGenkitLogs, receiveGenkitTraceData } from './attach/genkit-telemetry';
+import { isSpanDoor } from './span-doors';
 
 function jsonAnswer(status: number, payload: unknown): OtlpAnswer {
   const body = Buffer.from(JSON.stringify(payload));
@@ -19,7 +17,7 @@ function jsonAnswer(status: number, payload: unknown): OtlpAnswer {
  * The OTLP receiver answered by Loopscope's HTTP server itself (scripts/start.js), in front of
  * Next: `POST /v1/traces` would otherwise pass Next's proxy (which buffers and re-streams the
  * body), its routing, its Web Request and Response adapters and its response compression — in
- * a profile of bench/ingest-throughput.ts about three quarters of the server's CPU per export.
+ * a profile of bench/ingest-throughput.bench.ts about three quarters of the server's CPU per export.
  * The request meets the same guard as in proxy.ts (Host, Origin, token; `guardRequest`), the
  * same body limit and the same `receiveOtlpExport` as the Next route (app/v1/traces).
  *
@@ -31,7 +29,8 @@ function jsonAnswer(status: number, payload: unknown): OtlpAnswer {
 export function createOtlpFastPath(options: { context: () => (OtlpReceiverContext & { attachment?: { arrivals: TraceArrivals } }) | undefined; guard: GuardConfig }): (request: IncomingMessage) => Promise<OtlpAnswer> | undefined {
   return (request) => {
     const pathname = postPathname(request);
-    if (pathname === undefined || !RECEIVER_PATHS.has(pathname)) return undefined;
+    // The receivers this door answers: OTLP/HTTP, and genkit's telemetry-server API (attached apps).
+    if (pathname === undefined || !isSpanDoor({ method: request.method, pathname })) return undefined;
     const context = options.context();
     if (!context) return undefined;
     // The receiver never takes the session cookie: a page cannot export spans.

@@ -28,7 +28,7 @@ export function readNodeBody(request: IncomingMessage, maxBytes: number): Promis
     });
     request.on('error', fail);
     // A client that goes away mid-body: nothing to store, and nobody to answer.
-    // Its error is made only then: every request closes, and an error's stack costs ≈50 µs (bench/capture-overhead.ts's server profile).
+    // Its error is made only then: every request closes, and an error's stack costs ≈50 µs (bench/capture-overhead.bench.ts's server profile).
     request.on('close', () => {
       if (!settled) fail(new LoopscopeError('INVALID_ARGUMENT', 'The client closed the connection before the body ended.'));
     });

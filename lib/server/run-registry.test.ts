@@ -23,6 +23,43 @@ const finished: GenerateResult = {
   outcome: { finishReason: 'stop', text: 'Booked.', interrupts: [], messages: [...HISTORY, { role: 'model', content: [{ text: 'Booked.' }] }] },
 };
 
+describe('RunRegistry: Stop', () => {
+  const stoppedFailure: GenerateResult = { traceIds: ['trace-3'], failure: { message: 'The run was stopped by the user.', status: 'CANCELLED' } };
+
+  it('a run asked to stop whose call then fails is stopped, not failed; the stop is forgotten once it ended', () => {
+    const { runs } = registry();
+    const { runId } = runs.create({ scenario: 'tool-hangs' });
+    runs.markStopping(runId);
+    expect(runs.complete(runId, stoppedFailure)).toMatchObject({ status: 'stopped', failure: { status: 'CANCELLED' }, finishReason: 'error' });
+    // Another run that fails is failed.
+    const other = runs.create({ scenario: 'tool-throws' });
+    expect(runs.complete(other.runId, stoppedFailure)?.status).toBe('failed');
+  });
+
+  it('a call that finished as the stop arrived stays finished; a stop that did not reach the run changes nothing', () => {
+    const { runs } = registry();
+    const finishing = runs.create({ scenario: 'respond-to-question' });
+    runs.markStopping(finishing.runId);
+    expect(runs.complete(finishing.runId, finished)?.status).toBe('finished');
+    const refused = runs.create({ scenario: 'tool-throws' });
+    runs.markStopping(refused.runId);
+    runs.markStopping(refused.runId, false);
+    expect(runs.complete(refused.runId, stoppedFailure)?.status).toBe('failed');
+  });
+
+  it('whenEnded: the run once it is no longer running, or as it is at the timeout', async () => {
+    const { runs } = registry();
+    const { runId } = runs.create({ scenario: 'tool-hangs' });
+    const ended = runs.whenEnded(runId, 5_000);
+    runs.markStopping(runId);
+    runs.complete(runId, stoppedFailure);
+    expect(await ended).toMatchObject({ runId, status: 'stopped' });
+    const still = runs.create({ scenario: 'slow-tool' });
+    expect(await runs.whenEnded(still.runId, 10)).toMatchObject({ status: 'running' });
+    expect(await runs.whenEnded('no-such-run', 10)).toBeUndefined();
+  });
+});
+
 describe('RunRegistry', () => {
   it('creates a running run and reports it', () => {
     const { runs, changes } = registry();
@@ -125,6 +162,18 @@ describe('RunRegistry', () => {
     expect(session?.failure?.message).toBe('Tool lookupOrder failed: boom');
     expect(changes.at(-1)?.status).toBe('failed');
     expect(thrownLoopscopeError(() => runs.resumeInput(runId, {})).code).toBe('FAILED_PRECONDITION');
+  });
+
+  it('bounds what every page gets in run events: a label naming a recorded model, a failure message, a fork (issue 36)', () => {
+    const { runs, changes } = registry();
+    const model = 'm'.repeat(1_000_000);
+    const { runId } = runs.create({ label: `resume of ${model}`, resumeOf: { traceIds: ['0af7651916cd43dd8448eb211c80319c'] } });
+    runs.complete(runId, { traceIds: ['trace-9'], failure: { message: `Tool ${'t'.repeat(5_000_000)} failed` } });
+    const fork = runs.create({ label: 'replay of x.json', replay: { source: { file: 'x.json' }, liveTools: false, mode: 'strict', fork: `lookup answers ${'"o"'.repeat(400_000)}` } });
+    for (const change of changes) expect(JSON.stringify(change).length, change.label.slice(0, 20)).toBeLessThan(3_000);
+    expect(changes.at(0)?.label).toBe(`resume of ${'m'.repeat(190)}… [${model.length + 'resume of '.length} characters in all]`);
+    expect(runs.get(runId)?.failure?.message).toMatch(/^Tool t+… \[5000012 characters in all\]$/);
+    expect(fork.replay?.fork).toMatch(/… \[1200015 characters in all\]$/);
   });
 
   it('complete on an unknown run returns undefined and reports nothing', () => {

@@ -9,6 +9,7 @@ import type { SpanStartEvent } from '../contract/span-start';
 import type { TraceSource } from '../contract/trace-source';
 import { LoopscopeError } from '../errors';
 import { describeOutcome } from '../replay/replay-report';
+import { boundText, MESSAGE_MAX_CHARACTERS } from '../trace/bounded-text';
 import type { ResumeRequest } from '../runtime/runner-protocol';
 import type { GenerateResult } from './runner-supervisor';
 
@@ -31,6 +32,10 @@ interface RunState {
   lastGenerate?: { traceId: string; spanId: string };
   /** Span starts seen so far, replayed to a page that connects late (its spans may still be open). */
   spanStarts: SpanStartEvent[];
+  /** The user asked to stop it: the end of its call reads as `stopped`. */
+  stopping?: boolean;
+  /** Callers waiting for it to stop running. */
+  endWaiters?: (() => void)[];
 }
 
 const MAX_RUNS = 200;
@@ -45,7 +50,8 @@ export class RunRegistry {
   create(run: NewRun): RunSession {
     const session: RunSession = {
       runId: randomUUID(),
-      ...('scenario' in run ? { label: run.scenario, scenario: run.scenario } : { label: run.label }),
+      // A label may name a recorded model or tool (`resume of <model>`): bounded as lists bound names.
+      ...('scenario' in run ? { label: boundText(run.scenario), scenario: run.scenario } : { label: boundText(run.label) }),
       status: 'running',
       traceIds: [],
       startedAt: Date.now(),
@@ -54,7 +60,7 @@ export class RunRegistry {
       mode: run.mode ?? { kind: 'run' },
       pauses: [],
       version: 0,
-      ...('replay' in run && run.replay ? { replay: run.replay } : {}),
+      ...('replay' in run && run.replay ? { replay: run.replay.fork === undefined ? run.replay : { ...run.replay, fork: boundText(run.replay.fork, MESSAGE_MAX_CHARACTERS) } } : {}),
       ...('resumeOf' in run && run.resumeOf ? { resumeOf: run.resumeOf } : {}),
       ...('provider' in run && run.provider ? { provider: run.provider } : {}),
       ...('app' in run && run.app ? { app: run.app } : {}),
@@ -122,6 +128,32 @@ export class RunRegistry {
     this.update(state, { traceIds: [...state.session.traceIds, traceId] });
   }
 
+  /**
+   * The user asked to stop the run (`false`: the stop did not reach it): when its call ends
+   * with a failure, the run is `stopped`, not `failed`. A call that finished meanwhile stays finished.
+   */
+  markStopping(runId: string, stopping = true): void {
+    const state = this.runs.get(runId);
+    if (state) state.stopping = stopping;
+  }
+
+  /** The run once it is no longer running, or as it is after `timeoutMs` (undefined: no such run). */
+  whenEnded(runId: string, timeoutMs: number): Promise<RunSession | undefined> {
+    const state = this.runs.get(runId);
+    if (!state || state.session.status !== 'running') return Promise.resolve(state?.session);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve(this.runs.get(runId)?.session ?? state.session);
+      };
+      const timer = setTimeout(() => {
+        state.endWaiters = state.endWaiters?.filter((waiter) => waiter !== done);
+        resolve(state.session);
+      }, timeoutMs);
+      (state.endWaiters ??= []).push(done);
+    });
+  }
+
   /** The history and scenario to resume a paused run with. */
   resumeInput<Answer = ResumeRequest>(runId: string, resume: Answer): { scenario?: string; messages: unknown[]; resume: Answer; answers?: { traceId: string; spanId: string } } {
     const state = this.runs.get(runId);
@@ -140,7 +172,7 @@ export class RunRegistry {
     const traceIds = [...state.session.traceIds];
     for (const traceId of result.traceIds) if (!traceIds.includes(traceId)) traceIds.push(traceId);
     if (result.failure) {
-      this.update(state, { status: 'failed', failure: result.failure, traceIds, endedAt: Date.now(), finishReason: 'error', pauses: [] });
+      this.update(state, { status: state.stopping ? 'stopped' : 'failed', failure: result.failure, traceIds, endedAt: Date.now(), finishReason: 'error', pauses: [] });
     } else {
       const outcome = result.outcome;
       state.messages = outcome?.messages;
@@ -183,7 +215,7 @@ export class RunRegistry {
     const stepOutcomes = result.report?.steps.map((step) => ({ recorded: describeOutcome(step.recorded), replayed: describeOutcome(step.replayed) }));
     const replay = { ...state.session.replay, report: result.report, ...(stepOutcomes ? { stepOutcomes } : {}) };
     if (result.failure || !result.report) {
-      this.update(state, { status: 'failed', failure: result.failure ?? { message: 'The replay ended without a report.' }, traceIds, endedAt: Date.now(), replay });
+      this.update(state, { status: state.stopping ? 'stopped' : 'failed', failure: result.failure ?? { message: 'The replay ended without a report.' }, traceIds, endedAt: Date.now(), replay });
     } else {
       this.update(state, { status: 'finished', finishReason: result.report.matched ? 'match' : 'diverged', traceIds, endedAt: Date.now(), replay });
     }
@@ -191,7 +223,13 @@ export class RunRegistry {
   }
 
   private update(state: RunState, patch: Partial<RunSession>): void {
-    state.session = { ...state.session, ...patch, version: state.session.version + 1 };
+    // Every page gets every run's changes (the home page too): a failure's message is bounded like a summary's.
+    const failure = patch.failure ? { failure: { ...patch.failure, message: boundText(patch.failure.message, MESSAGE_MAX_CHARACTERS) } } : {};
+    state.session = { ...state.session, ...patch, ...failure, version: state.session.version + 1 };
+    if (state.session.status !== 'running') {
+      state.stopping = false;
+      for (const waiter of state.endWaiters?.splice(0) ?? []) waiter();
+    }
     this.onChange(state.session);
   }
 }

@@ -156,11 +156,24 @@ export async function continueRun(context: AppContext, runId: string): Promise<v
   for (const pause of run.pauses) await decidePause({ context, runId, pauseId: pause.pauseId, decision: { action: 'continue' } });
 }
 
-/** Stop: aborts the generate; the trace records that it was stopped. */
-export async function stopRun(context: AppContext, runId: string): Promise<void> {
+/** How long Stop waits for the run to end before it answers with the run as it is (it ends at once: request-stop.ts). */
+const STOP_WAIT_MS = 5_000;
+
+/**
+ * Stop, for a run in any mode and on any runtime: its runner ends it at once — a tool that is
+ * executing is not waited for, and a runner that cannot let go is killed and replaced — and its
+ * trace says it was stopped (open spans closed as stopped). Answers with the run once it ended:
+ * `stopped`, with the failure saying where it stopped.
+ */
+export async function stopRun(context: AppContext, runId: string): Promise<RunSession> {
   runningRun(context, runId);
+  context.runs.markStopping(runId);
   const result = await stepCommand(context, { type: 'stop', runId });
-  if (!result.ok) throw new LoopscopeError('FAILED_PRECONDITION', result.message ?? 'The run could not be stopped.');
+  if (!result.ok) {
+    context.runs.markStopping(runId, false);
+    throw new LoopscopeError('FAILED_PRECONDITION', result.message ?? 'The run could not be stopped.');
+  }
+  return (await context.runs.whenEnded(runId, STOP_WAIT_MS)) ?? runningRun(context, runId);
 }
 
 /** Sets or clears breakpoints (also while paused); a run in step mode stays in step mode. */

@@ -6,7 +6,8 @@ export interface RunnerAssignment {
   sharedWith?: string[];
 }
 
-export type AcquireResult = { assignment: RunnerAssignment } | { failure: string };
+/** A run's runner, or why it has none (`status`: the failure's status, UNAVAILABLE unless it says). */
+export type AcquireResult = { assignment: RunnerAssignment } | { failure: string; status?: string };
 
 export interface RunnerPoolOptions {
   /** At most this many runner processes at once (LOOPSCOPE_MAX_RUNNERS). */
@@ -103,6 +104,17 @@ export class RunnerPool {
       this.waiters.push(waiter);
       this.dispatch();
     });
+  }
+
+  /** Takes a run out of the line for a runner (stopped before it got one): it fails with `failure`. False when it was not waiting. */
+  withdraw({ runId, failure, status }: { runId: string; failure: string; status: string }): boolean {
+    const index = this.waiters.findIndex((waiter) => waiter.runId === runId);
+    if (index < 0) return false;
+    const [waiter] = this.waiters.splice(index, 1);
+    clearTimeout(waiter.timer);
+    waiter.resolve({ failure, status });
+    this.options.onChange();
+    return true;
   }
 
   /** The request on `process` is over. */

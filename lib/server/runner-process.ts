@@ -24,6 +24,8 @@ export interface StepCommandResult {
   /** Rules the decision breaks (refused unless forced; warnings when forced). */
   problems?: string[];
   message?: string;
+  /** The runner gave no answer in time (its event loop is blocked: a tool busy-looping). */
+  unanswered?: true;
 }
 
 export type StepCommand =
@@ -111,13 +113,15 @@ export class RunnerProcess {
   exitReason?: string;
   /** Set when the pool ended it on purpose with nothing left in flight (a spare too many, tools changed). */
   retired = false;
-  /** Finishes what it runs, then is retired (tools/ changed under it). */
+  /** Finishes what it runs, then is retired (tools/ changed under it, or a stopped run left code running in it). */
   retiring = false;
+  /** Runs here the user stopped: if the runner dies (is killed for them), their open spans are closed as stopped. */
+  readonly stoppedRuns = new Set<string>();
   private readonly child: ChildProcess;
   private readonly pending = new Map<string, PendingRequest>();
   private readonly pendingCommands = new Map<string, (result: StepCommandResult) => void>();
-  /** Open pauses by run: a run whose every pause is open runs no code. */
-  private readonly pauses = new Map<string, Set<string>>();
+  /** Open pauses by run, then by pause id: a run whose every pause is open runs no code. */
+  private readonly pauses = new Map<string, Map<string, PauseInfo>>();
   private lastPong = Date.now();
 
   constructor(
@@ -132,7 +136,7 @@ export class RunnerProcess {
       process.execPath,
       [
         `--max-old-space-size=${settings.memoryLimitMb}`,
-        // For benchmarks (bench/bench-server.ts): a CPU profile of each runner, written when it exits.
+        // For benchmarks (bench/lib/bench-server.ts): a CPU profile of each runner, written when it exits.
         ...(process.env.LOOPSCOPE_RUNNER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOOPSCOPE_RUNNER_CPU_PROF}`] : []),
         ...program,
       ],
@@ -140,7 +144,7 @@ export class RunnerProcess {
         cwd: settings.projectDir,
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         // The V8 serializer, not JSON: a run's span batch (~200 KB of attribute strings that are
-        // themselves JSON) is copied rather than escaped and parsed on both sides (bench/capture-overhead.ts).
+        // themselves JSON) is copied rather than escaped and parsed on both sides (bench/capture-overhead.bench.ts).
         serialization: 'advanced',
         env: runnerEnvironment({
           LOOPSCOPE_TOOLS_DIR: settings.toolsDir,
@@ -184,7 +188,12 @@ export class RunnerProcess {
   /** True when every run here is paused and none of its tools is executing (sharing risks no running code). */
   get onlyPausedRuns(): boolean {
     if (this.pending.size === 0) return false;
-    return this.runIds.every((runId) => (this.pauses.get(runId)?.size ?? 0) > 0 && !this.ledger.hasRunningTool(runId));
+    return this.runIds.every((runId) => {
+      const pauses = this.pauses.get(runId);
+      if (!pauses || pauses.size === 0) return false;
+      const pausedTools = [...pauses.values()].flatMap((pause) => (pause.tool ? [pause.tool] : []));
+      return !this.ledger.hasRunningTool(runId, pausedTools);
+    });
   }
 
   holdsRun(runId: string): boolean {
@@ -234,15 +243,16 @@ export class RunnerProcess {
     return requests;
   }
 
-  /** Sends a step command (decision, mode change, stop) and waits for the runner's answer. */
-  command(command: StepCommand): Promise<StepCommandResult> {
+  /** Sends a step command (decision, mode change, stop) and waits for the runner's answer (10 s unless `timeoutMs` says). */
+  command(command: StepCommand, options: { timeoutMs?: number } = {}): Promise<StepCommandResult> {
     if (!this.child.connected) return Promise.resolve({ ok: false, message: 'The runner is not running.' });
     const requestId = `command:${++requestCounter}`;
+    const timeoutMs = options.timeoutMs ?? 10_000;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pendingCommands.delete(requestId);
-        resolve({ ok: false, message: 'The runner did not answer within 10 s.' });
-      }, 10_000);
+        resolve({ ok: false, unanswered: true, message: `The runner did not answer within ${timeoutMs / 1000} s.` });
+      }, timeoutMs);
       timer.unref();
       this.pendingCommands.set(requestId, (result) => {
         clearTimeout(timer);
@@ -307,7 +317,7 @@ export class RunnerProcess {
    * Ties the traces these span starts or ends belong to to their requests and runs, each trace
    * once, before their spans are published (the page's filter by run needs it). The spans say
    * it themselves: a message of its own for each new trace woke this process once more per run
-   * (bench/runner-process-overhead.ts). Ends count too: a span that ended before its start left
+   * (bench/runner-process-overhead.bench.ts). Ends count too: a span that ended before its start left
    * the runner is reported by its end alone (runner-span-outbox.ts). A span of no run is not tied.
    */
   private noteTraces(spans: readonly { runId?: string; requestId?: string; traceId: string }[]): void {
@@ -350,8 +360,8 @@ export class RunnerProcess {
       }
       case 'paused': {
         let pauses = this.pauses.get(event.runId);
-        if (!pauses) this.pauses.set(event.runId, (pauses = new Set()));
-        pauses.add(event.pause.pauseId);
+        if (!pauses) this.pauses.set(event.runId, (pauses = new Map()));
+        pauses.set(event.pause.pauseId, event.pause);
         this.events.onPause(event.runId, event.pause);
         break;
       }
@@ -370,6 +380,9 @@ export class RunnerProcess {
         const pending = this.pending.get(event.requestId);
         if (!pending) break;
         this.pending.delete(event.requestId);
+        // A stopped run's tool code still runs here: no run is given this runner again, and it is
+        // retired once the runs it holds are done (runner-pool.ts release).
+        if (event.codeLeftRunning) this.retiring = true;
         if (!this.holdsRun(pending.runId)) this.pauses.delete(pending.runId);
         pending.resolve(
           event.type === 'generate-result'

@@ -1,56 +1,88 @@
 import { errorMessage } from '../errors';
 import type { EndedSpanRecord, SpanStartEvent } from '../runtime/runner-protocol';
-import { closedSpanFromStart } from '../contract/open-span';
+import { openSpanFromStart } from '../contract/open-span';
+import { closedSpanFromStart, isPaused, runningToolOf, type RunningTool } from '../dialects/open-spans';
 import type { Span } from '../trace/span';
 import { spanFromEndedRecord } from '../contract/ended-span';
 
+/** A tool that was executing in a runner, and the run it belongs to. */
+export interface RunningToolOfRun extends RunningTool {
+  runId: string;
+}
+
 /** What a dead runner leaves of its open spans. */
 export interface RunnerRemains {
-  /** Spans that started and never ended, closed as failed with the cause. */
+  /** Spans that started and never ended, closed as failed (or stopped, for a run the user stopped) with the cause. */
   closed: Span[];
-  /** Tool spans that were running when the runner died (for the runs' failure messages). */
-  runningTools: SpanStartEvent[];
+  /** Tools that were running when the runner died (for the runs' failure messages). */
+  runningTools: RunningToolOfRun[];
+}
+
+interface OpenSpan {
+  event: SpanStartEvent;
+  /** The tool it executes, as its runtime's dialect reads the start (lib/dialects/open-spans.ts). */
+  tool?: RunningTool;
 }
 
 const keyOf = (span: { traceId: string; spanId: string }) => span.traceId + span.spanId;
 
-/** True for a start event of a genkit tool span. */
-export function isToolStart(event: SpanStartEvent): boolean {
-  return event.attributes['genkit:type'] === 'action' && event.attributes['genkit:metadata:subtype'] === 'tool';
-}
-
 /**
  * The server's record of one runner's open spans: started, not ended. Normally it empties
- * out within milliseconds; when the runner dies they are closed as failed, so its trace keeps
- * what was running (docs/architecture.md: a tool kills at most its runner, not its trace).
+ * out within milliseconds; when the runner dies they are closed — as failed, or as stopped for
+ * a run the user stopped — in their runtime's shape, so the trace keeps what was running
+ * (docs/architecture.md: a tool kills at most its runner, not its trace). Which open span is a
+ * tool executing is each runtime's knowledge (its dialect's `runningTool`), read once per start.
  * Ended spans are not kept here: they go to the store as they arrive (span-write-behind.ts).
  */
 export class RunnerSpanLedger {
-  private readonly open = new Map<string, SpanStartEvent>();
+  private readonly open = new Map<string, OpenSpan>();
 
   recordStarts(events: readonly SpanStartEvent[]): void {
-    for (const event of events) if (event.requestId) this.open.set(keyOf(event), event);
+    for (const event of events) {
+      if (!event.requestId) continue;
+      const tool = runningToolOf(openSpanFromStart(event));
+      this.open.set(keyOf(event), tool ? { event, tool } : { event });
+    }
   }
 
   recordEnds(records: readonly EndedSpanRecord[]): void {
     for (const record of records) this.open.delete(keyOf(record));
   }
 
-  /** True while one of the run's tools is executing here. */
-  hasRunningTool(runId: string): boolean {
-    for (const event of this.open.values()) if (event.runId === runId && isToolStart(event)) return true;
+  /**
+   * True while one of the run's tools is executing here (whichever runtime runs it); a tool
+   * paused before it runs (`paused`: the AI SDK opens its span first) is not executing.
+   */
+  hasRunningTool(runId: string, paused: readonly RunningTool[] = []): boolean {
+    for (const { event, tool } of this.open.values()) if (tool && event.runId === runId && !isPaused(tool, paused)) return true;
     return false;
+  }
+
+  /** The tools executing here now, each with its run. */
+  runningTools(): RunningToolOfRun[] {
+    return [...this.open.values()].flatMap(({ event, tool }) => (tool ? [{ runId: event.runId, ...tool }] : []));
   }
 
   /** The request is over: forgets its open spans (the runner closed them, and reported them ended). */
   endRequest(requestId: string): void {
-    for (const [id, event] of this.open) if (event.requestId === requestId) this.open.delete(id);
+    for (const [id, { event }] of this.open) if (event.requestId === requestId) this.open.delete(id);
   }
 
-  /** The runner died at `endTimeUnixNano`: every open span closed as failed with `message`. Empties the ledger. */
-  remains(close: { endTimeUnixNano: string; message: string }): RunnerRemains {
-    const runningTools = [...this.open.values()].filter(isToolStart);
-    const closed = [...this.open.values()].map((event) => closedSpanFromStart(event, { ...close, closedBy: 'runner-died' }));
+  /**
+   * The runner died at `endTimeUnixNano`: every open span closed as failed with `message`, those
+   * of the runs in `stopped` as stopped with its message. Empties the ledger.
+   */
+  remains(close: { endTimeUnixNano: string; message: string; stopped?: { runIds: ReadonlySet<string>; message: string } }): RunnerRemains {
+    const runningTools = this.runningTools();
+    const closed = [...this.open.values()].map(({ event }) => {
+      const stopped = close.stopped?.runIds.has(event.runId) === true;
+      return closedSpanFromStart({
+        event,
+        ending: stopped ? { kind: 'stopped', message: close.stopped!.message } : { kind: 'failed', message: close.message },
+        closedBy: stopped ? 'run-stopped' : 'runner-died',
+        endTimeUnixNano: close.endTimeUnixNano,
+      });
+    });
     this.open.clear();
     return { closed, runningTools };
   }

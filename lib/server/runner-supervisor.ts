@@ -60,6 +60,14 @@ export interface RunnerSupervisorOptions {
 const withoutPeriod = (sentence: string) => sentence.replace(/\.\s*$/, '');
 
 /**
+ * How long a runner has to answer a Stop. A runner answers at once (lib/runtime/request-stop.ts:
+ * it ends the run without waiting for a tool's code); one that does not has its event loop
+ * blocked — a tool busy-looping — and is killed.
+ */
+export const STOP_ANSWER_MS = 1_000;
+const STOPPED_SPAN_MESSAGE = 'The run was stopped by the user before this span ended (closed by Loopscope).';
+
+/**
  * Starts and watches the runner processes (a pool: see runner-pool.ts). Whatever a tool does
  * — throw, hang, exit, busy-loop, eat memory — the worst outcome is its own run failed (with
  * the tool named and its spans kept) and a fresh runner; other runs go on.
@@ -143,7 +151,11 @@ export class RunnerSupervisor {
     const headline = withoutPeriod(process.exitReason ?? (exit.signal ? `The runner was killed (${exit.signal})` : `The runner exited with code ${exit.code}`));
     // What it wrote to its spool and no message announced (a tool's busy loop, a crash) counts as reported.
     const spooled = process.takeSpooled();
-    const remains = process.ledger.remains({ endTimeUnixNano: millisToNanos(Date.now()), message: `${headline} before this span ended (closed by Loopscope).` });
+    const remains = process.ledger.remains({
+      endTimeUnixNano: millisToNanos(Date.now()),
+      message: `${headline} before this span ended (closed by Loopscope).`,
+      stopped: { runIds: process.stoppedRuns, message: STOPPED_SPAN_MESSAGE },
+    });
     const pending = process.takePending();
     if (!process.retired && !this.stopped) {
       this.restarts += 1;
@@ -154,11 +166,12 @@ export class RunnerSupervisor {
     this.writeBehind.add(remains.closed);
     await this.writeBehind.flush();
     for (const request of pending) {
+      const stoppedByUser = process.stoppedRuns.has(request.runId);
       request.resolve({
         traceIds: [...request.traceIds],
         failure: {
-          message: describeRunnerDeath({ headline, killedByServer: process.exitReason !== undefined, runId: request.runId, runningTools: remains.runningTools }),
-          status: 'UNAVAILABLE',
+          message: describeRunnerDeath({ headline, killedByServer: process.exitReason !== undefined, stoppedByUser, runId: request.runId, runningTools: remains.runningTools }),
+          status: stoppedByUser ? 'CANCELLED' : 'UNAVAILABLE',
         },
       });
     }
@@ -259,7 +272,7 @@ export class RunnerSupervisor {
 
   private async request(command: RunnerRequest): Promise<GenerateResult> {
     const acquired = await this.pool.acquire(command.runId);
-    if ('failure' in acquired) return { traceIds: [], failure: { message: acquired.failure, status: 'UNAVAILABLE' } };
+    if ('failure' in acquired) return { traceIds: [], failure: { message: acquired.failure, status: acquired.status ?? 'UNAVAILABLE' } };
     const { process, sharedWith } = acquired.assignment;
     this.options.onRunRunner?.(command.runId, { pid: process.pid, ...(sharedWith ? { sharedWith } : {}) });
     const { requestId, done } = process.request(command);
@@ -276,9 +289,35 @@ export class RunnerSupervisor {
 
   /** Sends a step command (decision, mode change, stop) to the runner that runs the run. */
   command(command: StepCommand): Promise<StepCommandResult> {
-    const process = [...this.pool.processes].find((candidate) => candidate.state !== 'exited' && candidate.holdsRun(command.runId));
+    if (command.type === 'stop') return this.stopRun(command.runId);
+    const process = this.runnerOf(command.runId);
     if (!process) return Promise.resolve({ ok: false, message: `Run ${command.runId} is not running in any runner.` });
     return process.command(command);
+  }
+
+  private runnerOf(runId: string): RunnerProcess | undefined {
+    return [...this.pool.processes].find((candidate) => candidate.state !== 'exited' && candidate.holdsRun(runId));
+  }
+
+  /**
+   * Stop, for a run of any mode: a run still waiting for a runner leaves the line; a running
+   * one is stopped by its runner, which ends it at once (lib/runtime/request-stop.ts: a tool
+   * executing is not waited for, and the runner is then replaced: runner-process.ts). A runner
+   * that does not answer within STOP_ANSWER_MS is stuck (a tool busy-looping): it is killed, its
+   * run's open spans closed as stopped, other runs it held failed as for any death, and a fresh
+   * runner replaces it.
+   */
+  private async stopRun(runId: string): Promise<StepCommandResult> {
+    if (this.pool.withdraw({ runId, failure: 'The run was stopped by the user while it waited for a runner.', status: 'CANCELLED' })) return { ok: true };
+    const process = this.runnerOf(runId);
+    if (!process) return { ok: false, message: `Run ${runId} is not running in any runner.` };
+    const answer = await process.command({ type: 'stop', runId }, { timeoutMs: STOP_ANSWER_MS });
+    if (!answer.unanswered) return answer;
+    // It ended meanwhile (the answer was late, not missing): nothing to kill.
+    if (!process.holdsRun(runId)) return { ok: true };
+    process.stoppedRuns.add(runId);
+    process.kill(`The run was stopped by the user, and its runner did not answer within ${STOP_ANSWER_MS / 1000} s (a tool may be stuck in a busy loop), so it was killed.`);
+    return { ok: true };
   }
 
   /** Replaces every runner now (the user asked). Runs in flight fail with the reason. */

@@ -30,7 +30,7 @@ function errorAnswer(error: unknown): DirectAnswer {
  * `POST /api/runs` answered by Loopscope's HTTP server itself (scripts/start.js), in front of
  * Next, as the OTLP receiver is (otlp-fast-path.ts): Next's proxy, routing and Web Request and
  * Response adapters cost ≈5 ms per request here, on the path of every run a page or a script
- * starts (bench/capture-overhead.ts: a 21-turn scripted run takes ≈20–40 ms). The request meets
+ * starts (bench/capture-overhead.bench.ts: a 21-turn scripted run takes ≈20–40 ms). The request meets
  * the same guard as in proxy.ts (Host, Origin, token or the page's session cookie with Fetch
  * Metadata; `guardRequest`), the same body limit and media type as `readJsonBody`, and the same
  * `postRuns` as the Next route (app/api/runs). Answers carry the security headers without a

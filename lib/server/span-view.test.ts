@@ -29,6 +29,19 @@ describe('spanView', () => {
     expect(view.interruptMetadata).toBeUndefined();
   });
 
+  it('bounds the header label as the lists do, and carries the whole: the name itself, or the cut label apart (issue 36)', () => {
+    const longName = 'n'.repeat(5_000_000);
+    const plain = spanView(buildSpan({ name: longName }));
+    expect(plain.label).toBe(`${'n'.repeat(200)}… [5000000 characters in all]`);
+    expect(plain.name).toBe(longName);
+    expect(plain.wholeLabel).toBeUndefined();
+    const longTool = 't'.repeat(300);
+    const tool = spanView(buildSpan({ name: 'tool-span', attributes: toolAttributes(longTool) }));
+    expect(tool.label).toBe(`${'t'.repeat(200)}… [300 characters in all]`);
+    expect(tool.wholeLabel).toBe(longTool);
+    expect(spanView(buildSpan({ name: 'getWeather', attributes: toolAttributes('getWeather') })).wholeLabel).toBeUndefined();
+  });
+
   it('keeps a value that is not JSON as its raw text, with the reason — also one nested too deep', () => {
     const truncated = spanView(buildSpan({ attributes: { ...toolAttributes('t'), 'genkit:output': '{"cut": ' } }));
     expect(truncated.output).toMatchObject({ parsed: false, raw: '{"cut": ' });

@@ -1,6 +1,7 @@
 import type { RecordedValue, SpanView } from '../contract/span-view';
 import { classifySpan } from '../dialects/classify-span';
 import { dialectOf } from '../dialects/registry';
+import { boundText } from '../trace/bounded-text';
 import { parseJsonAttribute } from '../trace/parse-json-attribute';
 import { nanosToMillis, spanDurationMillis, type AttributeValue, type Span } from '../trace/span';
 
@@ -21,6 +22,7 @@ export function spanView(span: Span): SpanView {
   const interrupted = classification.outcome === 'interrupted';
   // The runtime that recorded the span knows which attributes hold its values.
   const dialect = dialectOf(span);
+  const label = boundText(classification.label);
   const values = dialect?.spanValues(span, interrupted) ?? { attributeKeys: [] };
   const shownApart = new Set(values.attributeKeys);
   // Keys come from the trace: a null-prototype map keeps `__proto__` an ordinary key.
@@ -34,7 +36,9 @@ export function spanView(span: Span): SpanView {
     runtime: dialect?.id,
     name: span.name,
     role: classification.role,
-    label: classification.label,
+    // The header's words are bounded; the whole label is here too when it is not the name.
+    label,
+    ...(label !== classification.label && classification.label !== span.name ? { wholeLabel: classification.label } : {}),
     outcome: classification.outcome,
     startTime: nanosToMillis(span.startTimeUnixNano),
     durationMs: spanDurationMillis(span),

@@ -25,7 +25,7 @@ const DEFAULT_MAX_DELAY_MS = 50;
  * fast model) are written as one append once the burst is quiet, or after a bounded delay
  * while spans keep coming, so the page sees a slow model's turns as they end. The store
  * rewrites a trace's file on every append, so one append per burst — and, for a run that
- * ends within the quiet time, one per run — is what keeps capture cheap (bench/capture-overhead.ts).
+ * ends within the quiet time, one per run — is what keeps capture cheap (bench/capture-overhead.bench.ts).
  * `flush` hands what is waiting to the store at once: the supervisor calls it when a request
  * ends, before the run is reported done. The store answers every read after the appends
  * queued before it (read-your-writes, lib/trace/trace-store.ts), so a page that asks for the

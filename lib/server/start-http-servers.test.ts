@@ -227,3 +227,81 @@ describe('startHttpServers: close', () => {
     await expect(get({ port, host: '127.0.0.1' })).rejects.toThrow(/ECONNREFUSED/);
   });
 });
+
+/** The security headers of every response (security-headers.ts), as they appear in a raw answer. */
+function expectSecurityHeaders(answer: string, what: string): void {
+  const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase();
+  expect(head, what).toContain("content-security-policy: default-src 'self'");
+  expect(head, what).toContain("frame-ancestors 'none'");
+  expect(head, what).toContain('x-frame-options: deny');
+  expect(head, what).toContain('x-content-type-options: nosniff');
+  expect(head, what).toContain('referrer-policy: no-referrer');
+}
+
+describe('startHttpServers: request lines Next would answer itself', () => {
+  it('refuses absolute-form and asterisk-form targets with 400 (Next redirected GET http://evil.example/ to that host), before the handler', async () => {
+    const echo = echoHandler();
+    const port = await start({ handle: echo.handle });
+    for (const line of ['GET http://evil.example/ HTTP/1.1', `GET http://127.0.0.1:${port}/ HTTP/1.1`, 'GET * HTTP/1.1', 'OPTIONS * HTTP/1.1']) {
+      const text = await rawExchange({ port, write: `${line}\r\nHost: 127.0.0.1:${port}\r\n\r\n` }).text;
+      expect(text, line).toMatch(/^HTTP\/1\.1 400 /);
+      expect(text.toLowerCase(), line).not.toContain('location:');
+      expectSecurityHeaders(text, line);
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } };
+      expect(body.error.code, line).toBe('INVALID_ARGUMENT');
+      expect(body.error.message, line).toContain('is not a path');
+    }
+    expect(echo.calls()).toBe(0);
+  });
+
+  it('refuses TRACE with 405 (Next answered it with a plain-text 500)', async () => {
+    const echo = echoHandler();
+    const port = await start({ handle: echo.handle });
+    const text = await rawExchange({ port, write: `TRACE / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n` }).text;
+    expect(text).toMatch(/^HTTP\/1\.1 405 /);
+    expect(text.toLowerCase()).toContain('allow: get, head, post');
+    expectSecurityHeaders(text, 'TRACE');
+    expect(echo.calls()).toBe(0);
+  });
+
+  it("puts the security headers on what the handler answers by itself (Next's 308s and 500s before its proxy runs)", async () => {
+    // Next answers some requests before proxy.ts sets the headers: a path with a trailing slash
+    // gets a bare 308, an error a bare plain-text 500. This handler answers likewise.
+    const handle: RequestHandler = (request, response) => {
+      if (request.url === '/apps/') return void response.writeHead(308, { location: '/apps' }).end('/apps');
+      response.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+    };
+    const port = await start({ handle });
+    for (const path of ['/apps/', '/boom']) {
+      const text = await rawExchange({ port, write: `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n` }).text;
+      expectSecurityHeaders(text, path);
+    }
+  });
+
+  it('a handler that sets its own CSP (the proxy, with its nonce) replaces the default one: one policy, not two', async () => {
+    const handle: RequestHandler = (_request, response) => {
+      response.setHeader('content-security-policy', "script-src 'nonce-abc'");
+      response.end('page');
+    };
+    const port = await start({ handle });
+    const text = await rawExchange({ port, write: `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n` }).text;
+    expect(text.toLowerCase().match(/content-security-policy:/g)).toHaveLength(1);
+    expect(text).toContain("script-src 'nonce-abc'");
+  });
+
+  it("answers what Node cannot parse (400), too-large headers (431), an unmet Expect (417) and slow headers (408) with the security headers (Node's own answers had none)", async () => {
+    const port = await start({ handle: echoHandler().handle, timeouts: { headersTimeoutMs: 400, requestTimeoutMs: 800 } });
+    const garbage = await rawExchange({ port, write: 'NOT HTTP AT ALL\r\n\r\n' }).text;
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expectSecurityHeaders(garbage, 'garbage');
+    const huge = await rawExchange({ port, write: `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n` }).text;
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expectSecurityHeaders(huge, 'huge headers');
+    const expectation = await rawExchange({ port, write: 'GET / HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n' }).text;
+    expect(expectation).toMatch(/^HTTP\/1\.1 417 /);
+    expectSecurityHeaders(expectation, 'Expect: something-else');
+    const slow = await rawExchange({ port, write: 'GET / HTTP/1.1\r\nHost: x\r\n' }).text;
+    expect(slow).toMatch(/^HTTP\/1\.1 408 /);
+    expectSecurityHeaders(slow, 'slow headers');
+  });
+});

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { errorMessage } from '../errors';
 import { declaredBodyRefusal, type EarlyResponse } from './declared-body-refusal';
 import type { ListenPlan } from './listen-plan';
+import { requestLineRefusal } from './request-line-refusal';
 import { securityHeaders } from './security-headers';
 import type { HttpTimeouts } from './server-config';
 
@@ -67,6 +68,33 @@ function sendEarly(response: ServerResponse, early: DirectAnswer): void {
   response.end(early.body);
 }
 
+/**
+ * The security headers go on the response before Next gets it: the responses Next writes itself,
+ * before or without its proxy (proxy.ts) — the 308s of its path normalization, its plain-text
+ * 500 for a method it does not take (`TRACE /`) — carry them too. The proxy replaces the CSP
+ * with its own, which carries the request's nonce (`setHeader` replaces, never appends).
+ */
+function withSecurityHeaders(response: ServerResponse): void {
+  for (const [name, value] of Object.entries(securityHeaders())) response.setHeader(name, value);
+}
+
+/**
+ * Node's answer to a request it could not parse (400), whose headers were too large (431) or too
+ * slow (408), with the security headers — Node's own answer has none. As Node's default
+ * `clientError` handling does: answer only if nothing was sent yet, then close.
+ */
+function answerClientError(error: NodeJS.ErrnoException & { code?: string }, socket: Duplex): void {
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400;
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !pending?.headersSent && error.code !== 'ECONNRESET') {
+    const headers = Object.entries({ ...securityHeaders(), connection: 'close', 'content-length': '0' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n`);
+  }
+  socket.destroy(error);
+}
+
 interface ServerOptions {
   handle: RequestHandler;
   timeouts: HttpTimeouts;
@@ -105,9 +133,13 @@ function createServer(options: ServerOptions): http.Server {
       return failed(response, error);
     }
     const direct = options.direct?.(request);
-    (direct ? direct.then((answer) => sendEarly(response, answer)) : Promise.resolve().then(() => options.handle(request, response))).catch((error: unknown) => failed(response, error));
+    const next = () => {
+      withSecurityHeaders(response);
+      return options.handle(request, response);
+    };
+    (direct ? direct.then((answer) => sendEarly(response, answer)) : Promise.resolve().then(next)).catch((error: unknown) => failed(response, error));
   };
-  const refusal = (request: IncomingMessage) => declaredBodyRefusal({ url: request.url ?? '/', contentLength: request.headers['content-length'] });
+  const refusal = (request: IncomingMessage) => declaredBodyRefusal({ method: request.method, url: request.url ?? '/', contentLength: request.headers['content-length'] });
   const { headersTimeoutMs, requestTimeoutMs } = options.timeouts;
   const server = http.createServer(
     {
@@ -118,15 +150,20 @@ function createServer(options: ServerOptions): http.Server {
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
     },
     (request, response) => {
-      const early = refusal(request);
+      const early = requestLineRefusal(request) ?? refusal(request);
       if (early) sendEarly(response, early);
       else forward(request, response);
     },
   );
+  server.on('clientError', answerClientError);
+  // An `Expect` other than 100-continue: Node's own answer is a bare 417.
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) =>
+    sendEarly(response, { status: 417, headers: { 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify({ error: { code: 'INVALID_ARGUMENT', message: 'Loopscope meets no Expect but 100-continue.' } }) }),
+  );
   // `Expect: 100-continue` (curl sends it for large bodies): refuse an oversized body
   // before the client sends it, instead of inviting it with 100 Continue.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    const early = refusal(request);
+    const early = requestLineRefusal(request) ?? refusal(request);
     if (early) return sendEarly(response, early);
     response.writeContinue();
     forward(request, response);

@@ -6,6 +6,7 @@ import type { RunGraph } from '../graph/run-graph';
 import { classifySpan } from '../dialects/classify-span';
 import { linkTraces } from '../graph/trace-sessions';
 import type { Span } from '../trace/span';
+import { boundText } from '../trace/bounded-text';
 import { summarizeTrace } from '../trace/summarize-trace';
 import type { AppContext } from './app-context';
 
@@ -40,5 +41,6 @@ export async function traceSessionGraph(context: Pick<AppContext, 'store'>, trac
     spans.push(...trace);
   }
   const { name, status } = summarizeTrace({ traceId, spans: own, classifySpan });
-  return { traceIds, spanCount: spans.length, trace: { traceId, name, status }, graph: buildRunGraph(spans, { matches }) };
+  // The page's title: bounded as in the lists (the whole name is in the span's detail).
+  return { traceIds, spanCount: spans.length, trace: { traceId, name: boundText(name), status }, graph: buildRunGraph(spans, { matches }) };
 }

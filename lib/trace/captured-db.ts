@@ -314,11 +314,11 @@ export class CapturedDb {
     this.statements.setMeta.run(key, value);
   }
 
-  /** Every stored trace id with its spans text, one at a time (for re-summarizing after a summarizer change). */
-  *eachTrace(): Generator<{ traceId: string; spansText: string }> {
-    const rows = this.db.prepare<[], { trace_id: string; spans: string }>('SELECT t.trace_id, s.spans FROM traces t JOIN trace_spans s ON s.id = t.id ORDER BY t.id');
+  /** Every stored trace id with its summary and spans text, one at a time (for re-summarizing after a summarizer change). */
+  *eachTrace(): Generator<{ traceId: string; summaryText: string; spansText: string }> {
+    const rows = this.db.prepare<[], { trace_id: string; summary: string; spans: string }>('SELECT t.trace_id, t.summary, s.spans FROM traces t JOIN trace_spans s ON s.id = t.id ORDER BY t.id');
     // Collected first: writing while iterating a statement is not allowed.
-    for (const row of rows.all()) yield { traceId: row.trace_id, spansText: row.spans };
+    for (const row of rows.all()) yield { traceId: row.trace_id, summaryText: row.summary, spansText: row.spans };
   }
 
   /** Closes the worker's connection first, so this one is the last: SQLite checkpoints the rest and removes the log. */

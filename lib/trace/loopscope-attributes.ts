@@ -1,12 +1,13 @@
 /**
- * Attributes Loopscope itself adds to genkit's spans (shared by the runner, the server, the
+ * Attributes Loopscope itself adds to runtimes' spans (shared by the runner, the server, the
  * dialects and the page; no dependencies).
  */
 
 /**
- * Marks a span that Loopscope ended because genkit never did: `runner-died` (closed by the
- * server when the runner process died) or `run-ended` (closed by the runner when the run
- * ended with the span still open, e.g. a tool past its time limit).
+ * Marks a span that Loopscope ended because its runtime never did: `runner-died` (closed by the
+ * server when the runner process died), `run-ended` (closed by the runner when the run ended
+ * with the span still open, e.g. a tool past its time limit) or `run-stopped` (the user stopped
+ * the run while it ran). The rest of the closing is the runtime's own shape (lib/dialects/open-spans.ts).
  */
 export const CLOSED_BY_ATTRIBUTE = 'loopscope:closed-by';
 

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage, LoopscopeError } from '../errors';
 import { writeFileAtomic } from './atomic-write';
+import { boundedSavedFile } from './bounded-summary';
 import { parseTraceText } from './load-trace-file';
 import { encodeOtlpJson } from './otlp-json';
 import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
@@ -23,7 +24,9 @@ export { savedTraceFileName };
 export type { SavedTraceFile };
 
 const SavedCacheEntrySchema = z.object({ size: z.number(), mtimeMs: z.number(), entry: SavedTraceFileSchema });
-const SavedIndexFileSchema = z.object({ version: z.literal(1), files: z.array(SavedCacheEntrySchema) });
+/** Version 2: names, descriptions and errors bounded (bounded-summary.ts); a cache of another version is read again. */
+const SAVED_INDEX_VERSION = 2;
+const SavedIndexFileSchema = z.object({ version: z.literal(SAVED_INDEX_VERSION), files: z.array(SavedCacheEntrySchema) });
 type SavedCacheEntry = z.infer<typeof SavedCacheEntrySchema>;
 
 
@@ -62,7 +65,7 @@ function describeSavedSpans(options: { file: string; spans: Span[]; description:
     status: summaries.some((summary) => summary.status === 'error') ? 'error' : (byStart.at(-1)?.status ?? 'incomplete'),
   };
   if (description !== undefined) entry.description = description;
-  return entry;
+  return boundedSavedFile(entry);
 }
 
 function topLevelDescription(text: string): string | undefined {
@@ -160,7 +163,7 @@ export class SavedTraces {
     }
     if (changed || next.size !== cache.size) {
       await mkdir(path.dirname(this.savedIndexPath), { recursive: true });
-      await writeFileAtomic(this.savedIndexPath, JSON.stringify({ version: 1, files: [...next.values()] }));
+      await writeFileAtomic(this.savedIndexPath, JSON.stringify({ version: SAVED_INDEX_VERSION, files: [...next.values()] }));
     }
     this.cache = next;
     return [...next.values()].map((cached) => cached.entry).sort(newestFirst((entry) => entry.file));
@@ -182,7 +185,7 @@ export class SavedTraces {
       return describeSavedSpans({ file, spans: parseTraceText(text, file), description: topLevelDescription(text), summarize: this.summarize });
     } catch (error) {
       const name = file.replace(/\.jsonl?$/i, '');
-      return { file, traceIds: [], name, startTime: 0, spanCount: 0, status: 'error', error: errorMessage(error) };
+      return boundedSavedFile({ file, traceIds: [], name, startTime: 0, spanCount: 0, status: 'error', error: errorMessage(error) });
     }
   }
 }

@@ -1,3 +1,4 @@
+import { boundOptionalText, boundText, MESSAGE_MAX_CHARACTERS } from './bounded-text';
 import { classifyOtelSpan, type SpanClassification, type SpanOutcome, type SpanRole } from './span-classification';
 import { compareNanos, nanosToMillis, spanDurationMillis, type Span } from './span';
 
@@ -66,11 +67,12 @@ export function buildSpanTree(spans: readonly Span[], classifySpan: (span: Span)
       spanId: span.spanId,
       traceId: span.traceId,
       role: classification.role,
-      label: classification.label,
+      // A row shows a bounded label, as the trace lists do; the detail panel shows the whole.
+      label: boundText(classification.label),
       outcome: classification.outcome,
       statusText: classification.restarted && classification.outcome === 'ok' ? 'ok — restarted by a resume' : STATUS_TEXT[classification.outcome],
       restarted: classification.restarted,
-      errorMessage: classification.errorMessage,
+      errorMessage: boundOptionalText(classification.errorMessage, MESSAGE_MAX_CHARACTERS),
       durationMs: spanDurationMillis(span),
       startMs: nanosToMillis(span.startTimeUnixNano),
       depth,

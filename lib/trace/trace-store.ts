@@ -16,7 +16,8 @@ import { writeFileAtomic } from './atomic-write';
 import { CapturedDb, type CapturedQuery, type CapturedRow } from './captured-db';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson, encodeOtlpJson } from './otlp-json';
-import { parseJsonLimited } from './parse-json-limited';
+import { boundedSummary } from './bounded-summary';
+import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
 import { readTextFile } from './read-text-file';
 import { errorCode, groupByTrace, SavedTraces, savedTraceFileName, type SavedTraceFile } from './saved-traces';
 import { isUnixNanoText, type Span } from './span';
@@ -59,17 +60,18 @@ export interface AppendOptions {
  * How long a batch of `behind` appends waits for its commit at most. A run's commit (2–6 ms
  * here for a 62-span trace) that ran as soon as its run was reported done delayed the next
  * request the page (or a tight loop of runs) sent right after: waiting lets that request go
- * first and the commit run while the runner works (bench/capture-overhead.ts). Reads never
+ * first and the commit run while the runner works (bench/capture-overhead.bench.ts). Reads never
  * wait for it: a read starts the commit at once (read-your-writes).
  */
 export const BEHIND_COMMIT_MS = 20;
 
 /**
- * The version of the summaries kept in the index rows. Version 4: replays (issue 13); 3:
- * titles and runtimes (issue 14); 2: link keys with resources and history hashes (issue 10).
- * Rows of another version are re-summarized from their spans when the store opens.
+ * The version of the summaries kept in the index rows. Version 5: names, titles, service names,
+ * models and error messages bounded (issue 36); 4: replays (issue 13); 3: titles and runtimes
+ * (issue 14); 2: link keys with resources and history hashes (issue 10). Rows of another version
+ * are re-summarized from their spans when the store opens.
  */
-export const INDEX_VERSION = 4;
+export const INDEX_VERSION = 5;
 const SUMMARY_VERSION_KEY = 'summaryVersion';
 /** Legacy trace files imported per transaction while migrating. */
 const MIGRATION_BATCH = 200;
@@ -142,7 +144,9 @@ export class TraceStore {
     this.legacyTracesDir = path.join(options.dataDir, 'traces');
     this.legacyIndexPath = path.join(options.dataDir, 'index.json');
     this.savedDir = options.savedDir;
-    this.summarize = options.summarize ?? ((traceId, spans) => summarizeTrace({ traceId, spans }));
+    const summarize = options.summarize ?? ((traceId, spans) => summarizeTrace({ traceId, spans }));
+    // Every summary the indexes keep has its span-derived strings bounded (bounded-summary.ts).
+    this.summarize = (traceId, spans) => boundedSummary(summarize(traceId, spans));
     this.backgroundCheckpoints = options.backgroundCheckpoints;
     this.saved = new SavedTraces({ savedDir: options.savedDir, savedIndexPath: path.join(options.dataDir, 'saved-index.json'), summarize: this.summarize });
   }
@@ -168,7 +172,7 @@ export class TraceStore {
    * a run's trace: it waits at least for the next turn of the event loop, so that what the
    * caller's tick produced leaves first — the event saying a run is done, which the supervisor
    * publishes right after it handed the run's spans here, reached the page 5 ms later before
-   * (bench/capture-overhead.ts) — and with `commit: 'behind'` up to `BEHIND_COMMIT_MS`, unless
+   * (bench/capture-overhead.bench.ts) — and with `commit: 'behind'` up to `BEHIND_COMMIT_MS`, unless
    * something reads first. Appends made meanwhile join the batch.
    * @throws LoopscopeError INVALID_ARGUMENT for malformed spans (nothing is queued).
    */
@@ -464,11 +468,14 @@ export class TraceStore {
   private resummarize(db: CapturedDb): void {
     if (db.meta(SUMMARY_VERSION_KEY) === String(INDEX_VERSION)) return;
     const rows: CapturedRow[] = [];
-    for (const { traceId, spansText } of db.eachTrace()) {
+    for (const { traceId, summaryText, spansText } of db.eachTrace()) {
       try {
         rows.push({ summary: this.summarize(traceId, decodeOtlpJson(parseJsonLimited(spansText, { what: 'the text' }))), spansText });
       } catch (error) {
         this.warnings.push(`Could not summarize captured trace ${traceId} again: ${errorMessage(error)}; its old summary is kept.`);
+        // Kept bounded all the same: the lists read the row as it is.
+        const old = tryParseJsonLimited(summaryText);
+        if (old.ok && typeof old.value === 'object' && old.value !== null) rows.push({ summary: boundedSummary(old.value as TraceSummary), spansText });
       }
     }
     db.write(rows);

@@ -5,7 +5,7 @@
  *
  * SQLite checkpoints by itself on the commit that takes the log past 1,000 pages (4 MiB), in
  * the committing thread: with a 62-span run's ~290 KB of spans that is every ~14 runs, and each
- * took 30–60 ms here, during which no request, span or event was handled (bench/store-checkpoint.ts).
+ * took 30–60 ms here, during which no request, span or event was handled (bench/store-checkpoint.bench.ts).
  * Here the committing connection stops checkpointing (past a far larger safety bound), and
  * after each ~4 MiB committed asks a worker thread with its own connection for a passive
  * checkpoint (it never blocks a writer). SQLite starts the log from its beginning again only

@@ -1,4 +1,4 @@
-// Command go-bench-bare is the bare side of bench/go-capture-overhead.ts: the benchmark loop
+// Command go-bench-bare is the bare side of bench/go-capture-overhead.bench.ts: the benchmark loop
 // played by plain genkit Go — the same genkit.Generate options as Loopscope's Go runner
 // (go/runner/generate.go), the tools of tools/go/ and a scripted model that answers as the
 // runner's does — with spans going to an in-memory exporter instead of over OTLP. No runner

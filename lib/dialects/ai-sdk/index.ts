@@ -22,6 +22,7 @@ import { AI_SDK_DIALECT_ID } from './dialect-id';
 import { aiSdkResumeContextOf } from './resume-context';
 import { validateAiSdkResume, waitingForOf } from './resume-rules';
 import { AI_SDK_ANSWER_KINDS, aiSdkAnswerSnippet, aiSdkDefaultKind } from './resume-snippet';
+import { aiSdkRunningTool, closeAiSdkOpenSpan } from './open-spans';
 
 export { AI_SDK_DIALECT_ID };
 const TITLE = 'Vercel AI SDK';
@@ -57,4 +58,6 @@ export const aiSdk: RuntimeDialect = {
     waitingFor: waitingForOf,
     snippet: aiSdkAnswerSnippet,
   },
+  runningTool: aiSdkRunningTool,
+  closeOpenSpan: closeAiSdkOpenSpan,
 };

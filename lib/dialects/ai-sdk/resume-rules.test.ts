@@ -6,7 +6,7 @@ import { loadTraceFile } from '../../trace/load-trace-file';
 import type { Span } from '../../trace/span';
 import type { LocalToolFacts, ResumeContext } from '../resume-model';
 
-/** The AI SDK's answer rules, on paused calls of real AI SDK runs (the fixtures of make-fixtures.ts). */
+/** The AI SDK's answer rules, on paused calls of real AI SDK runs (the fixtures of scripts/fixtures/ai-sdk-fixtures.ts). */
 const FIXTURES = path.join(process.cwd(), 'lib', 'dialects', 'ai-sdk', '__fixtures__');
 
 /** The first trace of a fixture: the paused call. */

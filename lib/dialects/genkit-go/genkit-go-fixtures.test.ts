@@ -6,7 +6,7 @@ import { resumeContextFrom } from '../../resume/resume-context';
 import { dialectOf } from '../registry';
 
 /**
- * Traces of real genkit Go runs (make-fixtures.ts: every Go scenario in go/runner, genkit Go
+ * Traces of real genkit Go runs (scripts/fixtures/genkit-go-fixtures.ts: every Go scenario in go/runner, genkit Go
  * v1.12.0) drawn by the genkit Go dialect: summaries field by field; a Go interrupt — a tool span
  * ending genkit:state=error — is a pause, never an error, and a ToolApproval hold is told from the
  * tool's own interrupt; resumes are linked to their interrupts, restarts drawn inside them.

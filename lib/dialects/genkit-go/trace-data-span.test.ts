@@ -9,7 +9,7 @@ import { otlpStatusCodeOfGo } from './trace-data-span';
 
 /**
  * The TraceData posts genkit Go 1.12 and Python 0.12 sent to their telemetry server (recorded in
- * `__fixtures__/attach-*.json` by scripts/make-attach-fixtures.ts), read by Loopscope's TraceData
+ * `__fixtures__/attach-*.json` by scripts/fixtures/attach-fixtures.ts), read by Loopscope's TraceData
  * reader with the door's writerOf: the writer is told from the span's shape, and Go's OTel-Go status codes are OTLP's.
  */
 type Post = { path: string; body: unknown };

@@ -21,6 +21,7 @@ import { genkitSpanValues } from './span-values';
 import { validateGenkitResume } from './resume-rules';
 import { genkitConversationOf } from './conversation';
 import { GENKIT_ANSWER_KINDS, genkitResumeSnippet } from './resume-snippet';
+import { closeGenkitOpenSpan, genkitRunningTool } from './open-spans';
 
 /** A tool run directly as an action: genkit gives its caller an error for an interrupt there (bug 5). */
 function readStandaloneTool(index: SpanIndex, span: Span): ToolCall {
@@ -69,4 +70,6 @@ export const genkitJs: RuntimeDialect = {
   spanValues: genkitSpanValues,
   conversationOf: genkitConversationOf,
   resume: { answerKinds: GENKIT_ANSWER_KINDS, contextOf: genkitResumeContextOf, validate: validateGenkitResume, snippet: genkitResumeSnippet },
+  runningTool: genkitRunningTool,
+  closeOpenSpan: closeGenkitOpenSpan,
 };

@@ -7,7 +7,7 @@ import { conversationKey, requestsKey } from './link-keys';
 
 /**
  * The keys that tie a genkit interrupt to its answer, on traces of real runs
- * (lib/graph/__fixtures__, made by make-fixtures.ts) and on hand-made parts where only one
+ * (lib/graph/__fixtures__, made by scripts/fixtures/genkit-js-fixtures.ts) and on hand-made parts where only one
  * property changes at a time.
  */
 const spansOf = (name: string): Promise<Span[]> => loadTraceFile(path.join(process.cwd(), 'lib', 'graph', '__fixtures__', `${name}.otlp.json`));

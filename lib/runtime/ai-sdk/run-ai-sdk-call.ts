@@ -126,6 +126,13 @@ export async function runAiSdkCall(options: {
   provider?: RealModelChoice;
   /** The runner's OpenAI-compatible endpoint (its environment), for `provider`. */
   endpoint?: ProviderEndpoint;
+  /**
+   * Stop, given to the SDK for a real model only: it aborts the request in flight. The scripted
+   * model has none, and the SDK would listen to the signal at every step and tool of every call
+   * (step-hooks.ts `steppedCall`); a stepped call stops through its hooks, a tool that runs is
+   * not waited for (lib/runtime/request-stop.ts).
+   */
+  abortSignal?: AbortSignal;
 }): Promise<{ outcome?: AiSdkCallOutcome; failure?: AiSdkCallFailure }> {
   const { scenario } = options;
   try {
@@ -153,6 +160,7 @@ export async function runAiSdkCall(options: {
       // A real endpoint: the first answer, as one model call (the SDK retries twice by default).
       ...(options.provider ? { maxRetries: 0 } : {}),
       telemetry: { functionId: scenario.name, ...(options.integrations ? { integrations: options.integrations } : {}) },
+      ...(options.abortSignal && options.provider ? { abortSignal: options.abortSignal } : {}),
     });
     return {
       outcome: {

@@ -27,6 +27,8 @@ export async function runAiSdkGenerate(options: {
   stepper?: RunStepper;
   /** The runner's OpenAI-compatible endpoint, for a command with `provider`. */
   endpoint?: ProviderEndpoint;
+  /** The user's Stop (lib/runtime/request-stop.ts): `generateText`'s own abort signal. */
+  abortSignal?: AbortSignal;
 }): Promise<{ outcome?: GenerateOutcome; failure?: GenerateFailure; rootSpan?: SpanRef }> {
   const { command } = options;
   if (command.resume) {
@@ -48,6 +50,7 @@ export async function runAiSdkGenerate(options: {
       stepper: options.stepper,
       provider: command.provider,
       endpoint: options.endpoint,
+      abortSignal: options.abortSignal,
     }),
   );
   if (result.failure) return { failure: result.failure, rootSpan };

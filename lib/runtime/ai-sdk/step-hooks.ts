@@ -30,7 +30,7 @@ type ModelStep = { kind: 'call'; params: LanguageModelV4CallOptions } | { kind: 
 
 /**
  * Whether this model call pauses (counting it). Synchronous, so a call that does not pause goes
- * straight to the model with nothing awaited in between (bench/ai-sdk-step-overhead.ts).
+ * straight to the model with nothing awaited in between (bench/ai-sdk-step-overhead.bench.ts).
  */
 function modelCallPauses(stepper: RunStepper): { turn: number } | undefined {
   const turn = stepper.nextModelTurn();
@@ -91,7 +91,7 @@ type Execute = NonNullable<Tool['execute']>;
  * Runs `execute` with a signal that fires when the tool time limit passes — started now, so a
  * pause does not count against it (the SDK's own `timeout.toolMs` starts before `execute` is
  * called) — or when the run is stopped. One controller and one timer rather than
- * `AbortSignal.any`, several times slower on Node 20, per tool call (bench/ai-sdk-step-overhead.ts).
+ * `AbortSignal.any`, several times slower on Node 20, per tool call (bench/ai-sdk-step-overhead.bench.ts).
  */
 async function executeWithinLimit({ execute, input, options, stepper, toolTimeoutMs }: { execute: Execute; input: unknown; options: ToolExecutionOptions<unknown>; stepper: RunStepper; toolTimeoutMs?: number }) {
   const controller = new AbortController();

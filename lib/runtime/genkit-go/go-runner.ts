@@ -54,7 +54,7 @@ export interface GoGenerateCommand {
   mode?: RunMode;
 }
 
-/** A decision, mode change or stop for a stepped call (the JS runner's step commands). */
+/** A decision or mode change for a stepped call, or Stop for any call of a run (the JS runner's step commands). */
 export type GoStepCommand =
   | { type: 'pause-decision'; runId: string; pauseId: string; decision: PauseDecision }
   | { type: 'set-mode'; runId: string; mode: RunMode }
@@ -75,6 +75,8 @@ export interface GoGenerateResult {
   rootSpan?: { traceId: string; spanId: string };
   outcome?: { finishReason: string; text: string; interrupts: { name: string; ref?: string; input?: unknown; metadata?: unknown }[]; messages: unknown[] };
   failure?: { message: string; status?: string };
+  /** Stopped while a tool ran: answered without it, its goroutine left running in the runner (go/runner/stop.go). */
+  codeLeftRunning?: boolean;
 }
 
 /** A Go tool as the runner describes it: for a typed interruptible tool, the Go type its resume data is converted to, as a JSON schema. */

@@ -187,7 +187,7 @@ describe('an attached genkit JS app (loopscope start -- node --import tsx app.ts
     expect(context.runs.get(run.runId)!.mode.breakpoints?.tools).toEqual(['bookTrip', 'getWeather']);
     await stopRun(context, run.runId);
     const ended = await runEnded({ context, runId: run.runId });
-    expect(ended.status).toBe('failed');
+    expect(ended.status).toBe('stopped');
     expect(ended.failure?.message).toContain('stopped by the user');
   });
 

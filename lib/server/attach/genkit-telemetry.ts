@@ -14,26 +14,9 @@ import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '.
 import { parseJsonLimited } from '../../trace/parse-json-limited';
 import { ingestSpans } from '../ingest-spans';
 import { otlpAnswerForError, type OtlpAnswer, type OtlpReceiverContext } from '../receive-otlp-export';
-import { GENKIT_TELEMETRY_PREFIX } from './app-environment';
 import type { TraceArrivals } from './trace-arrivals';
 
-export const GENKIT_TRACES_PATH = `${GENKIT_TELEMETRY_PREFIX}/api/traces`;
-export const GENKIT_LOGS_PATH = `${GENKIT_TELEMETRY_PREFIX}/api/otlp`;
-
-/**
- * Where genkit Python 0.12 posts instead: it joins GENKIT_TELEMETRY_SERVER and `/api/traces`
- * with `urllib.parse.urljoin`, whose absolute path drops the URL's own (`…/genkit` →
- * `http://127.0.0.1:<port>/api/traces`; measured: "Failed to save trace …: HTTP Error 404").
- * genkit JS and Go append the path. Loopscope's own `/api/traces` is GET only, so its POST is
- * the genkit door too (request-guard.ts lets it in as a receiver, POST only).
- */
-export const GENKIT_ROOT_TRACES_PATH = '/api/traces';
-export const GENKIT_ROOT_LOGS_PATH = '/api/otlp';
-
-/** True for the paths genkit's TraceData posts arrive at (with and without the `/genkit` prefix). */
-export const isGenkitTracesPath = (pathname: string) => pathname === GENKIT_TRACES_PATH || pathname === GENKIT_ROOT_TRACES_PATH;
-/** True for the paths genkit's log posts arrive at. */
-export const isGenkitLogsPath = (pathname: string) => pathname === GENKIT_LOGS_PATH || pathname === GENKIT_ROOT_LOGS_PATH;
+export { GENKIT_LOGS_PATH, GENKIT_ROOT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_TRACES_PATH, isGenkitLogsPath, isGenkitTracesPath } from './genkit-telemetry-paths';
 
 const encoder = new TextEncoder();
 const json = (status: number, payload: unknown): OtlpAnswer => {

@@ -4,9 +4,12 @@
  * runtime file. Loopscope's own pages reach it only through Loopscope's guarded routes, which name
  * an action from the runtime's own list — but genkit's server itself checks neither Host nor
  * Origin, so a page that rebinds a name to 127.0.0.1 can call it directly (docs/security-model.md).
+ * Every answer is read within the size and depth limits of any JSON Loopscope reads
+ * (read-reflection-answer.ts).
  */
 import { LoopscopeError } from '../../errors';
 import { REFLECTION_API_SPEC_VERSION } from '../../dialects/genkit-reflection/runtime-file';
+import { readReflectionAnswer, readReflectionJson } from './read-reflection-answer';
 import type { ReflectionTransport, RunActionAnswer } from './reflection-transport';
 
 const HEALTH_TIMEOUT_MS = 2_000;
@@ -39,11 +42,17 @@ export async function notifyReflection(options: { url: string; telemetryServerUr
   await response.body?.cancel();
 }
 
-/** The raw `GET /api/actions` answer. */
+/**
+ * The raw `GET /api/actions` answer.
+ * @throws LoopscopeError FAILED_PRECONDITION for an answer over the size or depth limit or not JSON, UNAVAILABLE when it broke off; a plain Error for a refused list (its status).
+ */
 export async function fetchReflectionActions(url: string): Promise<unknown> {
   const response = await fetch(`${url}/api/actions`, { signal: AbortSignal.timeout(LIST_TIMEOUT_MS) });
-  if (!response.ok) throw new Error(`GET /api/actions answered ${response.status}`);
-  return response.json();
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`GET /api/actions answered ${response.status}`);
+  }
+  return readReflectionJson({ response, what: 'GET /api/actions' });
 }
 
 /** genkit's `GET /api/values?type=…` (registered values: `middleware`, `defaultModel`), by name. */
@@ -54,15 +63,19 @@ export async function fetchReflectionValues(options: { url: string; type: 'middl
   } catch (error) {
     throw new LoopscopeError('UNAVAILABLE', `The app's reflection server did not answer (${(error as Error).message}); is the app still running?`, { cause: error });
   }
-  if (!response.ok) throw new LoopscopeError('UNAVAILABLE', `The app answered GET /api/values with ${response.status}.`);
-  const values = (await response.json()) as unknown;
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new LoopscopeError('UNAVAILABLE', `The app answered GET /api/values with ${response.status}.`);
+  }
+  const values = await readReflectionJson({ response, what: `GET /api/values?type=${options.type}` });
   return typeof values === 'object' && values !== null ? (values as Record<string, unknown>) : {};
 }
 
 /**
  * `POST /api/runAction {key, input}`: the parsed answer and the trace id header genkit sets as
  * soon as the action's root span starts.
- * @throws LoopscopeError UNAVAILABLE when the runtime cannot be reached, DEADLINE_EXCEEDED past the time limit.
+ * @throws LoopscopeError UNAVAILABLE when the runtime cannot be reached, DEADLINE_EXCEEDED past the time limit,
+ *   FAILED_PRECONDITION for an answer over the size or depth limit.
  */
 export async function runReflectionAction(options: { url: string; key: string; input: unknown; context?: Record<string, unknown>; timeoutMs?: number }): Promise<RunActionAnswer> {
   let response: Response;
@@ -78,15 +91,16 @@ export async function runReflectionAction(options: { url: string; key: string; i
     if (error instanceof DOMException && error.name === 'TimeoutError') throw new LoopscopeError('DEADLINE_EXCEEDED', `The app did not finish ${options.key} within ${(options.timeoutMs ?? RUN_ACTION_TIMEOUT_MS) / 1000} s.`, { cause: error });
     throw new LoopscopeError('UNAVAILABLE', `The app's reflection server did not answer (${(error as Error).message}); is the app still running?`, { cause: error });
   }
-  const text = await response.text();
   const headerTraceId = response.headers.get('x-genkit-trace-id') ?? undefined;
-  let body: unknown;
+  let answer: Awaited<ReturnType<typeof readReflectionAnswer>>;
   try {
-    body = JSON.parse(text);
-  } catch {
-    // genkit answers 404 with plain text for an unknown action.
-    body = { error: { code: response.status === 404 ? 5 : 13, message: text.slice(0, 500) } };
+    answer = await readReflectionAnswer({ response, what: `POST /api/runAction (${options.key})` });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'TimeoutError') throw new LoopscopeError('DEADLINE_EXCEEDED', `The app did not finish ${options.key} within ${(options.timeoutMs ?? RUN_ACTION_TIMEOUT_MS) / 1000} s.`, { cause: error });
+    throw error;
   }
+  // genkit answers 404 with plain text for an unknown action.
+  const body = answer.json.ok ? answer.json.value : { error: { code: response.status === 404 ? 5 : 13, message: answer.text.slice(0, 500) } };
   return { body, headerTraceId };
 }
 

@@ -20,12 +20,14 @@
  * no span (docs/attach-runtimes.md). genkit JS and Go define theirs within milliseconds; they wait one scan.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { AttachedRuntime, AttachedRuntimeKind } from '../../contract/runtimes';
 import { loopbackReflectionUrl, PROJECT_MARKERS, RuntimeFileSchema, runtimeKindOf, type RuntimeFile } from '../../dialects/genkit-reflection/runtime-file';
 import { readReflectionActions } from '../../dialects/genkit-reflection/reflection-actions';
 import { STEP_MIDDLEWARE } from '../../contract/attach-step';
+import { errorMessage, LoopscopeError } from '../../errors';
+import { tryParseJsonLimited } from '../../trace/parse-json-limited';
 import { DialedRuntime, type MessageSocket } from './dialed-runtime';
 import { httpReflection } from './reflection-client';
 import type { ReflectionTransport } from './reflection-transport';
@@ -76,6 +78,13 @@ function processAlive(pid: number): boolean {
 }
 
 const ACTIONS_FRESH_MS = 1_000;
+/** genkit's runtime files are ~300 bytes; a larger one is not read. */
+const RUNTIME_FILE_MAX_BYTES = 64 * 1024;
+
+/** The action keys of a list, sorted, as one string: two scans compare them. */
+function listedKeys(body: unknown): string {
+  return typeof body === 'object' && body !== null ? Object.keys(body).sort().join('\n') : `not an object: ${typeof body}`;
+}
 
 export class RuntimeRegistry {
   /** Attached runtimes, by source: a runtime file's path, or `dialed:<n>`. */
@@ -230,11 +239,17 @@ export class RuntimeRegistry {
     if (previous?.id !== runtime.id) await runtime.reflection.notify(this.options.telemetryServerUrl).catch(() => undefined);
     let keys: string;
     try {
-      keys = Object.keys((await runtime.reflection.listActions()) as object).sort().join('\n');
-    } catch {
-      // Not answering its list yet: try again at the next scan.
-      this.settling.delete(source);
-      return false;
+      keys = listedKeys(await runtime.reflection.listActions());
+    } catch (error) {
+      if (LoopscopeError.isInstance(error) && error.code === 'FAILED_PRECONDITION') {
+        // It answered, with a list Loopscope will not read (over the size or depth limit, not
+        // JSON): the same refusal twice attaches it, and `describe` shows it as its problem.
+        keys = `refused: ${error.message}`;
+      } else {
+        // Not answering its list yet: try again at the next scan.
+        this.settling.delete(source);
+        return false;
+      }
     }
     if (previous?.id === runtime.id && previous.keys === keys) {
       this.settling.delete(source);
@@ -247,11 +262,16 @@ export class RuntimeRegistry {
   private async read(options: { file: string; projectDir: string }): Promise<KnownRuntime | undefined> {
     let data: RuntimeFile;
     try {
-      const parsed = RuntimeFileSchema.safeParse(JSON.parse(await readFile(options.file, 'utf8')));
+      if ((await stat(options.file)).size > RUNTIME_FILE_MAX_BYTES) return this.refuse(options.file, `it is larger than ${RUNTIME_FILE_MAX_BYTES} bytes, which no genkit runtime file is`);
+      const text = await readFile(options.file, 'utf8');
+      const json = tryParseJsonLimited(text);
+      // Being written right now: the next scan sees it whole. Too deep is no runtime file.
+      if (!json.ok) return json.cause === undefined ? this.refuse(options.file, `it is ${json.problem}`) : undefined;
+      const parsed = RuntimeFileSchema.safeParse(json.value);
       if (!parsed.success) return this.refuse(options.file, 'it is not a genkit runtime file');
       data = parsed.data;
     } catch {
-      // Being written right now, or removed: the next scan sees it whole or not at all.
+      // Removed meanwhile: the next scan does not see it.
       return undefined;
     }
     const url = loopbackReflectionUrl(data.reflectionServerUrl);
@@ -289,10 +309,10 @@ export class RuntimeRegistry {
   async describe(runtime: KnownRuntime): Promise<AttachedRuntime> {
     let cached = this.actions.get(runtime.id);
     if (!cached || Date.now() - cached.at > ACTIONS_FRESH_MS) {
-      const listed = runtime.reflection.listActions().then(
-        (body) => ({ actions: readReflectionActions(body) }),
-        (error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${(error as Error).message}` }),
-      );
+      // Any failure, reading the list included, is this runtime's problem: the others are still listed.
+      const listed = runtime.reflection.listActions()
+        .then((body) => ({ actions: readReflectionActions(body) }))
+        .catch((error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${errorMessage(error)}` }));
       // Only genkit JS has the middleware registry the plugin writes to; an unanswered ask leaves it unknown.
       const plugin =
         runtime.runtime === 'genkit-js'

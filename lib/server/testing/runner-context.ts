@@ -30,6 +30,37 @@ export function useRunnerContext(): { readonly harness: CaptureHarness; readonly
   return holder;
 }
 
+/**
+ * A server context on real runners whose events reach the run registry as in the server
+ * (app-context.ts): span starts, traces, pauses, which runner a run has. `harnessOptions` go to
+ * the capture harness (a tools folder of its own, the runner count, …); `projectDir` is the Go
+ * runner's (go/ and tools/go/). Close it when done.
+ */
+export async function startRunnerContext(options: { harnessOptions?: Parameters<typeof startCaptureHarness>[0]; projectDir?: string } = {}): Promise<{ harness: CaptureHarness; context: AppContext; close(): Promise<void> }> {
+  const runs = new RunRegistry(() => undefined);
+  const harness = await startCaptureHarness({
+    ...options.harnessOptions,
+    onSpanStart: (span) => runs.recordSpanStart(span),
+    onRunTrace: (runId, traceId) => runs.addTrace(runId, traceId),
+    onPause: (runId, pause) => runs.addPause(runId, pause),
+    onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
+    onRunRunner: (runId, info) => runs.setRunner(runId, info),
+  });
+  const goRunner = new GoRunnerService({ projectDir: options.projectDir ?? process.cwd(), otlpEndpoint: harness.endpoint, token: harness.token, ...goStepEvents({ runs }) });
+  const providers = new ProviderConfig({ environment: {}, onEndpointChanged: () => undefined });
+  // No attached app: no run's pauses live there.
+  const attachedSteps = { holdsRun: () => false, command: async () => ({ ok: false, message: 'No attached app.' }) };
+  const context = { store: harness.store, runs, supervisor: harness.supervisor, goRunner, providers, attachedSteps } as unknown as AppContext;
+  return {
+    harness,
+    context,
+    async close() {
+      await goRunner.stop();
+      await harness.close();
+    },
+  };
+}
+
 /** Waits until a run is no longer running (its runner command answered). */
 export async function runEnded({ context, runId, timeoutMs = 20_000 }: { context: AppContext; runId: string; timeoutMs?: number }): Promise<RunSession> {
   const deadline = Date.now() + timeoutMs;

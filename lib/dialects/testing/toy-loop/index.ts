@@ -100,4 +100,7 @@ export const toyLoop: RuntimeDialect = {
   readCall,
   readStandaloneTool: toolCall,
   spanValues: (span) => ({ input: span.attributes['toy.input'], output: span.attributes['toy.output'], attributeKeys: ['toy.input', 'toy.output'] }),
+  runningTool: (span) => (kindOf(span) === 'tool' ? { name: String(span.attributes['toy.tool'] ?? span.name) } : undefined),
+  // The toy loop says how a step ended in `toy.result`, why it failed in `toy.error`.
+  closeOpenSpan: (_span, ending) => ({ attributes: { 'toy.result': 'failed', 'toy.error': ending.message }, status: { code: 2, message: ending.message } }),
 };

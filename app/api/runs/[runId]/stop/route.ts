@@ -4,12 +4,12 @@ import { stopRun } from '@/lib/server/run-service';
 
 export const dynamic = 'force-dynamic';
 
-/** Stop: abort the generate cleanly; the trace says it was stopped. */
+/** Stop: the run ends at once, whatever it is running; the answer is the run, stopped, and its trace says so. */
 export async function POST(_request: Request, context: { params: Promise<{ runId: string }> }): Promise<Response> {
   try {
     const { runId } = await context.params;
-    await stopRun(getAppContext(), runId);
-    return Response.json({ ok: true });
+    const run = await stopRun(getAppContext(), runId);
+    return Response.json({ ok: true, run });
   } catch (error) {
     return errorResponse(error);
   }
