@@ -46,7 +46,8 @@ export async function startRunnerContext(options: { harnessOptions?: Parameters<
     onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
     onRunRunner: (runId, info) => runs.setRunner(runId, info),
   });
-  const goRunner = new GoRunnerService({ projectDir: options.projectDir ?? process.cwd(), otlpEndpoint: harness.endpoint, token: harness.token, ...goStepEvents({ runs }) });
+  const projectDir = options.projectDir ?? process.cwd();
+  const goRunner = new GoRunnerService({ projectDir, dataDir: path.join(projectDir, '.loopscope'), otlpEndpoint: harness.endpoint, token: harness.token, ...goStepEvents({ runs }) });
   const providers = new ProviderConfig({ environment: {}, onEndpointChanged: () => undefined });
   // No attached app: no run's pauses live there.
   const attachedSteps = { holdsRun: () => false, command: async () => ({ ok: false, message: 'No attached app.' }) };
