@@ -70,6 +70,7 @@ async function startLoopscope(options: { app?: string[]; port: number }): Promis
 interface ListedRuntime {
   id: string;
   name: string;
+  pid?: number;
   actions: { key: string }[];
 }
 
@@ -146,6 +147,12 @@ test('package: `npx loopscope start -- node app.mjs` in a genkit project attache
   const projects = readdirSync(path.join(userData, 'loopscope', 'projects'));
   expect(projects).toEqual([expect.stringMatching(/^weather-app-[0-9a-f]{10}$/)]);
   expect(readdirSync(path.join(userData, 'loopscope', 'projects', projects[0]))).toContain('loopscope.db');
+
+  // Ctrl+C ends it all — the server, its runners, the app — without a SIGKILL.
+  const appPid = runtime.pid as number;
+  expect(appPid).toBeGreaterThan(0);
+  expect(await command.interrupt()).toBe('exited');
+  expect(() => process.kill(appPid, 0), 'the app is gone too').toThrow();
 });
 
 test('package: `npx loopscope graph` on a trace file of the project, --version and --help', async () => {

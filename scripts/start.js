@@ -36,7 +36,7 @@ const serverSource = path.join(projectDir, entryPoints.programs.sources.server);
 const server = existsSync(serverSource)
   ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(serverSource).href, import.meta.url)
   : await import(pathToFileURL(path.join(projectDir, entryPoints.programs.bundleDir, 'server.js')).href);
-const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createEventsFastPath, existingAppContext, createReflectionDoor } = server;
+const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createEventsFastPath, existingAppContext, getAppContext, createReflectionDoor } = server;
 const install = server.loopscopeInstall(projectDir);
 // The Next app: built in the clone's .next/ (npm run build); prebuilt in the package's dist/web/,
 // beside the part of Next's runtime it needs (scripts/build-package.ts).
@@ -73,22 +73,18 @@ Object.assign(process.env, { PORT: String(port), LOOPSCOPE_TOKEN: token, NODE_EN
 if (plan.extraHost) process.env.LOOPSCOPE_EXTRA_HOST = plan.extraHost;
 else delete process.env.LOOPSCOPE_EXTRA_HOST;
 
-let next;
-if (install.mode === 'source') next = (await import('next')).default;
-else {
-  // The package's Next is the traced runtime beside its build (not a dependency of the developer's
-  // project), which has no config loader: like Next's own standalone server, it is handed the
-  // config the build serialized.
-  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(JSON.parse(readFileSync(path.join(distDir, 'required-server-files.json'), 'utf8')).config);
-  next = createRequire(path.join(nextDir, 'package.json'))('next');
-}
-const app = next({ dev: false, dir: nextDir, hostname: '127.0.0.1', port });
-// prepare() loads the build and runs instrumentation.ts, which starts the runner.
-await app.prepare();
+// The process-wide context first (the store, the runners' supervisor, the app to attach), made by
+// this script's copy of lib/server; then the server listens and the app starts, and only then is
+// Next loaded: the app boots (≈1 s of genkit) while Next loads its build, not after
+// (bench/package.bench.ts times it). A request that comes before the build is loaded waits for it.
+// prepare() runs instrumentation.ts, which finds this context and starts the runners.
+const context = getAppContext();
+let resolveHandler;
+const nextHandler = new Promise((resolve) => (resolveHandler = resolve));
 let servers;
 try {
   // POST /v1/traces, POST /api/runs and the event stream are answered here, before Next, with
-  // the context instrumentation.ts made (lib/server/otlp-fast-path.ts, runs-fast-path.ts,
+  // the process-wide context (lib/server/otlp-fast-path.ts, runs-fast-path.ts,
   // events-fast-path.ts); every other request goes to Next.
   const guard = { port, token, extraHost: plan.extraHost };
   const otlp = createOtlpFastPath({ context: existingAppContext, guard });
@@ -97,15 +93,35 @@ try {
   const stream = createEventsFastPath({ context: existingAppContext, guard });
   // The WebSocket the app `loopscope start -- <cmd>` runs dials in on (genkit's reflection API v2).
   const upgrade = createReflectionDoor({ attachment: () => existingAppContext()?.attachment, guard });
-  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts(), direct, stream, upgrade });
+  const handle = (request, response) => nextHandler.then((handler) => handler(request, response));
+  servers = await startHttpServers({ handle, port, plan, timeouts: readHttpTimeouts(), direct, stream, upgrade });
 } catch (error) {
   console.error(`loopscope: cannot listen on port ${port}: ${error.message}`);
   process.exit(1);
 }
-// Started only now: the app dials in to this port as it starts (lib/server/attach/attach-service.ts createAttachment).
-const attachment = existingAppContext()?.attachment;
-if (attachment) attachment.app?.start();
-else if (process.env.LOOPSCOPE_APP_COMMAND) console.error('loopscope: the app was not started: the server made no context (instrumentation.ts did not run).');
+// Started once the server listens: the app dials in to this port as it starts (genkit Go panics
+// when that fails; lib/server/attach/attach-service.ts createAttachment).
+context.attachment.app?.start();
+
+let app;
+try {
+  let next;
+  if (install.mode === 'source') next = (await import('next')).default;
+  else {
+    // The package's Next is the traced runtime beside its build (not a dependency of the developer's
+    // project), which has no config loader: like Next's own standalone server, it is handed the
+    // config the build serialized.
+    process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(JSON.parse(readFileSync(path.join(distDir, 'required-server-files.json'), 'utf8')).config);
+    next = createRequire(path.join(nextDir, 'package.json'))('next');
+  }
+  app = next({ dev: false, dir: nextDir, hostname: '127.0.0.1', port });
+  await app.prepare();
+  resolveHandler(app.getRequestHandler());
+} catch (error) {
+  console.error(`loopscope: the web app could not be loaded from ${distDir}: ${error.message}`);
+  await context.attachment.app?.stop();
+  process.exit(1);
+}
 
 let stopping = false;
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
@@ -115,7 +131,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
     // The runner exits by itself when its IPC channel closes with this process.
     const exit = () => process.exit(code);
     setTimeout(exit, 3_000).unref();
-    servers.close().then(() => app.close()).finally(exit);
+    servers.close().then(() => app?.close()).finally(exit);
   });
 }
 

@@ -10,6 +10,7 @@ export { createOtlpFastPath } from './otlp-fast-path';
 export { createRunsFastPath } from './runs-fast-path';
 export { createEventsFastPath } from './events-fast-path';
 export { existingAppContext } from './app-context-holder';
+export { getAppContext } from './app-context';
 export { createReflectionDoor } from './attach/reflection-door';
 export { loopscopeInstall } from '../install/loopscope-install';
 export { loopscopePaths } from '../install/loopscope-paths';

@@ -77,8 +77,8 @@ export interface ProjectCommand {
   child: ChildProcess;
   /** stdout and stderr so far. */
   output(): string;
-  /** Ctrl+C in the terminal: SIGINT to the group, SIGKILL after 10 s; resolves once the group is gone. */
-  interrupt(): Promise<void>;
+  /** Ctrl+C in the terminal: SIGINT to the group, SIGKILL after 10 s; resolves once the group is gone, saying which ended it. */
+  interrupt(): Promise<'exited' | 'killed'>;
 }
 
 function groupAlive(pid: number): boolean {
@@ -104,11 +104,13 @@ export function startInProject(options: { project: string; command: string; args
       // gone already
     }
   };
-  const interrupt = async () => {
-    if (!groupAlive(pid)) return;
+  const interrupt = async (): Promise<'exited' | 'killed'> => {
+    if (!groupAlive(pid)) return 'exited';
     signal('SIGINT');
     for (let waited = 0; waited < 10_000 && groupAlive(pid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    if (groupAlive(pid)) signal('SIGKILL');
+    if (!groupAlive(pid)) return 'exited';
+    signal('SIGKILL');
+    return 'killed';
   };
   return { child, output: () => output, interrupt };
 }
