@@ -14,7 +14,7 @@
  *   with its real install script is timed too — here that compiles it with node-gyp.
  * - Start: in the genkit project, `npx loopscope start -- node app.mjs` against `npx genkit
  *   start --non-interactive -- node app.mjs` (and `npx @ai-sdk/devtools`, which attaches no app),
- *   alternately: from spawn until the server answers (GET / for Loopscope and devtools, genkit's
+ *   alternately, BENCH_START_REPEATS times (5): from spawn until the server answers (GET / for Loopscope and devtools, genkit's
  *   /api/__health), and until the app's flow is listed (Loopscope's /api/runtimes, genkit's
  *   /api/listActions).
  *
@@ -33,6 +33,9 @@ import { startBenchResult } from './lib/start-bench-result';
 
 const run = promisify(execFile);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+/** Starts are quicker and swing more with the load than installs: more of them. */
+const START_REPEATS = Number(process.env.BENCH_START_REPEATS ?? 5);
+/** One port, used by one start at a time (each ends before the next begins). */
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 4795);
 const TOKEN = 'bench-token-0123456789';
 /** genkit's CLI of the project's genkit (1.42.0), and the AI SDK's devtools as npm has them now. */
@@ -161,9 +164,9 @@ async function starts(options: { base: string; tarball: string }) {
   const userData = path.join(scratch, 'user-data');
   // One start each before measuring: npx's lookup and the OS file cache, as on a developer's second run.
   for (const tool of TOOLS) await startOnce({ tool, project: projects[tool], port: BASE_PORT, userData });
-  for (let repeat = 0; repeat < REPEATS; repeat += 1) {
+  for (let repeat = 0; repeat < START_REPEATS; repeat += 1) {
     for (const tool of TOOLS) {
-      const sample = await startOnce({ tool, project: projects[tool], port: BASE_PORT + 1 + repeat, userData });
+      const sample = await startOnce({ tool, project: projects[tool], port: BASE_PORT, userData });
       samples[tool].push(sample);
       console.log(`  start ${tool}: first answer ${Math.round(sample.firstAnswerMs)} ms${sample.attachedMs === null ? '' : `, app attached ${Math.round(sample.attachedMs)} ms`}`);
     }
@@ -207,6 +210,7 @@ try {
     attachedMs: Object.fromEntries(TOOLS.filter((tool) => tool !== 'ai-sdk-devtools').map((tool) => [tool, medianOf(startSamples[tool].map((sample) => sample.attachedMs))])),
     samples: Object.fromEntries(TOOLS.map((tool) => [tool, startSamples[tool].map((sample) => ({ firstAnswerMs: Math.round(sample.firstAnswerMs), attachedMs: sample.attachedMs === null ? null : Math.round(sample.attachedMs) }))])),
     repeats: REPEATS,
+    startRepeats: START_REPEATS,
     packSeconds: packed.seconds,
   };
   const loopscopeFirst = numbers.firstAnswerMs.loopscope as number;
