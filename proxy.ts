@@ -1,11 +1,11 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { guardRequest, refusalBody } from './lib/server/request-guard';
-import { createNonce, securityHeaders } from './lib/server/security-headers';
-import { serverPort, serverToken } from './lib/server/server-config';
-import { sessionCookieName } from './lib/server/session-cookie';
+import { guardRequest, refusalBody } from './lib/server/http/request-guard';
+import { createNonce, securityHeaders } from './lib/server/http/security-headers';
+import { serverPort, serverToken } from './lib/server/http/server-config';
+import { sessionCookieName } from './lib/server/http/session-cookie';
 
 /**
- * Every request passes the security model of docs/architecture.md before anything else runs:
+ * Every request passes the security model of docs/security-model.md before anything else runs:
  * Host allow-list (DNS rebinding), Origin check, credentials on /api and /v1/traces; and
  * every response carries the security headers, with a fresh CSP nonce per request.
  * No matcher on purpose: static assets and 404s get the checks and the headers too.

@@ -38,9 +38,9 @@ async function bareAiSdk(): Promise<number[]> {
   const [{ registerTelemetry }, { OpenTelemetry }, { loadScenarios }, { loadAiSdkTools }, { runAiSdkCall }] = await Promise.all([
     import('ai'),
     import('@ai-sdk/otel'),
-    import('../lib/runtime/scenario'),
-    import('../lib/runtime/ai-sdk/load-ai-sdk-tools'),
-    import('../lib/runtime/ai-sdk/run-ai-sdk-call'),
+    import('../lib/runner/scenario'),
+    import('../lib/runtimes/ai-sdk/run/load-ai-sdk-tools'),
+    import('../lib/runtimes/ai-sdk/run/run-ai-sdk-call'),
   ]);
   registerTelemetry(new OpenTelemetry());
   const catalog = await loadAiSdkTools(path.join(toolsDir, 'ai-sdk'));

@@ -29,12 +29,13 @@ context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
 
 // The AI SDK is imported after the tracer provider is registered, as in the runner.
-const [{ registerTelemetry, tool }, { OpenTelemetry }, { runAiSdkCall }, { RunStepper }, { loadScenarios, isGenkitScenario }] = await Promise.all([
+const [{ registerTelemetry, tool }, { OpenTelemetry }, { runAiSdkCall }, { RunStepper }, { loadScenarios }, { isGenkitScenario }] = await Promise.all([
   import('ai'),
   import('@ai-sdk/otel'),
-  import('../lib/runtime/ai-sdk/run-ai-sdk-call'),
-  import('../lib/runtime/run-stepper'),
-  import('../lib/runtime/scenario'),
+  import('../lib/runtimes/ai-sdk/run/run-ai-sdk-call'),
+  import('../lib/runner/run-stepper'),
+  import('../lib/runner/scenario'),
+  import('../lib/runtimes/genkit-js/read/genkit-scenario'),
 ]);
 registerTelemetry(new OpenTelemetry());
 

@@ -80,12 +80,12 @@ async function bareGenkit(): Promise<(runs: number) => Promise<{ perTurn: number
   // Measured: +≈2 ms of CPU per run, the same wall time.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const { genkit } = await import('genkit/beta');
-  const { loadToolModules } = await import('../lib/runtime/load-tools');
-  const { loadScenarios } = await import('../lib/runtime/scenario');
-  const { defineScriptedModel } = await import('../lib/runtime/scripted-model');
+  const { loadToolModules } = await import('../lib/runtimes/genkit-js/run/load-tools');
+  const { loadScenarios } = await import('../lib/runner/scenario');
+  const { defineScriptedModel } = await import('../lib/runtimes/genkit-js/run/scripted-model');
   const ai = genkit({});
   await loadToolModules(ai, toolsDir);
-  const { isGenkitScenario } = await import('../lib/runtime/scenario');
+  const { isGenkitScenario } = await import('../lib/runtimes/genkit-js/read/genkit-scenario');
   const scenario = (await loadScenarios(path.join(toolsDir, 'scenarios'))).scenarios.filter(isGenkitScenario).find((candidate) => candidate.name === SCENARIO)!;
   defineScriptedModel(ai, scenario);
   const generate = () =>

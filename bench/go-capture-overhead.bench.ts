@@ -6,7 +6,7 @@
  *  A. Loopscope's path: the real Go runner (go/runner with tools/go/, built by `buildGoRunner`,
  *     started by `startGoRunner`) gets a generate command over its JSON-lines protocol; its spans
  *     go through the OTLP/HTTP batch exporter to a Loopscope receiver on loopback (the server's
- *     decoder and TraceStore, lib/server/loopback-receiver.ts) and are flushed before the result
+ *     decoder and TraceStore, lib/server/ingest/loopback-receiver.ts) and are flushed before the result
  *     is sent. Timed from the command to the result, and to the run's last span stored.
  *  B. bare genkit Go (bench/go/bare, a module of its own): the same genkit.Generate options,
  *     tools and scripted model, spans to OTel's in-memory exporter (tracetest), timed in Go.
@@ -24,8 +24,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { buildGoRunner, startGoRunner, type GoRunner } from '../lib/runtime/genkit-go/go-runner';
-import { startLoopbackReceiver } from '../lib/server/loopback-receiver';
+import { buildGoRunner, startGoRunner, type GoRunner } from '../lib/runtimes/genkit-go/run/go-runner';
+import { startLoopbackReceiver } from '../lib/server/ingest/loopback-receiver';
 import { median } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
 

@@ -14,8 +14,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RunMode } from '../lib/contract/run-mode';
-import { buildGoRunner, startGoRunner } from '../lib/runtime/genkit-go/go-runner';
-import { startLoopbackReceiver } from '../lib/server/loopback-receiver';
+import { buildGoRunner, startGoRunner } from '../lib/runtimes/genkit-go/run/go-runner';
+import { startLoopbackReceiver } from '../lib/server/ingest/loopback-receiver';
 import { median } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
 

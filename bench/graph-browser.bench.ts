@@ -19,7 +19,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { chromium } from '@playwright/test';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { spawnReady } from './lib/bench-server';
-import { decodeOtlpJson, encodeOtlpJson } from '../lib/trace/otlp-json';
+import { decodeOtlpJson, encodeOtlpJson } from '../lib/spans/otlp-json';
 import { median } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
 

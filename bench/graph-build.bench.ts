@@ -4,46 +4,28 @@
  *
  * The file holds ~10,000 spans: the example traces of traces/ (recorded by real runs),
  * copied with fresh ids until the count is reached — several hundred generates, resumes
- * included. Run: `node --import tsx bench/graph-build.bench.ts`.
+ * included. Run: `node --import tsx bench/graph-build.bench.ts`. docs/performance.md ("Graph build")
+ * says where the time goes.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildRunGraph } from '../lib/graph/build-run-graph';
-import { encodeOtlpJson } from '../lib/trace/otlp-json';
-import { loadTraceFile } from '../lib/trace/load-trace-file';
-import type { Span } from '../lib/trace/span';
+import { loadTraceFile } from '../lib/store/load-trace-file';
+import type { Span } from '../lib/spans/span';
 import { median } from './lib/bench-stats';
+import { writeCopiedTraces } from './lib/copied-traces';
 import { startBenchResult } from './lib/start-bench-result';
 
 const TARGET_SPANS = Number(process.env.BENCH_SPANS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 
-function randomHex(bytes: number): string {
-  let text = '';
-  for (let index = 0; index < bytes; index++) text += Math.floor(Math.random() * 256).toString(16).padStart(2, '0');
-  return text;
-}
-
 async function makeLargeFile(directory: string): Promise<{ file: string; spans: number; bytes: number }> {
   const sources: Span[][] = [];
   for (const name of readdirSync('traces').filter((entry) => entry.endsWith('.json'))) sources.push(await loadTraceFile(path.join('traces', name)));
-  const spans: Span[] = [];
-  for (let copy = 0; spans.length < TARGET_SPANS; copy++) {
-    const source = sources[copy % sources.length];
-    const traceIds = new Map<string, string>();
-    const spanIds = new Map<string, string>();
-    const mapTrace = (id: string) => traceIds.get(id) ?? (traceIds.set(id, randomHex(16)), traceIds.get(id)!);
-    const mapSpan = (id: string) => spanIds.get(id) ?? (spanIds.set(id, randomHex(8)), spanIds.get(id)!);
-    for (const span of source) {
-      spans.push({ ...span, traceId: mapTrace(span.traceId), spanId: mapSpan(span.spanId), parentSpanId: span.parentSpanId ? mapSpan(span.parentSpanId) : undefined });
-    }
-  }
   const file = path.join(directory, 'large.otlp.json');
-  const text = JSON.stringify(encodeOtlpJson(spans));
-  writeFileSync(file, text);
-  return { file, spans: spans.length, bytes: text.length };
+  return { file, ...writeCopiedTraces(sources, { targetSpans: TARGET_SPANS, file }) };
 }
 
 const result = startBenchResult('graph-build');

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { spawnReady } from './lib/bench-server';
 import { summarizeCapturedTrace } from '../lib/graph/trace-sessions';
-import { TraceStore } from '../lib/trace/trace-store';
+import { TraceStore } from '../lib/store/trace-store';
 import { median } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
 import { traceSpans } from './lib/synthetic-traces';

@@ -26,9 +26,9 @@ disableGenkitOTelInitialization();
 const exporter = new InMemorySpanExporter();
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const { decodeOtlpJson } = await import('../lib/trace/otlp-json');
-const { readRecording } = await import('../lib/replay/read-recording');
-const { replayRecording } = await import('../lib/replay/run-replay');
+const { decodeOtlpJson } = await import('../lib/spans/otlp-json');
+const { readRecording } = await import('../lib/runtimes/genkit-js/replay/read-genkit-recording');
+const { replayRecording } = await import('../lib/runtimes/genkit-js/replay/run-replay');
 
 const { ai, scenario } = await benchLoopGenkit();
 

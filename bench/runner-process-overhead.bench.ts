@@ -3,7 +3,7 @@
  * server. Side by side, alternating in blocks, this process drives over IPC (V8 serializer, as
  * the server does):
  *  A. bare genkit in a child process (bench/lib/bare-genkit-child.ts);
- *  B. the real runner (lib/runtime/runner-main.ts, started as the server starts it, with its
+ *  B. the real runner (lib/runtimes/node-runner-main.ts, started as the server starts it, with its
  *     spool), in run mode as `POST /api/runs` starts a run (the step hooks installed);
  *  C. the same runner given no mode (no step hooks).
  * This process only decodes and counts the runner's span messages (as the server reads them),
@@ -19,9 +19,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { RunnerEvent } from '../lib/runtime/runner-protocol';
-import { spanEventsOf } from '../lib/runtime/span-batch-frames';
-import { RunnerSpool } from '../lib/server/runner-spool';
+import type { RunnerEvent } from '../lib/runner/runner-protocol';
+import { spanEventsOf } from '../lib/runner/span-batch-frames';
+import { RunnerSpool } from '../lib/server/runners/runner-spool';
 import { median } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
 
@@ -86,7 +86,7 @@ function startChild(options: { name: string; script: string; spool?: string; mod
 
 async function main() {
   const result = startBenchResult('runner-process-overhead');
-  const runner = path.join(projectDir, 'lib', 'runtime', 'runner-main.ts');
+  const runner = path.join(projectDir, 'lib', 'runtimes', 'node-runner-main.ts');
   const children = [
     startChild({ name: 'bare', script: path.join(projectDir, 'bench', 'lib', 'bare-genkit-child.ts'), mode: false }),
     startChild({ name: 'runner', script: runner, spool: path.join(spoolDir, 'run.spool'), mode: true }),
@@ -113,7 +113,7 @@ async function main() {
     }
     const [runMode, noHooks] = [median(times.get('runner')!), median(times.get('no-hooks')!)];
     result.write({
-      measures: `per run, the bench loop (${MODEL_TURNS} model turns) in the real runner process (lib/runtime/runner-main.ts with its spool, in Run mode and without step hooks) vs bare genkit in a child process (bench/lib/bare-genkit-child.ts), all driven over IPC from the bench process, no server; ${BLOCKS} alternating blocks of ${RUNS_PER_BLOCK} runs, every span end counted on arrival`,
+      measures: `per run, the bench loop (${MODEL_TURNS} model turns) in the real runner process (lib/runtimes/node-runner-main.ts with its spool, in Run mode and without step hooks) vs bare genkit in a child process (bench/lib/bare-genkit-child.ts), all driven over IPC from the bench process, no server; ${BLOCKS} alternating blocks of ${RUNS_PER_BLOCK} runs, every span end counted on arrival`,
       numbers: { runs, blocks: BLOCKS, bareMsPerRun: bare, runModeMsPerRun: runMode, runModeRatio: runMode / bare, noHooksMsPerRun: noHooks, noHooksRatio: noHooks / bare },
       summary: `Run mode ${(runMode / bare).toFixed(2)}× bare, without step hooks ${(noHooks / bare).toFixed(2)}× (bare genkit ${bare.toFixed(2)} ms a run, the runner ${runMode.toFixed(2)} / ${noHooks.toFixed(2)} ms)`,
       target: null,

@@ -15,10 +15,10 @@ import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
-import { runContext } from '../lib/runtime/run-context';
-import type { RunnerEvent } from '../lib/runtime/runner-protocol';
-import { RunnerSpanOutbox } from '../lib/runtime/runner-span-outbox';
-import { SpanLifecycleReporter } from '../lib/runtime/span-lifecycle-reporter';
+import { runContext } from '../lib/runner/run-context';
+import type { RunnerEvent } from '../lib/runner/runner-protocol';
+import { RunnerSpanOutbox } from '../lib/runner/runner-span-outbox';
+import { SpanLifecycleReporter } from '../lib/runner/span-lifecycle-reporter';
 import { benchLoopGenkit } from './lib/bench-loop';
 import { median } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
@@ -50,7 +50,7 @@ disableGenkitOTelInitialization();
 const exporter = new InMemorySpanExporter();
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [switchable, new SimpleSpanProcessor(exporter)] }));
-const { runnerMiddleware } = await import('../lib/runtime/run-generate');
+const { runnerMiddleware } = await import('../lib/runtimes/genkit-js/run/run-generate');
 
 const { ai, scenario } = await benchLoopGenkit();
 

@@ -21,8 +21,8 @@ const result = startBenchResult('step-overhead');
 disableGenkitOTelInitialization();
 const exporter = new InMemorySpanExporter();
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-const { RunStepper } = await import('../lib/runtime/run-stepper');
-const { stepMiddleware, defineHandWrittenModel } = await import('../lib/runtime/genkit-step-middleware');
+const { RunStepper } = await import('../lib/runner/run-stepper');
+const { stepMiddleware, defineHandWrittenModel } = await import('../lib/runtimes/genkit-js/run/genkit-step-middleware');
 
 const { ai, scenario } = await benchLoopGenkit();
 defineHandWrittenModel(ai);

@@ -1,7 +1,7 @@
 /**
  * Benchmark (not a test): what SQLite's log checkpoints cost the thread that commits, with the
  * store checkpointing on commit (SQLite's default, as the CLI's store does) and with its
- * checkpoints in a worker thread (lib/trace/wal-checkpointer.ts, as the server's store does).
+ * checkpoints in a worker thread (lib/store/wal-checkpointer.ts, as the server's store does).
  *
  * Two stores side by side in one run, appended to alternately in blocks: each append is one
  * real 62-span trace of the bench loop (21 model turns, 20 tool runs: run once here by real
@@ -17,9 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { summarizeCapturedTrace } from '../lib/graph/trace-sessions';
-import { startInProcessCapture } from '../lib/runtime/in-process-capture';
-import type { Span } from '../lib/trace/span';
-import { TraceStore } from '../lib/trace/trace-store';
+import { startInProcessCapture } from '../lib/runner/in-process-capture';
+import type { Span } from '../lib/spans/span';
+import { TraceStore } from '../lib/store/trace-store';
 import { median, percentile } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
 
@@ -91,7 +91,7 @@ try {
   const [sync, worker] = [figures(onCommit), figures(background)];
   const ratio = mean(background.times) / mean(onCommit.times);
   result.write({
-    measures: `per append of one real ${template.length}-span trace of the bench loop (captured from real genkit in the bench), awaited until committed, back to back, ${APPENDS} per store in ${BLOCKS} alternating blocks: a store with SQLite's checkpoints on commit (the CLI's) vs one with them in a worker thread (lib/trace/wal-checkpointer.ts, the server's)`,
+    measures: `per append of one real ${template.length}-span trace of the bench loop (captured from real genkit in the bench), awaited until committed, back to back, ${APPENDS} per store in ${BLOCKS} alternating blocks: a store with SQLite's checkpoints on commit (the CLI's) vs one with them in a worker thread (lib/store/wal-checkpointer.ts, the server's)`,
     numbers: { appendsPerStore: APPENDS, blocks: BLOCKS, spansPerAppend: template.length, onCommit: sync, worker, meanRatio: ratio, workerCheckpoints: checkpoints },
     summary: `mean ${worker.meanMs.toFixed(2)} vs ${sync.meanMs.toFixed(2)} ms (${ratio.toFixed(2)}×, worker against on commit), p99 ${worker.p99Ms.toFixed(1)} vs ${sync.p99Ms.toFixed(1)} ms, longest ${worker.longestMs.toFixed(1)} vs ${sync.longestMs.toFixed(1)} ms; the log file at most ${worker.largestLogMib.toFixed(1)} vs ${sync.largestLogMib.toFixed(1)} MiB; ${checkpoints} checkpoints in the worker`,
     target: null,

@@ -3,19 +3,22 @@
  * The attached apps: each genkit runtime Loopscope found, its flows, tools, models and prompts;
  * a schema-generated form runs one (POST /api/runs {runtimeId, action, input}) and links to the
  * trace it recorded; a genkit JS app also gets a Generate form (its model, its tools, a prompt,
- * Run / Step / Breakpoints). The app `loopscope start -- <cmd>` runs shows its state and last output.
+ * Run / Step / Breakpoints). An AI SDK app using `loopscope/ai-sdk` gets the mode its own calls
+ * start in, and its latest calls. The app `loopscope start -- <cmd>` runs shows its state and last output.
  */
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
 import type { RunResponse } from '@/lib/contract/run-session';
 import type { RunActionResponse, RunActionResult, RuntimeAction, RuntimesResponse } from '@/lib/contract/runtimes';
-import { draftValue, emptyDraft, formFieldOf, type FormDraft, type FormProblem } from '@/lib/dialects/genkit-reflection/input-form';
-import { canGenerate } from '@/lib/dialects/genkit-reflection/generate-form';
+import { draftValue, emptyDraft, formFieldOf, type FormDraft, type FormProblem } from '@/lib/runtimes/genkit-reflection/input-form';
+import { canGenerate } from '@/lib/runtimes/genkit-reflection/generate-form';
 import { ActionResultView } from './action-result-view';
+import { AiSdkAppSection } from './ai-sdk-app-section';
 import { apiJson } from './api-client';
 import { GenerateForm } from './generate-form';
 import { SchemaFields } from './schema-form';
+import { ATTACHED_KINDS } from '@/lib/runtimes/genkit-reflection/attached-kinds';
 
 const RUNNABLE = new Set(['flow', 'tool', 'model', 'prompt', 'util']);
 
@@ -121,9 +124,16 @@ export function AppsPage() {
           </details>
         </section>
       ) : null}
-      {data && data.runtimes.length === 0 ? (
+      {data?.aiSdkApps?.map((app) => (
+        <AiSdkAppSection
+          key={app.name}
+          app={app}
+          onChanged={(changed) => setData((current) => (current ? { ...current, aiSdkApps: current.aiSdkApps?.map((each) => (each.name === changed.name ? changed : each)) } : current))}
+        />
+      ))}
+      {data && data.runtimes.length === 0 && (data.aiSdkApps?.length ?? 0) === 0 ? (
         <p className="empty">
-          No genkit app is attached. Start yours with <code>npx loopscope start -- &lt;command that starts it&gt;</code>
+          No genkit app is attached, and no AI SDK app using <code>loopscope/ai-sdk</code> has talked to Loopscope. Start yours with <code>npx loopscope start -- &lt;command that starts it&gt;</code>
           {data.watching.length > 0 ? <> (watching {data.watching.join(', ')})</> : null}.
         </p>
       ) : null}
@@ -138,7 +148,7 @@ export function AppsPage() {
               {runtime.reflectionWarning}
             </p>
           ) : null}
-          {runtime.runtime === 'genkit-js' && canGenerate(runtime.actions) ? <GenerateForm runtime={runtime} /> : null}
+          {ATTACHED_KINDS[runtime.runtime].stepPlugin && canGenerate(runtime.actions) ? <GenerateForm runtime={runtime} /> : null}
           <h3>Actions</h3>
           <ul className="action-list">
             {runtime.actions
@@ -151,7 +161,7 @@ export function AppsPage() {
                       {action.type}: {action.name}
                     </button>
                     {action.description ? <span className="hint"> {action.description}</span> : null}
-                    {open ? <ActionRunner runtimeId={runtime.id} action={action} steppable={action.type === 'flow' && runtime.runtime === 'genkit-js' && runtime.stepPlugin === true} /> : null}
+                    {open ? <ActionRunner runtimeId={runtime.id} action={action} steppable={action.type === 'flow' && ATTACHED_KINDS[runtime.runtime].stepPlugin && runtime.stepPlugin === true} /> : null}
                   </li>
                 );
               })}

@@ -4,9 +4,12 @@ import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import type { CompareResponse } from '@/lib/contract/compare';
 import type { ScenarioListResponse } from '@/lib/contract/runner-status';
+import { scenarioRuntime } from '@/lib/contract/scenario';
+import { dialectTitle } from '@/lib/runtimes/index';
 import { apiJson } from './api-client';
 
-type Pair = { go: string; js: string; title: string };
+/** A scenario (`own`) and the scenario of another runtime it mirrors, each with its runtime's name. */
+type Pair = { own: string; ownRuntime: string; mirrored: string; mirroredRuntime: string; title: string };
 
 /**
  * One scenario, two runtimes: each genkit Go scenario that mirrors a genkit JS one, run on both
@@ -23,7 +26,12 @@ export function ComparePage() {
     apiJson<ScenarioListResponse>('/api/scenarios').then(
       (list) =>
         setPairs(
-          list.scenarios.flatMap((scenario) => (scenario.runtime === 'genkit-go' && scenario.mirrors ? [{ go: scenario.name, js: scenario.mirrors, title: scenario.title }] : [])),
+          list.scenarios.flatMap((scenario) => {
+            const mirrors = 'mirrors' in scenario ? scenario.mirrors : undefined;
+            const mirrored = mirrors ? list.scenarios.find((candidate) => candidate.name === mirrors) : undefined;
+            if (!mirrors) return [];
+            return [{ own: scenario.name, ownRuntime: dialectTitle(scenarioRuntime(scenario)), mirrored: mirrors, mirroredRuntime: mirrored ? dialectTitle(scenarioRuntime(mirrored)) : '?', title: scenario.title }];
+          }),
         ),
       (failure: Error) => setError(failure.message),
     );
@@ -58,13 +66,13 @@ export function ComparePage() {
         </p>
       ) : null}
       {pairs === undefined ? <p className="empty">Reading the scenarios…</p> : null}
-      {pairs?.length === 0 ? <p className="empty">No genkit Go scenario names a genkit JS one (the &quot;mirrors&quot; field of tools/go/scenarios/*.json).</p> : null}
+      {pairs?.length === 0 ? <p className="empty">No scenario names one of another runtime that it mirrors (the &quot;mirrors&quot; field of tools/go/scenarios/*.json).</p> : null}
       <ul className="compare-pairs">
         {pairs?.map((pair) => (
-          <li key={pair.go} data-testid="compare-pair" data-scenario={pair.go}>
-            <strong>{pair.js}</strong> (genkit JS) ↔ <strong>{pair.go}</strong> (genkit Go) — {pair.title}{' '}
-            <button type="button" disabled={busy !== undefined} onClick={() => void compare(pair.go)} data-testid={`compare-${pair.go}`}>
-              {busy === pair.go ? 'Running both…' : 'Run both and compare'}
+          <li key={pair.own} data-testid="compare-pair" data-scenario={pair.own}>
+            <strong>{pair.mirrored}</strong> ({pair.mirroredRuntime}) ↔ <strong>{pair.own}</strong> ({pair.ownRuntime}) — {pair.title}{' '}
+            <button type="button" disabled={busy !== undefined} onClick={() => void compare(pair.own)} data-testid={`compare-${pair.own}`}>
+              {busy === pair.own ? 'Running both…' : 'Run both and compare'}
             </button>
           </li>
         ))}

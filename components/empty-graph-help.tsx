@@ -1,8 +1,8 @@
 'use client';
 
 import { useMemo } from 'react';
-import { DIALECTS } from '@/lib/dialects/registry';
-import { flattenSpanTree, type SpanTreeNode } from '@/lib/trace/span-tree';
+import { DIALECTS } from '@/lib/runtimes/index';
+import { flattenSpanTree, type SpanTreeNode } from '@/lib/spans/span-tree';
 
 /** The most frequent span names of a role, for "what did arrive". */
 function commonNames(nodes: readonly SpanTreeNode[], limit: number): { name: string; count: number }[] {

@@ -1,7 +1,7 @@
 'use client';
 /**
  * A generate in an attached genkit JS app, with its own model and any of its tools
- * (lib/dialects/genkit-reflection/generate-form.ts builds the request). Run without the app's
+ * (lib/runtimes/genkit-reflection/generate-form.ts builds the request). Run without the app's
  * Loopscope plugin answers when the generate ended (a link to its trace); with it, and for Step
  * and Breakpoints, the server answers at once with a run and the run page steps it.
  */
@@ -9,7 +9,7 @@ import { useRouter } from 'next/navigation';
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import type { RunResponse } from '@/lib/contract/run-session';
 import type { AttachedRuntime, RunActionResponse, RunActionResult } from '@/lib/contract/runtimes';
-import { emptyGenerateDraft, generateChoices, generateRequestOf, type GenerateDraft, type GenerateFormProblem, type GenerateModeKind } from '@/lib/dialects/genkit-reflection/generate-form';
+import { emptyGenerateDraft, generateChoices, generateRequestOf, type GenerateDraft, type GenerateFormProblem, type GenerateModeKind } from '@/lib/runtimes/genkit-reflection/generate-form';
 import { ActionResultView } from './action-result-view';
 import { apiJson } from './api-client';
 

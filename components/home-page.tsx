@@ -13,6 +13,8 @@ import { ImportTraces } from './import-traces';
 import { ModelPicker } from './model-picker';
 import { TraceList } from './trace-list';
 import { useLiveEvents } from './use-live-events';
+import { runtimeView } from '@/lib/runtimes/index';
+import { scenarioRuntime } from '@/lib/contract/scenario';
 
 /** "2 of 4 runners busy, 1 idle · 1 run waiting": the pool at a glance. */
 function runnerPoolSummary(status: RunnerPoolStatus): string {
@@ -241,14 +243,9 @@ export function HomePage() {
                 >
                   Step through
                 </button>
-                {scenario.runtime === 'ai-sdk' ? (
+                {runtimeView(scenarioRuntime(scenario)).scenarioHint ? (
                   <span className="hint" data-testid={`runtime-${scenario.name}`}>
-                    AI SDK: the real generateText loop
-                  </span>
-                ) : null}
-                {scenario.runtime === 'genkit-go' ? (
-                  <span className="hint" data-testid={`runtime-${scenario.name}`}>
-                    genkit Go (go/runner, tools/go/): the first run builds the Go runner
+                    {runtimeView(scenarioRuntime(scenario)).scenarioHint}
                   </span>
                 ) : null}
               </div>

@@ -3,9 +3,9 @@
 import type { SpanView } from '@/lib/contract/span-view';
 import type { TraceSource } from '@/lib/contract/trace-source';
 import type { ViewNode } from '@/lib/graph/collapse-rounds';
-import { DIALECTS } from '@/lib/dialects/registry';
-import { GENKIT_DIALECT_ID } from '@/lib/dialects/genkit-js/dialect-id';
-import type { DialectExplanations } from '@/lib/dialects/runtime-dialect';
+import { DIALECTS, runtimeView } from '@/lib/runtimes/index';
+import type { DialectExplanations } from '@/lib/loop/runtime-dialect';
+import { dialectTitle } from '@/lib/runtimes/index';
 import type { RunGraph } from '@/lib/graph/run-graph';
 import { useState } from 'react';
 import { ConversationSection } from './conversation-section';
@@ -73,6 +73,14 @@ export function NodeDetail(props: {
             {node.status}
           </span>{' '}
           {node.kind}
+          {runtime ? (
+            <>
+              {' · '}
+              <span data-testid="node-runtime" data-runtime={runtime}>
+                {dialectTitle(runtime)}
+              </span>
+            </>
+          ) : null}
         </p>
       </header>
       {node.notes?.length ? (
@@ -124,6 +132,11 @@ export function NodeDetail(props: {
         <section className="detail-block interrupt-note" data-testid="interrupt-answers">
           <h3>Interrupt</h3>
           <p data-testid="pause-explained">{words.pause}</p>
+          {call.interrupt.pausedAs ? (
+            <p data-testid="interrupt-paused-as">
+              Paused: <strong>{call.interrupt.pausedAs}</strong>
+            </p>
+          ) : null}
           {call.interrupt.heldBy ? (
             <p className="hold-note" data-testid="interrupt-held-by">
               <strong>Held by {call.interrupt.heldBy.by}</strong> — {call.interrupt.heldBy.evidence}
@@ -180,7 +193,7 @@ export function NodeDetail(props: {
         <ForkEditor key={call.id} source={props.resumeSource} kind="tool" traceId={call.traceId} spanId={call.spanId} initial={call.output} />
       ) : null}
       {/* A forked model answer is a genkit message: AI SDK recordings fork from tool calls only. */}
-      {props.resumeSource && modelCall?.status === 'ok' && runtime === GENKIT_DIALECT_ID ? (
+      {props.resumeSource && modelCall?.status === 'ok' && runtimeView(runtime).forksModelAnswers ? (
         <ForkEditor
           key={modelCall.id}
           source={props.resumeSource}

@@ -3,10 +3,10 @@
  * make once every field parses: a field that is not JSON is named as such, and nothing is
  * checked against genkit's rules until all parse. Pure.
  */
-import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer } from '@/lib/contract/resume-answers';
+import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ValueAnswer } from '@/lib/contract/resume-answers';
 import type { AnswerKind, ResumeContextView } from '@/lib/contract/resume-context';
 
-/** genkit answers by respond / restart; the AI SDK by approve / deny / respond (the context's dialect says which). */
+/** genkit answers by respond / restart; the AI SDK by approve / deny / respond; LangGraph and ADK also by a resume value (the context's dialect says which). */
 export type AnswerMode = AnswerKind['kind'];
 
 export interface AnswerDraft {
@@ -17,6 +17,8 @@ export interface AnswerDraft {
   resumed: string;
   replace: boolean;
   replaceInput: string;
+  /** value: the resume value, as JSON text. */
+  value: string;
 }
 
 export const label = (request: { name: string; ref?: string }) => (request.ref ? `${request.name}#${request.ref}` : request.name);
@@ -40,6 +42,7 @@ export function defaultDraft(request: Request | undefined, kinds: readonly Answe
     resumed: request?.resumedExample === undefined ? 'true' : JSON.stringify(request.resumedExample, null, 2),
     replace: false,
     replaceInput: JSON.stringify(request?.input ?? {}, null, 2),
+    value: JSON.stringify(request?.valueExample ?? {}, null, 2),
   };
 }
 
@@ -49,6 +52,7 @@ export interface DraftAnswers {
   restart: RestartAnswer[];
   approve: ApproveAnswer[];
   deny: DenyAnswer[];
+  values: ValueAnswer[];
 }
 
 export function answersFromDrafts(options: { requests: readonly Request[]; draftOf: (key: string) => AnswerDraft }): {
@@ -59,6 +63,7 @@ export function answersFromDrafts(options: { requests: readonly Request[]; draft
   const restart: RestartAnswer[] = [];
   const approve: ApproveAnswer[] = [];
   const deny: DenyAnswer[] = [];
+  const values: ValueAnswer[] = [];
   const errors: string[] = [];
   for (const request of options.requests.filter((candidate) => candidate.state === 'interrupted')) {
     const key = label(request);
@@ -66,7 +71,11 @@ export function answersFromDrafts(options: { requests: readonly Request[]; draft
     const reason = draft.reason.trim() === '' ? {} : { reason: draft.reason };
     if (draft.mode === 'approve') approve.push({ name: request.name, ref: request.ref, ...reason });
     else if (draft.mode === 'deny') deny.push({ name: request.name, ref: request.ref, ...reason });
-    else if (draft.mode === 'respond') {
+    else if (draft.mode === 'value') {
+      const value = parse(draft.value);
+      if (value.ok) values.push({ name: request.name, ref: request.ref, value: value.value });
+      else errors.push(`${key}: the resume value is not valid JSON (${value.error}).`);
+    } else if (draft.mode === 'respond') {
       const output = parse(draft.output);
       if (output.ok) respond.push({ name: request.name, ref: request.ref, output: output.value });
       else errors.push(`${key}: the output is not valid JSON (${output.error}).`);
@@ -78,5 +87,5 @@ export function answersFromDrafts(options: { requests: readonly Request[]; draft
       else restart.push({ name: request.name, ref: request.ref, resumed: resumed.value, replaceInput: replaceInput?.ok ? replaceInput.value : undefined });
     }
   }
-  return { answers: { respond, restart, approve, deny }, parseErrors: errors };
+  return { answers: { respond, restart, approve, deny, values }, parseErrors: errors };
 }

@@ -1,39 +1,51 @@
 'use client';
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ResumeContextResponse, ResumeContextView } from '@/lib/contract/resume-context';
 
 import type { TraceSource } from '@/lib/contract/trace-source';
 import { apiJson } from './api-client';
 import { answersFromDrafts, defaultDraft, label, type AnswerDraft } from './resume-answer-drafts';
 import { useResumeCheck } from './use-resume-check';
+import { runtimeView } from '@/lib/runtimes/index';
 
 /**
  * The resume workbench: every request of the paused call, an answer per paused request in the
- * kinds its runtime takes (genkit: respond / restart; the AI SDK: approve / deny / respond —
- * named by the server from the call's dialect), checked live against that runtime's rules — the
- * verdict: accepted, refused (each broken rule), or unchecked (each part the rules cannot check
- * here, saying why) — the exact payload and the same as the app's own code, and Resume.
+ * kinds its runtime takes (genkit: respond / restart; the AI SDK: approve / deny / respond;
+ * LangGraph and Google ADK also a resume value — named by the server from the call's dialect),
+ * checked live against that runtime's rules — the verdict: accepted, refused (each broken rule),
+ * or unchecked (each part the rules cannot check here, saying why) — the exact payload and the
+ * same as the app's own code, and Resume (or, when the app that made the call waits for the
+ * answer, Send it to the app; for a runtime Loopscope does not run, why not: the code is the
+ * answer to paste).
  */
 export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSource }) {
   // What the interrupted generate asked, read from its spans on the server (the page holds none).
-  const [contextResult, setContextResult] = useState<{ context?: ResumeContextView; error?: string }>({});
+  const [contextResult, setContextResult] = useState<{ generateSpanId?: string; context?: ResumeContextView; error?: string }>({});
   const sourceKey = JSON.stringify(props.source);
+  const [result, setResult] = useState<{ runId?: string; error?: string } | undefined>();
+  // From the moment an answer is sent, the workbench keeps what it showed: a live run's traces grow
+  // with the answer's (not all stored yet), and the paused call it was opened on no longer waits.
+  const sending = useRef(false);
+  // The source the answer was sent for: the check keeps checking that one (the run's traces grow meanwhile).
+  const [sentSource, setSentSource] = useState<TraceSource | undefined>();
   useEffect(() => {
+    if (sending.current) return;
     let cancelled = false;
-    setContextResult({});
-    apiJson<ResumeContextResponse>('/api/resume/context', { method: 'POST', body: { source: JSON.parse(sourceKey) as unknown, generateSpanId: props.generateSpanId } }).then(
-      (answer) => !cancelled && setContextResult({ context: answer.context }),
-      (error: Error) => !cancelled && setContextResult({ error: error.message }),
+    const generateSpanId = props.generateSpanId;
+    apiJson<ResumeContextResponse>('/api/resume/context', { method: 'POST', body: { source: JSON.parse(sourceKey) as unknown, generateSpanId } }).then(
+      (answer) => !cancelled && !sending.current && setContextResult({ generateSpanId, context: answer.context }),
+      // A reread that fails (a live run's newest trace not stored yet) keeps the call it already shows.
+      (error: Error) => !cancelled && setContextResult((current) => (current.generateSpanId === generateSpanId && current.context ? current : { generateSpanId, error: error.message })),
     );
     return () => {
       cancelled = true;
     };
   }, [sourceKey, props.generateSpanId]);
-  const context = contextResult.context;
+  const context = contextResult.generateSpanId === props.generateSpanId ? contextResult.context : undefined;
+  const contextError = contextResult.generateSpanId === props.generateSpanId ? contextResult.error : undefined;
   const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
   const [confirmed, setConfirmed] = useState(false);
-  const [result, setResult] = useState<{ runId?: string; error?: string } | undefined>();
   const [busy, setBusy] = useState(false);
 
   const draftOf = (key: string): AnswerDraft => drafts[key] ?? defaultDraft(context?.requests.find((candidate) => label(candidate) === key), context?.answerKinds ?? []);
@@ -45,12 +57,12 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [drafts, context],
   );
-  const { validation, checkError, shownPayload } = useResumeCheck({ source: props.source, generateSpanId: props.generateSpanId, answers, ready: context !== undefined && parseErrors.length === 0 });
+  const { validation, checkError, shownPayload } = useResumeCheck({ source: sentSource ?? props.source, generateSpanId: props.generateSpanId, answers, ready: context !== undefined && parseErrors.length === 0 });
 
   if (!context) {
-    return contextResult.error ? (
+    return contextError ? (
       <p className="error-text" data-testid="workbench-unavailable">
-        {contextResult.error}
+        {contextError}
       </p>
     ) : (
       <p className="empty" data-testid="workbench-loading">
@@ -69,6 +81,8 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
   const resume = async () => {
     setBusy(true);
     setResult(undefined);
+    sending.current = true;
+    setSentSource(props.source);
     try {
       const response = await apiJson<{ run: { runId: string } }>('/api/resume', {
         method: 'POST',
@@ -76,6 +90,8 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
       });
       setResult({ runId: response.run.runId });
     } catch (error) {
+      sending.current = false;
+      setSentSource(undefined);
       setResult({ error: (error as Error).message });
     } finally {
       setBusy(false);
@@ -100,10 +116,15 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
               {request.state === 'done' ? <p className="hint">Not paused: it ran (or needs no answer).</p> : null}
               {request.state === 'interrupted' ? (
                 <>
+                  {request.pausedAs ? (
+                    <p className="hint" data-testid="workbench-paused-as">
+                      Paused: {request.pausedAs}
+                    </p>
+                  ) : null}
                   {request.interruptMetadata !== undefined ? <p className="hint">Interrupt metadata: {JSON.stringify(request.interruptMetadata)}</p> : null}
                   {request.waitingFor ? (
                     <p className="hint" data-testid="workbench-waiting-for">
-                      Waits for {request.waitingFor === 'approval' ? 'an approval' : 'the caller’s result'}: {request.waitingEvidence}
+                      Waits for {request.waitingFor === 'approval' ? 'an approval' : request.waitingFor === 'value' ? 'a resume value' : 'the caller’s result'}: {request.waitingEvidence}
                     </p>
                   ) : context.answerKinds.length > 2 ? (
                     <p className="hint">The trace does not tell whether it waits for an approval or for the result of a tool without execute.</p>
@@ -117,6 +138,9 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
                   </div>
                   {fields.has('output') ? (
                     <textarea aria-label={`Output for ${key}`} rows={4} value={draft.output} onChange={(event) => update(key, { output: event.target.value })} data-testid="workbench-output" />
+                  ) : null}
+                  {fields.has('value') ? (
+                    <textarea aria-label={`Resume value for ${key}`} rows={4} value={draft.value} onChange={(event) => update(key, { value: event.target.value })} data-testid="workbench-value" />
                   ) : null}
                   {fields.has('reason') ? (
                     <input
@@ -201,13 +225,13 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
           {note}
         </p>
       ))}
-      <details open={context.dialect === 'ai-sdk' ? true : undefined}>
-        <summary>{shownPayload?.resume ? 'Payload (messages + resume)' : 'The next call’s messages'}</summary>
+      <details open={runtimeView(context.dialect).showsNextMessages ? true : undefined}>
+        <summary>{shownPayload?.answer !== undefined ? `The answer ${context.runtimeTitle} gets` : shownPayload?.resume ? 'Payload (messages + resume)' : 'The next call’s messages'}</summary>
         <pre data-testid="workbench-payload" data-checked={validation ? 'true' : 'false'}>
-          {shownPayload ? JSON.stringify(shownPayload.resume ? { messages: shownPayload.messages, resume: shownPayload.resume } : shownPayload.messages, null, 2) : ''}
+          {shownPayload ? JSON.stringify(shownPayload.answer !== undefined ? shownPayload.answer : shownPayload.resume ? { messages: shownPayload.messages, resume: shownPayload.resume } : shownPayload.messages, null, 2) : ''}
         </pre>
       </details>
-      <details open={context.snippetLanguage !== 'TypeScript' ? true : undefined}>
+      <details open={context.snippetLanguage !== 'TypeScript' || context.runsElsewhere ? true : undefined}>
         <summary>As {context.snippetLanguage} code</summary>
         <pre data-testid="workbench-snippet" data-checked={validation ? 'true' : 'false'}>
           {validation?.snippet ?? ''}
@@ -216,10 +240,27 @@ export function ResumeWorkbench(props: { generateSpanId: string; source: TraceSo
           Copy as {context.snippetLanguage}
         </button>
       </details>
-      <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
-        Resume with the local tools
-      </button>
-      {result?.runId ? (
+      {context.runsElsewhere ? (
+        <p className="hint" data-testid="workbench-runs-elsewhere">
+          {context.runsElsewhere}
+        </p>
+      ) : (
+        <>
+          {context.sendsToApp ? (
+            <p className="hint" data-testid="workbench-sends-to-app">
+              The app <strong>{context.sendsToApp.app}</strong> waits for this answer: it is sent there, and its next call goes on as the same run, with the app’s own tools.
+            </p>
+          ) : null}
+          <button type="button" disabled={!canResume} onClick={() => void resume()} data-testid="workbench-resume">
+            {context.sendsToApp ? `Send this answer to ${context.sendsToApp.app}` : 'Resume with the local tools'}
+          </button>
+        </>
+      )}
+      {result?.runId && context.sendsToApp ? (
+        <p role="status" className="ok-text" data-testid="workbench-result">
+          Sent to {context.sendsToApp.app}: <a href={`/runs/${result.runId}`}>its run</a> goes on with the answer.
+        </p>
+      ) : result?.runId ? (
         <p role="status" className="ok-text" data-testid="workbench-result">
           Resumed: <a href={`/runs/${result.runId}`}>open the new run</a> (its trace links back to this interrupt).
         </p>

@@ -4,10 +4,12 @@ import { describeChoice } from '@/lib/contract/provider';
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import type { ScenarioListResponse } from '@/lib/contract/runner-status';
+import { scenarioRuntime } from '@/lib/contract/scenario';
+import { runtimeView } from '@/lib/runtimes/index';
 import type { RunResponse, RunSession } from '@/lib/contract/run-session';
 import type { ListedTool } from '@/lib/contract/tool-info';
 import type { RunGraph } from '@/lib/graph/run-graph';
-import { decodeOtlpJson } from '@/lib/trace/otlp-json';
+import { decodeOtlpJson } from '@/lib/spans/otlp-json';
 import { openSpanFromStart } from '@/lib/contract/open-span';
 import { apiJson, sourceSpanUrls, spanViewUrl } from './api-client';
 import { EMPTY_GRAPH } from './empty-graph';
@@ -33,7 +35,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   const [tools, setTools] = useState<ListedTool[]>([]);
   const [graph, setGraph] = useState<{ version: number; graph: RunGraph } | undefined>();
   const [scenarioTools, setScenarioTools] = useState<string[]>([]);
-  const [isAiSdk, setIsAiSdk] = useState(false);
+  const [runtime, setRuntime] = useState<string | undefined>();
   const [resuming, setResuming] = useState(false);
   const collection = useSpanCollection();
   const addSpans = collection.add;
@@ -65,6 +67,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
   // A generate in an attached app pauses at the app's tools (their schemas came with the run), not tools/'s.
   // As a string: every run update is a new object, and the tools never change within a run.
   const appToolsKey = run?.app ? JSON.stringify(run.app.tools) : undefined;
+  const appRuntime = run?.app?.runtime;
   useEffect(() => {
     if (!hasRun) return;
     if (appToolsKey) {
@@ -72,20 +75,21 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       setHasScriptedAnswer(false);
       setTools(appTools);
       setScenarioTools(appTools.map((tool) => tool.name));
-      setIsAiSdk(false);
+      // An app's call pauses in its runtime's words (an app using loopscope/ai-sdk: approvals and handed-back tools).
+      setRuntime(appRuntime);
       return;
     }
     apiJson<ScenarioListResponse>('/api/scenarios')
-      .then(({ scenarios, tools: registered, aiSdkTools, goTools }) => {
+      .then(({ scenarios, toolsByRuntime }) => {
         const scenario = scenarios.find((candidate) => candidate.name === scenarioName);
         setHasScriptedAnswer((scenario?.resumes?.length ?? 0) > (resumes ?? 0));
         // Each runtime has its own tools (an AI SDK getWeather is not genkit's): the step panel edits with the run's.
-        setTools(scenario?.runtime === 'ai-sdk' ? (aiSdkTools ?? []) : scenario?.runtime === 'genkit-go' ? (goTools ?? []) : registered);
+        setTools(scenario ? (toolsByRuntime[scenarioRuntime(scenario)] ?? []) : []);
         setScenarioTools(scenario?.tools ?? []);
-        setIsAiSdk(scenario?.runtime === 'ai-sdk');
+        setRuntime(scenario ? scenarioRuntime(scenario) : undefined);
       })
       .catch(() => setHasScriptedAnswer(false));
-  }, [hasRun, scenarioName, resumes, paused, appToolsKey]);
+  }, [hasRun, scenarioName, resumes, paused, appToolsKey, appRuntime]);
 
   // On every (re)connect the stream first replays the run and its span starts, then says
   // ready: stored spans are fetched then, so nothing published before we listened is lost.
@@ -174,9 +178,7 @@ export function RunPage(props: { runId: string; initialNodeId?: string; initialT
       {run && stepping && run.replay ? <StepPanel run={run} tools={tools} scenarioTools={scenarioTools} onRun={takeRun} /> : null}
       {run?.status === 'interrupted' && !answered ? (
         <p className="pause-banner" role="status" data-testid="pause-banner">
-          {isAiSdk
-            ? `The run is paused: ${run.interrupts.length} tool call(s) wait for an answer (an approval to give, or a handed-back tool's result).`
-            : `The run is paused: ${run.interrupts.length} tool call(s) interrupted and wait for an answer (respond or restart).`}
+          {runtimeView(runtime ?? scenarioRuntime({})).pausedRun.replace('{count}', String(run.interrupts.length))}
         </p>
       ) : null}
       {run?.answeredBy?.length ? (

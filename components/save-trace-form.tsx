@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { savedTraceFileName, suggestSavedName } from '@/lib/trace/saved-trace-name';
+import { savedTraceFileName, suggestSavedName } from '@/lib/spans/saved-trace-name';
 import { apiJson, ApiError } from './api-client';
 
 type Outcome = { kind: 'ok' | 'error'; text: string } | { kind: 'exists'; file: string };

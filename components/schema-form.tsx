@@ -1,7 +1,7 @@
 'use client';
-/** Inputs for a FormField tree (lib/dialects/genkit-reflection/input-form.ts): labelled native controls, so Tab / Enter / Space work. */
-import type { FormDraft, FormField } from '@/lib/dialects/genkit-reflection/input-form';
-import { emptyDraft } from '@/lib/dialects/genkit-reflection/input-form';
+/** Inputs for a FormField tree (lib/runtimes/genkit-reflection/input-form.ts): labelled native controls, so Tab / Enter / Space work. */
+import type { FormDraft, FormField } from '@/lib/runtimes/genkit-reflection/input-form';
+import { emptyDraft } from '@/lib/runtimes/genkit-reflection/input-form';
 
 export function SchemaFields({ field, draft, path, onChange }: { field: FormField; draft: FormDraft; path: string; onChange: (draft: FormDraft) => void }) {
   const label = path || 'input';

@@ -1,7 +1,8 @@
 'use client';
 
 import type { RecordedValue, SpanView } from '@/lib/contract/span-view';
-import { DIALECTS } from '@/lib/dialects/registry';
+import { DIALECTS } from '@/lib/runtimes/index';
+import { dialectTitle } from '@/lib/runtimes/index';
 
 /** A recorded value as text: parsed JSON pretty-printed, else the raw text with why it is not JSON; never HTML. */
 function ValueBlock(props: { title: string; value: RecordedValue | undefined; testId: string }) {
@@ -54,6 +55,14 @@ export function SpanDetail(props: { view?: SpanView; error?: string; embedded?: 
           <span className={`status-pill status-${view.outcome}`}>{view.outcome === 'interrupted' ? 'paused — waiting for an answer' : view.outcome}</span> {view.role} · started{' '}
           {new Date(view.startTime).toLocaleTimeString()}
           {view.durationMs !== undefined ? ` · ${view.durationMs.toFixed(1)} ms` : ' · still running'}
+          {view.runtime ? (
+            <>
+              {' · '}
+              <span data-testid="span-runtime" data-runtime={view.runtime}>
+                {dialectTitle(view.runtime)}
+              </span>
+            </>
+          ) : null}
         </p>
         <p className="detail-ids">
           trace <code>{view.traceId}</code> · span <code>{view.spanId}</code>

@@ -1,8 +1,8 @@
 'use client';
 
 import { useCallback, useMemo, type KeyboardEvent } from 'react';
-import { formatMillis, spanTimeline } from '@/lib/trace/span-timeline';
-import type { SpanTreeNode } from '@/lib/trace/span-tree';
+import { formatMillis, spanTimeline } from '@/lib/spans/span-timeline';
+import type { SpanTreeNode } from '@/lib/spans/span-tree';
 import { spanKey } from './span-tree-view';
 import { listStep } from './keyboard';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useCallback, useMemo, type KeyboardEvent } from 'react';
-import { flattenSpanTree, type SpanTreeNode } from '@/lib/trace/span-tree';
+import { flattenSpanTree, type SpanTreeNode } from '@/lib/spans/span-tree';
 import { listStep } from './keyboard';
 
 const ROLE_ICON: Record<SpanTreeNode['role'], string> = {

@@ -1,5 +1,6 @@
 'use client';
 
+import { dialectTitle } from '@/lib/runtimes/index';
 import Link from 'next/link';
 import { memo } from 'react';
 import type { TraceListLine } from '@/lib/graph/trace-list-view';
@@ -68,7 +69,11 @@ export const TraceRow = memo(function TraceRow({ line, position, count, selected
           ) : null}
           {row.serviceName ? <span data-testid="trace-service">{row.serviceName}</span> : null}
           {row.name !== row.title ? <span>{row.name}</span> : null}
-          {row.runtime ? <span data-testid="trace-runtime">{row.runtime}</span> : null}
+          {row.runtime ? (
+            <span data-testid="trace-runtime" data-runtime={row.runtime}>
+              {dialectTitle(row.runtime)}
+            </span>
+          ) : null}
           {row.models.length > 0 && !row.models.some((model) => model.endsWith(`/${row.title}`)) ? <span>{row.models.join(', ')}</span> : null}
           <span className="trace-id">{row.traceId.slice(0, 8)}</span>
         </span>

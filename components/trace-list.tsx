@@ -1,5 +1,6 @@
 'use client';
 
+import { dialectTitle } from '@/lib/runtimes/index';
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TraceDeleteResponse, TraceListRow } from '@/lib/contract/trace-list';
 import {
@@ -157,7 +158,7 @@ export function TraceList({ traces, onDeleted }: { traces: readonly TraceListRow
           <option value="">any runtime</option>
           {facets.runtimes.map((runtime) => (
             <option key={runtime} value={runtime}>
-              {runtime}
+              {dialectTitle(runtime)}
             </option>
           ))}
         </select>

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SessionGraphResponse } from '@/lib/contract/session';
 import type { SavedListResponse } from '@/lib/contract/trace-list';
 import type { RunGraph } from '@/lib/graph/run-graph';
-import { decodeOtlpJson } from '@/lib/trace/otlp-json';
+import { decodeOtlpJson } from '@/lib/spans/otlp-json';
 import { apiJson, sourceSpanUrls, spanViewUrl } from './api-client';
 import { ExportReproButton, ReplayControls } from './replay-controls';
 import { SaveTraceForm } from './save-trace-form';

@@ -38,7 +38,7 @@ export function useLiveEvents({
       setConnected(true);
       readyHandler.current?.();
     });
-    // The server dropped this stream for falling behind (lib/server/event-stream.ts): it closes
+    // The server dropped this stream for falling behind (lib/server/live/event-stream.ts): it closes
     // next, EventSource reconnects, and `ready` re-syncs the page from stored state.
     source.addEventListener('missed', () => setConnected(false));
     source.onerror = () => {

@@ -1,8 +1,8 @@
 'use client';
 
 import { useCallback, useMemo, useState } from 'react';
-import { mergeSpans } from '@/lib/trace/merge-spans';
-import type { Span } from '@/lib/trace/span';
+import { mergeSpans } from '@/lib/spans/merge-spans';
+import type { Span } from '@/lib/spans/span';
 
 /** The spans a page shows, merged as they arrive (an ended span replaces its open version). */
 export function useSpanCollection(initial: Span[] = []) {

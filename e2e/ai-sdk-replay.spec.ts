@@ -10,7 +10,7 @@ import { expectRunStatus, openHomeWithReadyRunner } from './helpers';
  * model answers and tool runs, compared call by call — as recorded, and once a recorded tool
  * output changed.
  */
-const FIXTURE = path.join('lib', 'dialects', 'ai-sdk', '__fixtures__', 'ai-sdk-approval-approved.otlp.json');
+const FIXTURE = path.join('lib', 'runtimes', 'ai-sdk', '__fixtures__', 'ai-sdk-approval-approved.otlp.json');
 
 /** A saved copy of the approval fixture, the approved transfer's recorded result changed when `held` (as if recorded by another build). */
 function writeSaved(name: string, options: { held?: boolean } = {}): void {

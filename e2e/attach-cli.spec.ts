@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { decodeOtlpJson } from '../lib/trace/otlp-json';
+import { decodeOtlpJson } from '../lib/spans/otlp-json';
 import { listeningPortsOfTree } from '../lib/server/attach/testing/listening-ports';
 import { rebindingRunAction, refused } from '../lib/server/attach/testing/rebinding-request';
 import { AUTH, freePort, groupAlive, signalGroup, TOKEN } from './helpers';

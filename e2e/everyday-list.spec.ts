@@ -60,7 +60,8 @@ test('everyday: the user finds a trace by title or id with / and the search box,
   // By trace id, then by status: the failed tool trace is `failed`, and not `ok`.
   await page.getByTestId('trace-search').fill(failed);
   await expect(rows(page)).toHaveCount(1);
-  await expect(row(page, failed).getByTestId('trace-runtime')).toHaveText('genkit-js');
+  await expect(row(page, failed).getByTestId('trace-runtime')).toHaveText('genkit JS');
+  await expect(row(page, failed).getByTestId('trace-runtime')).toHaveAttribute('data-runtime', 'genkit-js');
   await page.getByTestId('trace-filter-status').selectOption('failed');
   await expect(row(page, failed)).toBeVisible();
   await page.getByTestId('trace-filter-status').selectOption('ok');

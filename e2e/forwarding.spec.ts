@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { decodeOtlpRequest } from '../lib/server/otlp-receiver';
-import { decodeOtlpJson } from '../lib/trace/otlp-json';
-import type { Span } from '../lib/trace/span';
+import { decodeOtlpRequest } from '../lib/server/ingest/otlp-receiver';
+import { decodeOtlpJson } from '../lib/spans/otlp-json';
+import type { Span } from '../lib/spans/span';
 import { AUTH, openHomeWithReadyRunner, startSecondServer, stopSecondServers, tinyOtlpTrace } from './helpers';
 
 /**

@@ -10,7 +10,7 @@ import { expectRunStatus, openHomeWithReadyRunner } from './helpers';
  * and tool runs, compared call by call — as recorded, and once a recorded tool output changed —
  * and exported as a Go program.
  */
-const FIXTURE = path.join('lib', 'dialects', 'genkit-go', '__fixtures__', 'go-restart-after-approval.otlp.json');
+const FIXTURE = path.join('lib', 'runtimes', 'genkit-go', '__fixtures__', 'go-restart-after-approval.otlp.json');
 
 /** A saved copy of the Go restart fixture, the restarted transfer's recorded output changed when `rejected`. */
 function writeSaved(name: string, options: { rejected?: boolean } = {}): void {

@@ -4,7 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { decodeOtlpJson } from '../lib/trace/otlp-json';
+import { decodeOtlpJson } from '../lib/spans/otlp-json';
 import config, { E2E_PORT, E2E_STORAGE_STATE, E2E_TOKEN } from '../playwright.config';
 
 export const TOKEN = E2E_TOKEN;
@@ -298,7 +298,17 @@ const GRAPH_FIXTURES = path.join(process.cwd(), 'lib', 'graph', '__fixtures__');
 
 /** Imports a recorded fixture of lib/graph/__fixtures__ through the import route; returns its trace ids, oldest root first. */
 export async function importFixture(request: APIRequestContext, name: string): Promise<string[]> {
-  const text = readFileSync(path.join(GRAPH_FIXTURES, `${name}.otlp.json`), 'utf8');
+  return importTraceFile(request, path.join(GRAPH_FIXTURES, `${name}.otlp.json`));
+}
+
+/** Imports a framework's recorded fixture (lib/runtimes/<runtime>/__fixtures__/<case>.otlp.json); returns its trace ids, oldest root first. */
+export async function importFrameworkFixture(request: APIRequestContext, fixture: { runtime: string; fixtureCase: string }): Promise<string[]> {
+  return importTraceFile(request, path.join(process.cwd(), 'lib', 'runtimes', fixture.runtime, '__fixtures__', `${fixture.fixtureCase}.otlp.json`));
+}
+
+async function importTraceFile(request: APIRequestContext, file: string): Promise<string[]> {
+  const name = path.basename(file, '.otlp.json');
+  const text = readFileSync(file, 'utf8');
   const response = await request.post('/api/traces/import', { headers: AUTH, data: { fileName: `${name}.otlp.json`, text } });
   expect(response.status(), await response.text()).toBe(201);
   const roots = decodeOtlpJson(JSON.parse(text))

@@ -8,7 +8,7 @@ import { TOKEN, startSecondServer, stopSecondServers } from './helpers';
  * never read and one that does, 50 MB of spans sent. The server's memory stays within the
  * subscribers' bounds (not 20 × 50 MB) and the reading subscriber gets every span event. (A
  * subscriber that never reads keeps its connection: the server cut its stream and freed its
- * queue, lib/server/event-stream.ts, but the socket is the client's to close.)
+ * queue, lib/server/live/event-stream.ts, but the socket is the client's to close.)
  */
 test.afterEach(stopSecondServers);
 

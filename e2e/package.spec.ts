@@ -18,7 +18,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { createGenkitProject, installTarball, packLoopscope, startInProject, terminalEnvironment, until, type ProjectCommand } from '../lib/install/testing/packed-project';
-import { decodeOtlpJson } from '../lib/trace/otlp-json';
+import { decodeOtlpJson } from '../lib/spans/otlp-json';
 import { freePort } from './helpers';
 
 const run = promisify(execFile);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { BROKEN_JSON_MODEL, scenarioReplies, startFakeOpenAiServer, type FakeOpenAiServer } from '../lib/runtime/testing/fake-openai-server';
+import { BROKEN_JSON_MODEL, scenarioReplies, startFakeOpenAiServer, type FakeOpenAiServer } from '../lib/runner/testing/fake-openai-server';
 import { AUTH, expectRunStatus, openHomeWithReadyRunner, rawRequest, spanRowsWhere } from './helpers';
 
 /**

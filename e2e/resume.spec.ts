@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { buildRunGraph } from '../lib/graph/build-run-graph';
-import { decodeOtlpJson } from '../lib/trace/otlp-json';
+import { decodeOtlpJson } from '../lib/spans/otlp-json';
 import { E2E_TRACES_DIR } from '../playwright.config';
 import { AUTH, expectRunStatus, openHomeWithReadyRunner, runScenarioFromHome, startSecondServer, stopSecondServers } from './helpers';
 
@@ -142,7 +142,7 @@ test('resume matrix: it covers every scenario that interrupts, each with its sav
   // A scenario that interrupts ships a scripted answer (`resumes`): a new one needs a case in
   // CASES. Each has a saved example in traces/ where a generate ended "interrupted", which the
   // saved-trace tests below answer again. The matrix is genkit's (respond / restart): AI SDK
-  // scenarios answer with approve / deny / respond (lib/runtime/ai-sdk/ai-sdk-scenarios.capture.test.ts).
+  // scenarios answer with approve / deny / respond (lib/runtimes/ai-sdk/run/ai-sdk-scenarios.capture.test.ts).
   const scenarioDir = path.join(process.cwd(), 'tools', 'scenarios');
   const interrupting = readdirSync(scenarioDir)
     .filter((file) => file.endsWith('.json'))

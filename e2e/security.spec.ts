@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { MAX_JSON_DEPTH } from '../lib/trace/parse-json-limited';
-import { deepArrayText, deepKvlistValueText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from '../lib/trace/testing/deep-json';
+import { MAX_JSON_DEPTH } from '../lib/spans/parse-json-limited';
+import { deepArrayText, deepKvlistValueText, OTLP_ATTRIBUTE_VALUE_DEPTH, otlpBodyText } from '../lib/spans/testing/deep-json';
 import { AUTH, BASE_URL, rawRequest, tinyOtlpTrace } from './helpers';
 
 interface TraceList {

@@ -25,38 +25,38 @@ async function lint(file: string, code: string) {
 const layerErrors = async (file: string, code: string) => (await lint(file, code)).filter((message) => message.ruleId === 'loopscope/layer-boundaries');
 
 describe('loopscope/layer-boundaries', () => {
-  it('fails lib/trace importing lib/graph, naming both layers and the rule', async () => {
+  it('fails lib/spans importing lib/graph, naming both layers and the rule', async () => {
     const code = "import { buildRunGraph } from '../graph/build-run-graph';\nexport const graph = buildRunGraph;\n";
-    expect(await lint('lib/trace/upward-import.ts', code)).toEqual([
+    expect(await lint('lib/spans/upward-import.ts', code)).toEqual([
       {
         ruleId: 'loopscope/layer-boundaries',
         line: 1,
-        message: `lib/trace must not import lib/graph ('../graph/build-run-graph'): layers import only downward, and lib/trace may import only lib/errors (layer table: ${TABLE}).`,
+        message: `lib/spans must not import lib/graph ('../graph/build-run-graph'): layers import only downward, and lib/spans may import only lib/errors (layer table: ${TABLE}).`,
       },
     ]);
     // The same line one layer up the stack is fine: the CLI sits above the graph.
     expect(await lint('lib/cli/upward-import.ts', code)).toEqual([]);
   });
 
-  it('fails lib/graph importing lib/runtime, and passes the same import from lib/server', async () => {
-    const code = "import type { StepKind } from '../runtime/step-protocol';\nexport type Kind = StepKind;\n";
+  it('fails lib/graph importing lib/runner, and passes the same import from lib/server', async () => {
+    const code = "import type { StepKind } from '../runner/step-protocol';\nexport type Kind = StepKind;\n";
     expect(await layerErrors('lib/graph/upward-import.ts', code)).toEqual([
       {
         ruleId: 'loopscope/layer-boundaries',
         line: 1,
-        message: `lib/graph must not import lib/runtime ('../runtime/step-protocol'): layers import only downward, and lib/graph may import only lib/errors, lib/trace, lib/contract, lib/dialects (layer table: ${TABLE}).`,
+        message: `lib/graph must not import lib/runner ('../runner/step-protocol'): layers import only downward, and lib/graph may import only lib/errors, lib/spans, lib/contract, lib/loop, lib/runtimes (read), lib/store (layer table: ${TABLE}).`,
       },
     ]);
     expect(await lint('lib/server/upward-import.ts', code)).toEqual([]);
   });
 
   it('fails components importing lib/server, and passes the same import from app/', async () => {
-    const code = "import { RunRegistry } from '@/lib/server/run-registry';\nexport const registry = RunRegistry;\n";
+    const code = "import { RunRegistry } from '@/lib/server/services/run-registry';\nexport const registry = RunRegistry;\n";
     expect(await lint('components/upward-import.tsx', code)).toEqual([
       {
         ruleId: 'loopscope/layer-boundaries',
         line: 1,
-        message: `components must not import lib/server ('@/lib/server/run-registry'): components/ run in the browser and may import only lib/errors, lib/trace, lib/contract, lib/dialects, lib/graph (layer table: ${TABLE}).`,
+        message: `components must not import lib/server ('@/lib/server/services/run-registry'): components/ run in the browser and may import only lib/errors, lib/spans, lib/contract, lib/loop, lib/runtimes (read), lib/graph (layer table: ${TABLE}).`,
       },
     ]);
     expect(await lint('app/upward-import.tsx', code)).toEqual([]);
@@ -75,12 +75,12 @@ describe('loopscope/layer-boundaries', () => {
       "export * from '../graph';",
     ];
     for (const code of forms) {
-      const errors = await layerErrors('lib/trace/every-form.ts', code);
-      expect(errors.map((error) => error.message.split(':')[0]), code).toEqual([expect.stringMatching(/^lib\/trace must not import lib\/graph \(/)]);
+      const errors = await layerErrors('lib/spans/every-form.ts', code);
+      expect(errors.map((error) => error.message.split(':')[0]), code).toEqual([expect.stringMatching(/^lib\/spans must not import lib\/graph \(/)]);
     }
-    // Two folders down, `../../graph` is lib/graph again; `../graph` would be lib/trace/graph.
-    expect(await layerErrors('lib/trace/nested/deep.ts', "export * from '../../graph/run-graph';")).toHaveLength(1);
-    expect(await layerErrors('lib/trace/nested/deep.ts', "export * from '../span';")).toEqual([]);
+    // Two folders down, `../../graph` is lib/graph again; `../graph` would be lib/spans/graph.
+    expect(await layerErrors('lib/spans/nested/deep.ts', "export * from '../../graph/run-graph';")).toHaveLength(1);
+    expect(await layerErrors('lib/spans/nested/deep.ts', "export * from '../span';")).toEqual([]);
   });
 
   it('keeps lib/ away from components/ and app/, and asks for an unknown lib/ folder to be placed', async () => {
@@ -91,12 +91,12 @@ describe('loopscope/layer-boundaries', () => {
   });
 
   it('lets tests and testing/ helpers drive a layer through a higher one, but not the modules they test', async () => {
-    const code = "import { RunnerSupervisor } from '../server/runner-supervisor';\nexport const supervisor = RunnerSupervisor;\n";
-    expect(await layerErrors('lib/runtime/capture.test.ts', code)).toEqual([]);
-    expect(await layerErrors('lib/runtime/testing/harness.ts', code)).toEqual([]);
-    expect(await layerErrors('lib/runtime/capture.ts', code)).toHaveLength(1);
+    const code = "import { RunnerSupervisor } from '../server/runners/runner-supervisor';\nexport const supervisor = RunnerSupervisor;\n";
+    expect(await layerErrors('lib/runner/capture.test.ts', code)).toEqual([]);
+    expect(await layerErrors('lib/runner/testing/harness.ts', code)).toEqual([]);
+    expect(await layerErrors('lib/runner/capture.ts', code)).toHaveLength(1);
     // A module importing a testing/ helper from a higher layer is still upward.
-    expect(await layerErrors('lib/trace/uses-harness.ts', "export * from '../server/testing/capture-harness';")).toHaveLength(1);
+    expect(await layerErrors('lib/spans/uses-harness.ts', "export * from '../server/testing/capture-harness';")).toHaveLength(1);
   });
 
 
@@ -117,7 +117,7 @@ describe('loopscope/layer-boundaries', () => {
 
   it('parses with TypeScript 6 while `tsc` stays TypeScript 7', async () => {
     // typescript-eslint needs TypeScript's JS compiler API, which 7 does not ship.
-    const [result] = await eslint.lintText('const value: number = 1 satisfies number;\nexport { value };\n', { filePath: path.join(PROJECT_DIR, 'lib/trace/parse.ts') });
+    const [result] = await eslint.lintText('const value: number = 1 satisfies number;\nexport { value };\n', { filePath: path.join(PROJECT_DIR, 'lib/spans/parse.ts') });
     expect(result.messages).toEqual([]);
     const tsc = execFileSync(path.join(PROJECT_DIR, 'node_modules/.bin/tsc'), ['--version'], { encoding: 'utf8' });
     expect(tsc).toMatch(/^Version 7\./);

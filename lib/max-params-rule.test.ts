@@ -36,17 +36,17 @@ const NAMED = [
 
 describe('max-params (docs/style.md: more than two inputs take one named object)', () => {
   it('fails a function of three positional parameters in lib/, and passes the same inputs as one object', async () => {
-    expect(await paramErrors('lib/trace/summarize.ts', POSITIONAL)).toEqual([
+    expect(await paramErrors('lib/spans/summarize.ts', POSITIONAL)).toEqual([
       { ruleId: '@typescript-eslint/max-params', line: 1, message: "Function 'summarize' has too many parameters (3). Maximum allowed is 2." },
     ]);
-    expect(await paramErrors('lib/trace/summarize.ts', NAMED)).toEqual([]);
+    expect(await paramErrors('lib/spans/summarize.ts', NAMED)).toEqual([]);
   });
 
   it('counts optional and defaulted parameters, and sees arrow functions, methods and constructors in every source folder', async () => {
     const cases: [string, string][] = [
       ['lib/graph/node.ts', 'export const toolNode = (call: string, generateId: string, running = false) => `${call}${generateId}${running}`;\n'],
       ['lib/server/cache.ts', 'export class Cache {\n  span(file: string, traceId: string, spanId?: string): string {\n    return file + traceId + spanId;\n  }\n}\n'],
-      ['lib/runtime/timeout.ts', 'export class Timeout extends Error {\n  constructor(tool: string, ref: string | undefined, limitMs: number) {\n    super(`${tool}${ref}${limitMs}`);\n  }\n}\n'],
+      ['lib/runner/timeout.ts', 'export class Timeout extends Error {\n  constructor(tool: string, ref: string | undefined, limitMs: number) {\n    super(`${tool}${ref}${limitMs}`);\n  }\n}\n'],
       ['components/use-thing.ts', 'export function useThing(filter: object, onEvent: () => void, onReady?: () => void): void {\n  void [filter, onEvent, onReady];\n}\n'],
       ['app/api/thing/route.ts', 'export async function POST(request: Request, context: unknown, extra: unknown): Promise<Response> {\n  return Response.json([request.url, context, extra]);\n}\n'],
       ['bench/thing.ts', 'export function time(label: string, run: () => void, rounds = 9): void {\n  for (let i = 0; i < rounds; i++) run();\n  void label;\n}\n'],
@@ -57,11 +57,11 @@ describe('max-params (docs/style.md: more than two inputs take one named object)
       expect(errors.map((error) => error.message), file).toEqual([expect.stringMatching(/has too many parameters \(3\)\. Maximum allowed is 2\.$/)]);
     }
     // Two positional parameters are fine, and so is a single options object beside them.
-    expect(await paramErrors('lib/trace/parse.ts', 'export const parse = (text: string, options: { what?: string } = {}) => text + (options.what ?? "");\n')).toEqual([]);
+    expect(await paramErrors('lib/spans/parse.ts', 'export const parse = (text: string, options: { what?: string } = {}) => text + (options.what ?? "");\n')).toEqual([]);
   });
 
   it('leaves tests and fixtures alone', async () => {
-    expect(await paramErrors('lib/trace/summarize.test.ts', POSITIONAL)).toEqual([]);
+    expect(await paramErrors('lib/spans/summarize.test.ts', POSITIONAL)).toEqual([]);
     expect(await paramErrors('lib/graph/__fixtures__/make.ts', POSITIONAL)).toEqual([]);
   });
 
@@ -76,11 +76,11 @@ describe('max-params (docs/style.md: more than two inputs take one named object)
     }
     expect(suppressed).toEqual({
       'lib/errors.ts': 1, // LoopscopeError(code, message, { cause }): Error's (message, options) shape
-      'lib/trace/atomic-write.ts': 1, // writeFileAtomic(target, data, options): fs.writeFile's shape
-      'lib/replay/run-replay.ts': 1, // genkit's middleware hook (request, context, next)
-      'lib/runtime/run-generate.ts': 1, // the same
-      'lib/runtime/genkit-step-middleware.ts': 2, // the same, for model and tool
-      'lib/server/start-http-servers.ts': 1, // node:http's 'upgrade' event (request, socket, head)
+      'lib/store/atomic-write.ts': 1, // writeFileAtomic(target, data, options): fs.writeFile's shape
+      'lib/runtimes/genkit-js/replay/run-replay.ts': 1, // genkit's middleware hook (request, context, next)
+      'lib/runtimes/genkit-js/run/run-generate.ts': 1, // the same
+      'lib/runtimes/genkit-js/run/genkit-step-middleware.ts': 2, // the same, for model and tool
+      'lib/server/http/start-http-servers.ts': 1, // node:http's 'upgrade' event (request, socket, head)
       'lib/server/attach/testing/attached-app-harness.ts': 1, // the same
       'scripts/eslint/load-typescript-eslint.js': 1, // Node's Module._resolveFilename, replaced in place
     });

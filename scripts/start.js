@@ -7,7 +7,7 @@
  * A custom server around Next's request handler instead of `next start`, so that Loopscope
  * owns the sockets: it listens on 127.0.0.1 and [::1], cuts clients that send headers or
  * bodies too slowly, and answers 413 to an oversized Content-Length before reading the body
- * (lib/server/start-http-servers.ts). Settings: see the README's settings table.
+ * (lib/server/http/start-http-servers.ts). Settings: docs/settings.md.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ const nextHandler = new Promise((resolve) => (resolveHandler = resolve));
 let servers;
 try {
   // POST /v1/traces, POST /api/runs and the event stream are answered here, before Next, with
-  // the process-wide context (lib/server/otlp-fast-path.ts, runs-fast-path.ts,
+  // the process-wide context (lib/server/http/otlp-fast-path.ts, runs-fast-path.ts,
   // events-fast-path.ts); every other request goes to Next.
   const guard = { port, token, extraHost: plan.extraHost };
   const otlp = createOtlpFastPath({ context: existingAppContext, guard });

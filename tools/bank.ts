@@ -1,5 +1,5 @@
 import { z } from 'genkit';
-import { defineTools } from '../lib/runtime/define-tools';
+import { defineTools } from '../lib/runtimes/genkit-js/run/define-tools';
 
 const APPROVAL_LIMIT_USD = 100;
 

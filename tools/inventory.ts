@@ -1,5 +1,5 @@
 import { z } from 'genkit';
-import { defineTools } from '../lib/runtime/define-tools';
+import { defineTools } from '../lib/runtimes/genkit-js/run/define-tools';
 
 /**
  * Tools that go wrong, to see how a failure differs from an interrupt: a thrown error fails

@@ -1,5 +1,5 @@
 import { z } from 'genkit';
-import { defineTools } from '../lib/runtime/define-tools';
+import { defineTools } from '../lib/runtimes/genkit-js/run/define-tools';
 
 /**
  * A tool that takes the whole process down. Tools run in Loopscope's runner process, not

@@ -1,5 +1,5 @@
 import { z } from 'genkit';
-import { defineTools } from '../lib/runtime/define-tools';
+import { defineTools } from '../lib/runtimes/genkit-js/run/define-tools';
 
 /**
  * Plain tools: they run, return, and the loop goes on. One model turn asks for them, one

@@ -8,9 +8,10 @@ import path from 'node:path';
 /** `projectDir`: the checkout whose bench/fixtures/tools are loaded (the working directory unless given). */
 export async function benchLoopGenkit(projectDir = process.cwd()) {
   const { genkit } = await import('genkit/beta');
-  const { loadToolModules } = await import('../../lib/runtime/load-tools');
-  const { loadScenarios, isGenkitScenario } = await import('../../lib/runtime/scenario');
-  const { defineScriptedModel } = await import('../../lib/runtime/scripted-model');
+  const { loadToolModules } = await import('../../lib/runtimes/genkit-js/run/load-tools');
+  const { loadScenarios } = await import('../../lib/runner/scenario');
+  const { isGenkitScenario } = await import('../../lib/runtimes/genkit-js/read/genkit-scenario');
+  const { defineScriptedModel } = await import('../../lib/runtimes/genkit-js/run/scripted-model');
   const toolsDir = path.join(projectDir, 'bench', 'fixtures', 'tools');
   const ai = genkit({});
   await loadToolModules(ai, toolsDir);

@@ -7,6 +7,7 @@
  */
 export const BENCHMARKS = [
   'graph-build',
+  'framework-graph-build',
   'step-overhead',
   'ai-sdk-step-overhead',
   'span-outbox-overhead',

@@ -3,8 +3,8 @@
  * (genkit attributes, so a runtime claims them) from four services, every 17th failed, and
  * plain HTTP root spans; the same trace for the same index.
  */
-import type { Span } from '../../lib/trace/span';
-import { buildSpan } from '../../lib/trace/testing/build-span';
+import type { Span } from '../../lib/spans/span';
+import { buildSpan } from '../../lib/spans/testing/build-span';
 
 const SERVICES = ['checkout', 'support-bot', 'loopscope-runner', 'research-agent'];
 

@@ -1,14 +1,14 @@
 package main
 
 // Tests of the runner's JSON-lines protocol (lib/contract/go-runner-lines.ts on the TypeScript
-// side, lib/runtime/genkit-go/go-runner.ts the caller): command lines are written to the command
+// side, lib/runtimes/genkit-go/run/go-runner.ts the caller): command lines are written to the command
 // loop (serve) the way go-runner.ts writes them, and the answer lines are read back in order. The
 // runner is the real one — genkit Go, the tools of tools/go/, the scenarios of tools/go/scenarios/,
 // its own span processors — with its spans exported to an in-memory exporter instead of OTLP/HTTP,
 // so the spans of a call can be counted when its result line arrives.
 //
 // With LOOPSCOPE_GO_RUNNER_LINES set to a file, every line the runner printed is appended to it:
-// lib/runtime/genkit-go/go-runner-protocol.test.ts parses them with the zod schemas of
+// lib/runtimes/genkit-go/run/go-runner-protocol.test.ts parses them with the zod schemas of
 // go-runner-lines.ts.
 
 import (

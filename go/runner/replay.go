@@ -60,7 +60,7 @@ type replayAnswerCommand struct {
 	Error    *string         `json:"error,omitempty"`
 }
 
-// toolOutcome is how a tool call ended, as lib/dialects/recorded-calls.ts says it.
+// toolOutcome is how a tool call ended, as lib/loop/recorded-calls.ts says it.
 type toolOutcome struct {
 	Kind     string `json:"kind"`
 	Output   any    `json:"output,omitempty"`

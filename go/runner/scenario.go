@@ -86,7 +86,7 @@ func loadScenario(dir, name string) (*Scenario, error) {
 var reference = regexp.MustCompile(`\{\{\s*([^#{}\s]+)#([^.{}\s]+)((?:\.[^.{}\s]+)*)\s*\}\}`)
 
 // fillScriptText replaces {{NAME#REF.field}} with what tool call NAME#REF returned in the
-// history, as lib/runtime/script-text.ts does for the JS scripted models (same rule, same words).
+// history, as lib/runner/script-text.ts does for the JS scripted models (same rule, same words).
 func fillScriptText(text string, outputOf func(name, ref string) (any, bool)) string {
 	return reference.ReplaceAllStringFunc(text, func(match string) string {
 		parts := reference.FindStringSubmatch(match)

@@ -9,7 +9,7 @@ import (
 )
 
 // The links Loopscope records on a generate's root span, as the JS runner does
-// (lib/runtime/answer-link.ts): a resume names the interrupted generate it answers
+// (lib/runner/answer-link.ts): a resume names the interrupted generate it answers
 // (loopscope.link.type = answers-interrupt), so the graph needs no guess; a replayed generate
 // names the recorded generate it replays (replays), so the trace list nests it under its
 // recording.

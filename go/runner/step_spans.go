@@ -18,10 +18,10 @@ import (
 )
 
 // How a decision shows in genkit Go's spans. genkit Go's spans are genkit's, so the genkit marks
-// are the JS runner's (lib/dialects/genkit-js/loopscope-markers.ts): a model named
+// are the JS runner's (lib/runtimes/genkit-js/read/loopscope-markers.ts): a model named
 // loopscope/hand-written, a tool span with genkit:metadata:loopscope:answeredByHand. What genkit
 // JS cannot do at a pause (edit a request or a tool's input) is marked with the AI SDK's names
-// (lib/dialects/ai-sdk/loopscope-markers.ts).
+// (lib/runtimes/ai-sdk/read/loopscope-markers.ts).
 const (
 	handWrittenModelName = "loopscope/hand-written"
 	answeredByHandKey    = "loopscope:answeredByHand" // genkit adds the genkit:metadata: prefix

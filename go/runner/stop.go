@@ -13,14 +13,14 @@ import (
 )
 
 // Stop, for a generate call of any mode (docs/architecture.md, "Stop"), as the JS runner's
-// lib/runtime/request-stop.ts: Stop cancels the call's context and its stepper, which ends a call
+// lib/runner/request-stop.ts: Stop cancels the call's context and its stepper, which ends a call
 // between steps or at a pause genkit Go's own way. A goroutine cannot be stopped from outside, so
 // a tool that never looks at its context would hold the call forever: a call with a tool
 // executing is answered at once, without it (abandoned), as is one that has not ended
 // stopGrace after the stop. Its open spans are ended as stopped — genkit Go's shape of a failed
 // span, marked closed by Loopscope — and exported before the answer; spans it starts later are
 // dropped. Other calls of this runner go on: it is not killed (the server replaces it once it
-// holds no call: lib/server/go-runner-service.ts).
+// holds no call: lib/runtimes/genkit-go/run/go-runner-service.ts).
 
 // stopGrace is how long a stopped call with no tool executing gets to end by itself.
 const stopGrace = time.Second

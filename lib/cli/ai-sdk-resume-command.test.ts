@@ -4,14 +4,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { capturedTracesIn } from '../trace/testing/captured-traces';
+import { capturedTracesIn } from '../store/testing/captured-traces';
 
 /**
  * `loopscope resume` on paused AI SDK calls, run as a user runs it: `--approve`, `--deny`,
  * `--respond` checked by the SDK's rules, then the answering `generateText` of the recorded
  * scenario run in the real `ai` package with tools/ai-sdk/, its spans captured and counted.
  */
-const FIXTURES = path.join('lib', 'dialects', 'ai-sdk', '__fixtures__');
+const FIXTURES = path.join('lib', 'runtimes', 'ai-sdk', '__fixtures__');
 const fixture = (name: string) => path.join(FIXTURES, `${name}.otlp.json`);
 let dataDir: string;
 

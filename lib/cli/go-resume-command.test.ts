@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { capturedTracesIn } from '../trace/testing/captured-traces';
+import { capturedTracesIn } from '../store/testing/captured-traces';
 
 /** `loopscope resume` on genkit Go traces, as a user runs it: genkit Go's rules, then the resume in the real Go runner, its spans received over OTLP and stored. */
-const fixture = (name: string) => path.join('lib', 'dialects', 'genkit-go', '__fixtures__', `${name}.otlp.json`);
+const fixture = (name: string) => path.join('lib', 'runtimes', 'genkit-go', '__fixtures__', `${name}.otlp.json`);
 let dataDir: string;
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-go-resume-cli-'));

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
-import { encodeOtlpProtobufFile } from '../trace/testing/otlp-protobuf-file';
+import { loadTraceFile } from '../store/load-trace-file';
+import { encodeOtlpProtobufFile } from '../spans/testing/otlp-protobuf-file';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'loopscope-graph-protobuf-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -56,4 +56,29 @@ describe('loopscope CLI', () => {
     expect(deep.status).toBe(2);
     expect(deep.stderr.split('\n')[0]).toBe('loopscope: --respond askUser#seat-1: the value is nested 10000 levels deep; the limit is 128.');
   });
+  it('resume --dry-run on an agent framework’s trace: its pauses in its words, its rules, the answer as its code; without --dry-run nothing runs (exit 2)', () => {
+    const pydantic = 'lib/runtimes/pydantic-ai/__fixtures__/v6-two-approvals-mixed.otlp.json';
+    const ok = loopscope('resume', pydantic, '--dry-run', '--approve', 'book_hotel#call_book_paris', '--deny', 'book_hotel#call_book_rome=Not Rome.', '--respond', 'run_background_check#call_check_ada={"status":"clear"}');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('Answer to the paused Pydantic AI call');
+    expect(ok.stdout).toContain('book_hotel#call_book_paris  paused: approval required (requires_approval)');
+    expect(ok.stdout).toContain('run_background_check#call_check_ada  paused: deferred (CallDeferred)');
+    expect(ok.stdout).toContain('ok: Pydantic AI would accept this answer.');
+    expect(ok.stdout).toContain('"call_book_rome": ToolDenied("Not Rome."),');
+    expect(ok.stdout).toContain('deferred_tool_results=deferred_tool_results,');
+
+    const missing = loopscope('resume', pydantic, '--dry-run', '--approve', 'book_hotel#call_book_paris');
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toContain("Pydantic AI would raise UserError: Tool call results need to be provided for all deferred tool calls. Expected: {'call_book_paris', 'call_book_rome', 'call_check_ada'}, got: {'call_book_paris'}");
+
+    const agents = loopscope('resume', 'lib/runtimes/openai-agents/__fixtures__/approval-approve.otlp.json', '--dry-run', '--deny', 'book_hotel#call_book_paris=Too expensive.');
+    expect(agents.status).toBe(0);
+    expect(agents.stdout).toContain('book_hotel#call_book_paris  paused: approval required (needs_approval)');
+    expect(agents.stdout).toContain('state.reject(item, rejection_message="Too expensive.")');
+    expect(agents.stdout).toContain('result = await Runner.run(agent, state)');
+
+    const run = loopscope('resume', pydantic, '--approve', 'book_hotel#call_book_paris');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('Loopscope does not run Pydantic AI apps');
+  });
 });

@@ -6,16 +6,16 @@
 import { errorMessage, LoopscopeError } from '../errors';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { renderGraphText } from '../graph/render-graph-text';
-import { resumeContextFrom } from '../resume/resume-context';
-import { resumeSnippet, validateResume } from '../resume/validate-resume';
-import { dialectTitle } from '../dialects/registry';
+import { resumeContextFrom } from '../runtimes/resume-context';
+import { resumeSnippet, validateResume } from '../runtimes/validate-resume';
+import { dialectTitle } from '../runtimes/index';
 import { compareRuns, renderComparisonText } from '../graph/compare-runs';
-import { loadTraceFile } from '../trace/load-trace-file';
-import { tryParseJsonLimited } from '../trace/parse-json-limited';
+import { loadTraceFile } from '../store/load-trace-file';
+import { tryParseJsonLimited } from '../spans/parse-json-limited';
 import { resumeVerdictOf, type ResumeVerdict } from '../contract/resume-answers';
 import { replayCommand } from './replay-command';
 import { reproCommand } from './repro-command';
-import type { Span } from '../trace/span';
+import type { Span } from '../spans/span';
 
 const USAGE = `Usage: loopscope <command> [options]
 
@@ -24,10 +24,15 @@ Commands:
   resume <file> [--respond NAME#REF=JSON]… [--restart NAME#REF[=RESUMED_JSON]]…
          [--replace-input NAME#REF=JSON]… [--dry-run] [--json]
   resume <file> [--approve NAME#CALLID[=REASON]]… [--deny NAME#CALLID[=REASON]]…
-         [--respond NAME#CALLID=JSON]… [--dry-run] [--json]
+         [--respond NAME#CALLID=JSON]… [--value NAME#CALLID=JSON]… [--dry-run] [--json]
                            answers the last paused call in the file: a genkit generate's
-                           interrupts (respond / restart), or an AI SDK call's approvals (approve /
-                           deny, the reason in plain text) and handed-back tools (respond).
+                           interrupts (respond / restart), an AI SDK call's approvals (approve /
+                           deny, the reason in plain text) and handed-back tools (respond), an
+                           agent framework's pause (Google ADK, LangGraph, Pydantic AI, the
+                           OpenAI Agents SDK, Strands Agents, Mastra: approve / deny / respond, or
+                           --value: the resume value itself — each framework takes the kinds its
+                           rules name; --dry-run only: the answer is printed as the app's own
+                           code, Loopscope does not run those apps).
                            Checks the answers against the runtime's rules first (exit 1 naming each
                            broken rule; nothing runs). --dry-run stops there and prints the
                            payload; it exits 3 when part of the answer cannot be checked
@@ -131,6 +136,9 @@ async function resumeCommand({ argv, files, flags }: { argv: string[]; files: st
     });
   const approve = approval('--approve');
   const deny = approval('--deny');
+  const values = optionValues(argv, '--value')
+    .map((text) => parseAnswer({ text, option: '--value', valueOptional: false }))
+    .map((answer) => ({ name: answer.name, ref: answer.ref, value: answer.value }));
   const replaced = new Map(optionValues(argv, '--replace-input').map((text) => parseAnswer({ text, option: '--replace-input', valueOptional: false })).map((answer) => [`${answer.name}#${answer.ref ?? ''}`, answer.value]));
   const restart = optionValues(argv, '--restart')
     .map((text) => parseAnswer({ text, option: '--restart', valueOptional: true }))
@@ -138,24 +146,27 @@ async function resumeCommand({ argv, files, flags }: { argv: string[]; files: st
   if (!flags.has('--dry-run')) {
     // Lazy: the run path imports genkit and OpenTelemetry, which `graph` must not pay for.
     const { runResumeCommand } = await import('./resume-command');
-    return runResumeCommand({ file: files[0], respond, restart, approve, deny, json: flags.has('--json') });
+    return runResumeCommand({ file: files[0], respond, restart, approve, deny, values, json: flags.has('--json') });
   }
   const context = resumeContextFrom(await loadTraceFile(files[0]));
-  const result = validateResume({ context, respond, restart, approve, deny });
+  const result = validateResume({ context, respond, restart, approve, deny, values });
   const verdict = resumeVerdictOf(result);
   const runtime = dialectTitle(context.dialect);
   if (flags.has('--json')) {
     process.stdout.write(`${JSON.stringify({ ok: verdict === 'accepted', verdict, errors: result.errors, warnings: result.warnings, unchecked: result.unchecked ?? [], payload: result.payload }, null, 2)}\n`);
   } else {
     // A call held by a hook (genkit Go's ToolApproval) is named as held: it waits for an approval, not for the tool.
-    const pending = context.requests.map((request) => `  ${request.name}${request.ref ? `#${request.ref}` : ''}  ${request.heldBy ? `held by ${request.heldBy.by}` : request.state}${request.interruptMetadata !== undefined ? `  ${JSON.stringify(request.interruptMetadata)}` : ''}`);
+    // A pause is named in its runtime's words where it has some (ADK's approval required, LangGraph's interrupt).
+    const stateOf = (request: (typeof context.requests)[number]) => (request.heldBy ? `held by ${request.heldBy.by}` : request.state === 'interrupted' && request.pausedAs ? `paused: ${request.pausedAs}` : request.state);
+    const pending = context.requests.map((request) => `  ${request.name}${request.ref ? `#${request.ref}` : ''}  ${stateOf(request)}${request.interruptMetadata !== undefined ? `  ${JSON.stringify(request.interruptMetadata)}` : ''}`);
     const lines = [`Answer to the paused ${runtime} call in trace ${context.traceId}:`, ...pending];
     for (const issue of result.errors) lines.push(`error ${issue.code}: ${issue.message}`);
     for (const issue of result.warnings) lines.push(`warning: ${issue.message}`);
     for (const issue of result.unchecked ?? []) lines.push(`unchecked: ${issue.message}`);
     for (const note of result.payload.notes ?? []) lines.push(`note: ${note}`);
     lines.push(VERDICT_LINES[verdict]({ runtime, count: verdict === 'refused' ? result.errors.length : (result.unchecked ?? []).length }));
-    if (result.payload.resume) lines.push('payload (messages + resume parts):', JSON.stringify({ resume: result.payload.resume }, null, 2));
+    if (result.payload.answer !== undefined) lines.push(`the answer ${runtime} gets:`, JSON.stringify(result.payload.answer, null, 2));
+    else if (result.payload.resume) lines.push('payload (messages + resume parts):', JSON.stringify({ resume: result.payload.resume }, null, 2));
     else lines.push('payload (generateText({ messages }), the last messages):', JSON.stringify(result.payload.messages.slice(-2), null, 2));
     lines.push(`as ${runtime} code:`, resumeSnippet({ context, payload: result.payload }));
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -193,7 +204,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   const flags = new Set(argv.filter((argument) => argument.startsWith('--')).map((argument) => argument.split('=')[0]));
-  const valued = new Set(['--respond', '--restart', '--replace-input', '--approve', '--deny', '--out']);
+  const valued = new Set(['--respond', '--restart', '--replace-input', '--approve', '--deny', '--value', '--out']);
   // Positional arguments: not options, and not the values that follow a valued option.
   const positional = argv.filter((argument, index) => !argument.startsWith('--') && !(index > 0 && valued.has(argv[index - 1])));
   const [command, ...rest] = positional;

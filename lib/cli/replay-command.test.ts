@@ -51,7 +51,7 @@ describe('loopscope replay', () => {
   });
 
   it('an AI SDK recording (a paused call and its answer): exit 0 as recorded, 1 once a recorded tool output changed, naming call, model call and field', () => {
-    const fixture = 'lib/dialects/ai-sdk/__fixtures__/ai-sdk-approval-approved.otlp.json';
+    const fixture = 'lib/runtimes/ai-sdk/__fixtures__/ai-sdk-approval-approved.otlp.json';
     const same = loopscope('replay', fixture);
     expect(same.status).toBe(0);
     expect(same.stdout).toMatch(/^replay: MATCH — 2 step\(s\), 0 divergence\(s\)/);
@@ -82,7 +82,7 @@ describe('loopscope replay', () => {
 });
 
 describe('loopscope replay on a genkit Go trace (in the Go runner)', () => {
-  const fixture = 'lib/dialects/genkit-go/__fixtures__/go-restart-after-approval.otlp.json';
+  const fixture = 'lib/runtimes/genkit-go/__fixtures__/go-restart-after-approval.otlp.json';
   const goLoopscope = (...args: string[]) => {
     // The first call may build the Go runner.
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { encoding: 'utf8', timeout: 600_000 });

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRecording } from '../replay/read-recording';
+import { readRecording } from '../runtimes/genkit-js/replay/read-genkit-recording';
 import { HOSTILE_TEXT, hostileTrace } from '../replay/testing/hostile-trace';
-import { parseTraceText } from '../trace/load-trace-file';
-import { printableText } from '../trace/printable-text';
+import { parseTraceText } from '../store/load-trace-file';
+import { printableText } from '../spans/printable-text';
 
 /** Runs a command as a user would, without blocking the other tests of the file. */
 function node(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {

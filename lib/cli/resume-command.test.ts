@@ -4,11 +4,11 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resumeContextFrom } from '../resume/resume-context';
-import { loadTraceFile } from '../trace/load-trace-file';
-import type { Span } from '../trace/span';
-import { capturedTracesIn } from '../trace/testing/captured-traces';
-import { TraceStore } from '../trace/trace-store';
+import { resumeContextFrom } from '../runtimes/resume-context';
+import { loadTraceFile } from '../store/load-trace-file';
+import type { Span } from '../spans/span';
+import { capturedTracesIn } from '../store/testing/captured-traces';
+import { TraceStore } from '../store/trace-store';
 import { startFakeReceiver } from './testing/fake-receiver';
 
 /**

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Span } from '../trace/span';
-import { buildSpan } from '../trace/testing/build-span';
-import { TraceStore } from '../trace/trace-store';
+import type { Span } from '../spans/span';
+import { buildSpan } from '../spans/testing/build-span';
+import { TraceStore } from '../store/trace-store';
 import { storeNewTrace } from './store-new-trace';
 import { startFakeReceiver } from './testing/fake-receiver';
 

@@ -9,9 +9,9 @@
  * so the server lists such a trace too, on its next listing.
  */
 import { summarizeCapturedTrace } from '../graph/trace-sessions';
-import { encodeOtlpJson } from '../trace/otlp-json';
-import type { Span } from '../trace/span';
-import { TraceStore } from '../trace/trace-store';
+import { encodeOtlpJson } from '../spans/otlp-json';
+import type { Span } from '../spans/span';
+import { TraceStore } from '../store/trace-store';
 
 export interface StoredTrace {
   traceIds: string[];

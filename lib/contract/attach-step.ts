@@ -1,6 +1,6 @@
 /**
  * Stepping an attached app's generate (issue 16, item 4): the wire between Loopscope's step
- * middleware inside the app (lib/runtime/app-plugin, added by `plugins: [loopscope()]`) and the
+ * middleware inside the app (lib/runtimes/genkit-js/app-plugin, added by `plugins: [loopscope()]`) and the
  * Loopscope server, which holds the run's mode and its pauses as it does for its own runners.
  *
  * Loopscope starts the generate through the app's reflection API with
@@ -41,6 +41,18 @@ export type AttachStepConfig = z.infer<typeof AttachStepConfigSchema>;
 
 const JsonInput = z.unknown();
 
+/** A span the app has started and not ended (its exporter sends it when it ends): drawn running until then. */
+export const AttachOpenSpanSchema = z.object({
+  spanId: z.string().regex(/^[0-9a-f]{16}$/),
+  parentSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  name: z.string().max(500),
+  attributes: z.record(z.string().max(200), z.string().max(100_000)),
+  startTimeUnixNano: z.string().regex(/^\d{1,20}$/),
+  /** The instrumentation scope that started it, when the app says. */
+  scope: z.object({ name: z.string().max(200), version: z.string().max(100).optional() }).optional(),
+});
+export type AttachOpenSpan = z.infer<typeof AttachOpenSpanSchema>;
+
 /** `POST /attach/step/hook`: the generate reached a model call or a tool execution. */
 export const AttachHookRequestSchema = z.object({
   runId: z.string().min(1),
@@ -51,15 +63,12 @@ export const AttachHookRequestSchema = z.object({
    * exports a span only when it ends, so without this a paused run's graph has nothing to draw
    * the pause on; the page shows it running until the ended span arrives.
    */
-  openSpan: z
-    .object({
-      spanId: z.string().regex(/^[0-9a-f]{16}$/),
-      parentSpanId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
-      name: z.string().max(500),
-      attributes: z.record(z.string().max(200), z.string().max(100_000)),
-      startTimeUnixNano: z.string().regex(/^\d{1,20}$/),
-    })
-    .optional(),
+  openSpan: AttachOpenSpanSchema.optional(),
+  /**
+   * Every span of the trace the app has open (the AI SDK: the call's `invoke_agent`, its step,
+   * the `chat` or `execute_tool` the pause stands before), each told once by the server.
+   */
+  openSpans: z.array(AttachOpenSpanSchema).max(100).optional(),
   pause: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('model'), modelTurn: z.number().int().positive(), actions: z.array(PauseActionSchema) }),
     z.object({ kind: z.literal('tool'), tool: z.object({ name: z.string().min(1), ref: z.string().optional(), input: JsonInput }), actions: z.array(PauseActionSchema) }),

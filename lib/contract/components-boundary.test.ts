@@ -18,7 +18,7 @@ describe('components', () => {
     expect(sources.length).toBeGreaterThan(20);
   });
 
-  it('import only the contract and the pure lib/graph and lib/trace helpers — never the server, the runner, resume or replay code', () => {
+  it('import only the contract and the pure lib/graph and lib/spans helpers — never the server, the runner, resume or replay code', () => {
     const upward = sources.flatMap(({ file, text }) => imports(text).filter((target) => /^@\/lib\/(server|runtime|resume|replay|cli)\//.test(target)).map((target) => `${file} → ${target}`));
     expect(upward).toEqual([]);
   });

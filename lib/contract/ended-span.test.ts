@@ -4,9 +4,9 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import type { EndedSpanRecord, RunnerEvent } from '../runtime/runner-protocol';
-import { RunnerSpanOutbox } from '../runtime/runner-span-outbox';
-import { decodeOtlpJson } from '../trace/otlp-json';
+import type { EndedSpanRecord, RunnerEvent } from '../runner/runner-protocol';
+import { RunnerSpanOutbox } from '../runner/runner-span-outbox';
+import { decodeOtlpJson } from '../spans/otlp-json';
 import { spanFromEndedRecord } from './ended-span';
 
 /** Real SDK spans, ended; what the runner's outbox sends for them; what the OTLP exporter would. */

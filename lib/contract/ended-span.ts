@@ -1,4 +1,4 @@
-import { createAttributes, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from '../trace/span';
+import { createAttributes, type AttributeValue, type Attributes, type Span, type SpanStatusCode } from '../spans/span';
 
 /** [seconds, nanoseconds] since the epoch, as the OpenTelemetry SDK keeps times. */
 export type HrTime = [number, number];

@@ -1,11 +1,11 @@
 /**
  * The JSON lines the genkit Go runner (go/runner) writes on stdout, one per line: `ready` first,
- * then the answers to the commands lib/runtime/genkit-go/go-runner.ts writes on its stdin —
+ * then the answers to the commands lib/runtimes/genkit-go/run/go-runner.ts writes on its stdin —
  * `pong`, `result` (a generate or replay step), `error` (an unknown command), `replay-call` (a
  * replayed generate asks what to answer) — and, while it steps a run, a pause and its end, the
  * start of a span of a stepped run, and the answer to a step command (go/runner/step.go,
  * step_commands.go). go/runner/main_test.go drives the runner's command loop and
- * lib/runtime/genkit-go/go-runner-protocol.test.ts parses every line it printed with these.
+ * lib/runtimes/genkit-go/run/go-runner-protocol.test.ts parses every line it printed with these.
  */
 import { z } from 'zod';
 import { PauseInfoSchema } from './pause';

@@ -4,12 +4,12 @@
  * so the events that carry a graph are generic in it (`LiveEvent<RunGraph>` on both ends).
  */
 import { z } from 'zod';
-import type { Span } from '../trace/span';
+import type { Span } from '../spans/span';
 import { RunnerPoolStatusSchema } from './runner-status';
 import { RunSessionSchema } from './run-session';
 import { SpanStartEventSchema } from './span-start';
 
-/** Spans as lib/trace normalizes them; the server made them, the page only reads them. */
+/** Spans as lib/spans normalizes them; the server made them, the page only reads them. */
 const SpanListSchema = z.array(z.custom<Span>((value) => typeof value === 'object' && value !== null, 'expected a span'));
 
 export const LiveEventSchema = z.discriminatedUnion('type', [

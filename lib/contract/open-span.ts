@@ -1,10 +1,10 @@
-import { createAttributes, type Span } from '../trace/span';
+import { createAttributes, type Span } from '../spans/span';
 import type { SpanStartEvent } from './span-start';
 
 /**
  * A span that has started but not ended, from the runner's start notice. It shows as
  * "running" until the ended span arrives and replaces it. Runtime-free: what its attributes
- * mean is its dialect's (lib/dialects/open-spans.ts closes one in its runtime's shape).
+ * mean is its dialect's (lib/loop/open-spans.ts closes one in its runtime's shape).
  */
 export function openSpanFromStart(event: SpanStartEvent): Span {
   const attributes = createAttributes();
@@ -21,7 +21,8 @@ export function openSpanFromStart(event: SpanStartEvent): Span {
     links: [],
     status: { code: 0 },
     resource: resourceOf(event),
-    scope: event.scope ? { ...event.scope } : { name: '' },
+    // A start that names no scope is genkit's (the genkit Go runner, attached genkit apps).
+    scope: event.scope ? { ...event.scope } : { name: 'genkit-tracer' },
   };
 }
 

@@ -26,8 +26,8 @@ export type ProviderChoice = z.infer<typeof ProviderChoiceSchema>;
 
 /**
  * The environment that configures the endpoint: read by the server at start
- * (lib/server/provider-config.ts) and handed to each runner it spawns, where the plugins read it
- * (lib/runtime/provider-model.ts). The key never leaves the server and its runners.
+ * (lib/server/services/provider-config.ts) and handed to each runner it spawns, where the plugins read it
+ * (lib/runtimes/genkit-js/run/provider-model.ts). The key never leaves the server and its runners.
  */
 export const PROVIDER_ENVIRONMENT = {
   baseUrl: 'LOOPSCOPE_OPENAI_BASE_URL',

@@ -30,6 +30,14 @@ export type ApproveAnswer = z.infer<typeof ApproveAnswerSchema>;
 export const DenyAnswerSchema = z.object({ name: z.string().min(1, 'name the tool'), ref: z.string().optional(), reason: z.string().optional() });
 export type DenyAnswer = z.infer<typeof DenyAnswerSchema>;
 
+/**
+ * A resume value: the value the runtime hands the paused call as it is (LangGraph's
+ * `Command(resume=…)` value for the call's interrupt; Google ADK's confirmation response, a
+ * `ToolConfirmation`, or a long-running call's result). Its shape is the app's or the runtime's.
+ */
+export const ValueAnswerSchema = z.object({ name: z.string().min(1, 'name the tool'), ref: z.string().optional(), value: z.unknown() });
+export type ValueAnswer = z.infer<typeof ValueAnswerSchema>;
+
 const MAX_ANSWERS = 100;
 
 /** What the caller asks to be done with the interrupts of the last model message. */
@@ -54,6 +62,8 @@ export const ResumeFromTraceSchema = z.object({
   /** AI SDK traces: approval requests approved / denied (`respond` answers their handed-back tools). */
   approve: z.array(ApproveAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).optional(),
   deny: z.array(DenyAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).optional(),
+  /** Frameworks answered by a value (LangGraph's resume value, ADK's confirmation): the values, by tool call. */
+  values: z.array(ValueAnswerSchema).max(MAX_ANSWERS, `at most ${MAX_ANSWERS} answers`).optional(),
   /** Warnings (genkit 1.42 pitfalls) were shown and accepted. */
   confirmWarnings: z.boolean().optional(),
 });
@@ -79,6 +89,11 @@ export type ResumeIssue = z.infer<typeof ResumeIssueSchema>;
 export const ResumePayloadSchema = z.object({
   messages: z.array(z.unknown()),
   resume: z.object({ respond: z.array(z.unknown()), restart: z.array(z.unknown()) }).optional(),
+  /**
+   * A framework's own answer object, where the answer is not a model history (LangGraph: the
+   * `Command(resume=…)` map by interrupt id; Google ADK: the function responses of the new message).
+   */
+  answer: z.unknown().optional(),
   /** What the payload leaves to the run, in words (the AI SDK: approvals signed by the runner with the app's secret). */
   notes: z.array(z.string()).optional(),
 });

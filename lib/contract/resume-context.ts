@@ -16,11 +16,11 @@ export type ResumeContextRequest = z.infer<typeof ResumeContextRequestSchema>;
 
 /** One kind of answer a runtime takes, as the workbench offers it: its words and the fields it needs. */
 export const AnswerKindSchema = z.object({
-  kind: z.enum(['respond', 'restart', 'approve', 'deny']),
+  kind: z.enum(['respond', 'restart', 'approve', 'deny', 'value']),
   /** For people: `Respond (the tool does not run again)`. */
   label: z.string(),
   /** What the user writes: the respond output, restart's resumed metadata / replacement input, an approval's reason. */
-  fields: z.array(z.enum(['output', 'resumed', 'replaceInput', 'reason'])),
+  fields: z.array(z.enum(['output', 'resumed', 'replaceInput', 'reason', 'value'])),
 });
 export type AnswerKind = z.infer<typeof AnswerKindSchema>;
 
@@ -33,8 +33,15 @@ export const ResumeContextViewSchema = z.object({
   runtimeTitle: z.string(),
   /** The kinds of answer the runtime takes, in the order offered. */
   answerKinds: z.array(AnswerKindSchema),
-  /** The language of the checked answer as the app's own call (the check response's `snippet`): `TypeScript`, `Go`. */
+  /** The language of the checked answer as the app's own call (the check response's `snippet`): `TypeScript`, `Go`, `Python`. */
   snippetLanguage: z.string(),
+  /** Why Loopscope cannot run the answer itself, when it cannot (it does not run Google ADK or LangGraph apps): the snippet is the answer to paste. */
+  runsElsewhere: z.string().optional(),
+  /**
+   * The app that made the call waits for this answer (an AI SDK app's `answerInLoopscope`): it is
+   * sent there, and the app's next call goes on as this run, instead of Loopscope running it.
+   */
+  sendsToApp: z.object({ app: z.string(), runId: z.string() }).optional(),
   /** The model the generate called, to resume with the same one. */
   model: z.string().optional(),
   /** The tools the recorded request offered. */
@@ -52,7 +59,7 @@ export const ResumeContextViewSchema = z.object({
        * AI SDK: what the paused call waits for — an approval (`approve` / `deny`), the result of
        * a tool without `execute` (`respond`); absent when neither the trace nor the local tools tell.
        */
-      waitingFor: z.enum(['approval', 'result']).optional(),
+      waitingFor: z.enum(['approval', 'result', 'value']).optional(),
       /** How that was known, in words. */
       waitingEvidence: z.string().optional(),
       /** The kind of answer a draft starts with. */
@@ -63,6 +70,10 @@ export const ResumeContextViewSchema = z.object({
       resumedExample: z.unknown().optional(),
       /** How the tool receives a restart's data, in words (genkit Go: its typed tool's Go resume type; what a hook reads). */
       resumedAs: z.string().optional(),
+      /** The runtime's own word for the pause (`approval required`, `interrupt`, `long-running`). */
+      pausedAs: z.string().optional(),
+      /** A resume value to start from (LangGraph: from the interrupt's response_schema; ADK: a confirmation). */
+      valueExample: z.unknown().optional(),
     }),
   ),
 });

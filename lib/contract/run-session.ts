@@ -64,7 +64,8 @@ export const RunSessionSchema = z.object({
   /** The real model a scenario run plays on (absent: the scenario's scripted model); its resumes use it too. */
   provider: ProviderChoiceSchema.optional(),
   /**
-   * A generate run in an attached app (`POST /api/runs {runtimeId, action: '/util/generate', mode}`):
+   * A generate run in an attached app (`POST /api/runs {runtimeId, action: '/util/generate', mode}`),
+   * or a call an AI SDK app made itself (`loopscope/ai-sdk`, lib/contract/attach-ai-sdk.ts):
    * its runtime, its model, and the app's tools the generate offered, with their schemas and
    * examples from the app's action list — the step panel edits pauses with these, not with the
    * built-in runner's tools (the app's getWeather is not tools/'s).
@@ -73,6 +74,8 @@ export const RunSessionSchema = z.object({
     .object({
       runtimeId: z.string(),
       runtimeName: z.string(),
+      /** The runtime whose loop it is, when not genkit's (`ai-sdk`: a call of an app using `loopscope/ai-sdk`). */
+      runtime: z.string().optional(),
       model: z.string().optional(),
       tools: z.array(ListedToolSchema),
     })

@@ -4,8 +4,7 @@ import { RunnerPoolStatusSchema, runnerPoolStatus, type RunnerStatus } from './r
 const STATUS: RunnerStatus = {
   state: 'ready',
   pid: 41,
-  tools: [{ name: 'getWeather', description: 'Weather.', file: 'weather.ts' }],
-  aiSdkTools: [],
+  toolsByRuntime: { 'genkit-js': [{ name: 'getWeather', description: 'Weather.', file: 'weather.ts' }], 'ai-sdk': [] },
   models: ['scripted/weather-loop'],
   scenarios: [{ name: 'weather-loop', prompt: 'Weather?', tools: ['getWeather'] } as RunnerStatus['scenarios'][number]],
   problems: [{ file: 'broken.ts', message: 'SyntaxError' }],

@@ -23,9 +23,8 @@ export const RunnerStatusSchema = z.object({
   state: RunnerStateSchema,
   /** The runner the next run takes (the warm spare), else any live one. */
   pid: z.number().optional(),
-  tools: z.array(ToolInfoSchema),
-  /** The AI SDK tools of tools/ai-sdk/ (their own namespace: a name may also be a genkit tool's). */
-  aiSdkTools: z.array(ToolInfoSchema).optional(),
+  /** The tools each runtime of the runners loaded, by runtime id (each its own namespace: an AI SDK `getWeather` is not genkit's). */
+  toolsByRuntime: z.record(z.string(), z.array(ToolInfoSchema)),
   /** Models defined in the runner: a resume of a recording can only call one of these. */
   models: z.array(z.string()),
   scenarios: z.array(ScenarioSchema),
@@ -45,7 +44,7 @@ export const RunnerStatusSchema = z.object({
 export type RunnerStatus = z.infer<typeof RunnerStatusSchema>;
 
 /** The catalog's fields of a status: what `GET /api/runner` and `GET /api/scenarios` give, and the `runner` live event leaves out. */
-const CATALOG_FIELDS = { tools: true, aiSdkTools: true, models: true, scenarios: true, problems: true } as const;
+const CATALOG_FIELDS = { toolsByRuntime: true, models: true, scenarios: true, problems: true } as const;
 
 /**
  * The pool as the `runner` live event carries it: the status without its catalog. The pool
@@ -82,11 +81,12 @@ export type RunRunnerInfo = z.infer<typeof RunRunnerInfoSchema>;
 /** `GET /api/scenarios`: scenarios and tools as the runner loaded them, with any load problems. */
 export const ScenarioListResponseSchema = z.object({
   scenarios: z.array(ScenarioSchema),
-  tools: z.array(ListedToolSchema),
-  /** The AI SDK tools of tools/ai-sdk/ (`handedBack` for those without `execute`). */
-  aiSdkTools: z.array(ListedToolSchema),
-  /** The genkit Go tools of tools/go/, once the Go runner has started (absent before). */
-  goTools: z.array(ListedToolSchema).optional(),
+  /**
+   * The tools of each runtime, by runtime id, with examples from their schemas (an AI SDK tool
+   * without `execute` is `handedBack`); a runtime whose runner has not started yet (genkit Go,
+   * built on its first run) is absent until it has.
+   */
+  toolsByRuntime: z.record(z.string(), z.array(ListedToolSchema)),
   problems: z.array(LoadProblemSchema),
   runner: RunnerStateSchema,
   /** The genkit Go runner (go/runner): built on the first Go run; once ready, its tools (a typed tool's Go resume type). */

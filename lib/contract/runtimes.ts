@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { RunModeSchema } from './run-mode';
 import { JsonValueSchema } from './json-value';
+import { AiSdkAppViewSchema } from './attach-ai-sdk';
 
 /** Which genkit runtime an attached app is (from its runtime file's `genkitVersion`). */
 export const AttachedRuntimeKindSchema = z.enum(['genkit-js', 'genkit-go', 'genkit-python']);
@@ -76,6 +77,8 @@ export const RuntimesResponseSchema = z.object({
   app: AppProcessStatusSchema.optional(),
   /** The folders whose `.genkit/runtimes/` Loopscope watches. */
   watching: z.array(z.string()),
+  /** The AI SDK apps that talked to Loopscope through `loopscope/ai-sdk` (lib/contract/attach-ai-sdk.ts), the most recently seen first. */
+  aiSdkApps: z.array(AiSdkAppViewSchema).optional(),
 });
 export type RuntimesResponse = z.infer<typeof RuntimesResponseSchema>;
 

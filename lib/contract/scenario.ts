@@ -92,15 +92,6 @@ export function scenarioRuntime(scenario: Pick<Scenario, 'runtime'>): ScenarioRu
   return scenario.runtime ?? 'genkit-js';
 }
 
-/** Narrows a scenario to genkit Go (what the Go runner plays). */
-export function isGenkitGoScenario(scenario: Scenario): scenario is GenkitGoScenario {
-  return scenario.runtime === 'genkit-go';
-}
-
-/** Narrows a scenario to genkit JS (what the genkit runner, replays and the CLI play). */
-export function isGenkitScenario(scenario: Scenario): scenario is GenkitScenario {
-  return scenarioRuntime(scenario) === 'genkit-js';
-}
 export type ScriptedTurn = z.infer<typeof ScriptedTurnSchema>;
 export type ScriptedResume = z.infer<typeof ScriptedResumeSchema>;
 

@@ -19,7 +19,7 @@ export const SpanStartEventSchema = z.object({
    * its `telemetry.sdk.language = go` is how the genkit Go dialect claims the open span).
    */
   resource: z.record(z.string(), z.string()).optional(),
-  /** The instrumentation scope that started it (genkit's `genkit-tracer`, the AI SDK's own), when the runner says. */
+  /** The instrumentation scope that started it (`gen_ai` for the AI SDK's spans), when the runner says: dialects claim spans by scope. */
   scope: z.object({ name: z.string(), version: z.string().optional() }).optional(),
 });
 export type SpanStartEvent = z.infer<typeof SpanStartEventSchema>;

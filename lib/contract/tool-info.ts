@@ -12,6 +12,9 @@ export const ToolInfoSchema = z.object({
   handedBack: z.boolean().optional(),
   /** The file in `tools/` that defined it. */
   file: z.string(),
+  /** genkit Go: a typed interruptible tool's resume type (the Go type a restart's data becomes) and its JSON schema. */
+  resumeType: z.string().optional(),
+  resumeSchema: z.unknown().optional(),
 });
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;
 

@@ -1,6 +1,6 @@
 /** The lists of the home page: captured traces (`GET /api/traces`) and saved files (`GET /api/saved`). */
 import { z } from 'zod';
-import { SavedTraceFileSchema, TraceStatusSchema, TraceSummarySchema } from '../trace/trace-index-rows';
+import { SavedTraceFileSchema, TraceStatusSchema, TraceSummarySchema } from '../spans/trace-index-rows';
 
 /** `interrupted` is paused, waiting for an answer; `answered`: resumes in other traces answered every interrupt. */
 export const TraceListStatusSchema = TraceStatusSchema;
@@ -48,7 +48,7 @@ export const TraceListQuerySchema = z
   .strict();
 export type TraceListQuery = z.output<typeof TraceListQuerySchema>;
 
-/** One file of the saved folder; an unreadable one carries `error` (lib/trace/saved-traces.ts). */
+/** One file of the saved folder; an unreadable one carries `error` (lib/store/saved-traces.ts). */
 export const SavedFileRowSchema = SavedTraceFileSchema;
 export type SavedFileRow = z.infer<typeof SavedFileRowSchema>;
 

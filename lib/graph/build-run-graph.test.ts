@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
-import type { Span } from '../trace/span';
+import { loadTraceFile } from '../store/load-trace-file';
+import type { Span } from '../spans/span';
 import { buildRunGraph } from './build-run-graph';
 import type { GraphSummary } from './run-graph';
 

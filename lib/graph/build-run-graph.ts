@@ -1,29 +1,32 @@
-import { classifySpan } from '../dialects/classify-span';
-import { dialectOf, DIALECTS } from '../dialects/registry';
-import type { RuntimeDialect } from '../dialects/runtime-dialect';
-import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../dialects/span-index';
-import type { Span } from '../trace/span';
-import type { TraceLinkKeys } from '../trace/trace-link-keys';
+import { spanClaimer } from '../runtimes/classify-span';
+import { toolCallLookup } from '../loop/loop-model';
+import { DIALECTS } from '../runtimes/index';
+import type { RuntimeDialect } from '../loop/runtime-dialect';
+import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../loop/span-index';
+import type { Span } from '../spans/span';
+import type { TraceLinkKeys } from '../spans/trace-link-keys';
 import { graphElements } from './graph-elements';
 import { linkResumes } from './link-resumes';
 import type { ResumeMatch } from './match-resumes';
 import type { GenerateCall, GraphSummary, RunGraph, ToolCall } from './run-graph';
 
 function summarize({ index, generates, standaloneToolCalls }: { index: SpanIndex; generates: GenerateCall[]; standaloneToolCalls: ToolCall[] }): GraphSummary {
-  const traces = new Set<string>();
   let modelCalls = 0;
   let toolCalls = 0;
   for (const span of index.spans) {
-    traces.add(span.traceId);
     const role = index.classify(span).role;
     if (role === 'model') modelCalls += 1;
     else if (role === 'tool') toolCalls += 1;
   }
-  const counts = { interrupts: standaloneToolCalls.filter((call) => call.status === 'interrupted').length, responds: 0, restarts: 0, pendingReused: 0, errors: 0 };
+  const counts = { interrupts: 0, responds: 0, restarts: 0, pendingReused: 0, errors: 0 };
+  const countInterrupts = (calls: readonly ToolCall[]) => {
+    for (const call of calls) if (call.status === 'interrupted') counts.interrupts += 1;
+  };
+  countInterrupts(standaloneToolCalls);
   for (const generate of generates) {
     if (generate.status === 'error') counts.errors += 1;
-    const calls = [...generate.resumeToolCalls, ...generate.turns.flatMap((turn) => turn.toolCalls)];
-    counts.interrupts += calls.filter((call) => call.status === 'interrupted').length;
+    countInterrupts(generate.resumeToolCalls);
+    for (const turn of generate.turns) countInterrupts(turn.toolCalls);
     for (const resolution of generate.resume?.resolutions ?? []) {
       if (resolution.kind === 'respond') counts.responds += 1;
       else if (resolution.kind === 'restart') counts.restarts += 1;
@@ -34,7 +37,7 @@ function summarize({ index, generates, standaloneToolCalls }: { index: SpanIndex
   const last = generates[generates.length - 1];
   const finishReason = last ? (last.status === 'error' ? 'error' : (last.finishReason ?? null)) : null;
   return {
-    traces: traces.size,
+    traces: index.traceCount,
     generates: generates.length,
     modelCalls,
     toolCalls,
@@ -47,24 +50,24 @@ function summarize({ index, generates, standaloneToolCalls }: { index: SpanIndex
   };
 }
 
-/** The spans of a build, indexed and classified by the dialects that claim them. */
+/** The spans of a build, indexed, each claimed once by the dialect that reads it and classified by it. */
 export function indexSpans(spans: readonly Span[], dialects: readonly RuntimeDialect[] = DIALECTS): SpanIndex {
-  return buildSpanIndex(spans, (span) => classifySpan(span, dialects));
+  return buildSpanIndex(spans, spanClaimer(dialects));
 }
 
 /**
  * The top-level calls of a set of spans (in start order), each read by the dialect that
- * claims its span, the tool calls run outside any call, and their link keys. Spans of several
- * runtimes draw side by side.
+ * claimed its span in the index, the tool calls run outside any call, and their link keys.
+ * Spans of several runtimes draw side by side.
  */
-export function readGenerates(index: SpanIndex, dialects: readonly RuntimeDialect[] = DIALECTS): { generates: GenerateCall[]; standaloneToolCalls: ToolCall[]; keys: TraceLinkKeys } {
+export function readGenerates(index: SpanIndex): { generates: GenerateCall[]; standaloneToolCalls: ToolCall[]; keys: TraceLinkKeys } {
   const generates: GenerateCall[] = [];
   const standaloneToolCalls: ToolCall[] = [];
   const keys: TraceLinkKeys = { interrupted: [], resumes: [] };
   for (const span of index.spans) {
     const role = index.classify(span).role;
     if (role !== 'tool' && role !== 'generate') continue;
-    const dialect = dialectOf(span, dialects);
+    const dialect = index.dialectOf(span);
     if (!dialect || dialect.enclosedByCall(index, span)) continue;
     if (role === 'tool') {
       standaloneToolCalls.push(dialect.readStandaloneTool(index, span));
@@ -90,9 +93,10 @@ export function readGenerates(index: SpanIndex, dialects: readonly RuntimeDialec
 export function buildRunGraph(spans: readonly Span[], options: { matches?: readonly ResumeMatch[]; dialects?: readonly RuntimeDialect[] } = {}): RunGraph {
   const dialects = options.dialects ?? DIALECTS;
   const index = indexSpans(spans, dialects);
-  const { generates, standaloneToolCalls, keys } = readGenerates(index, dialects);
+  const { generates, standaloneToolCalls, keys } = readGenerates(index);
   linkResumes({ generates, keys, matches: options.matches });
-  for (const dialect of dialects) dialect.notesAfterLinking?.(generates);
+  const toolCallById = toolCallLookup(generates);
+  for (const dialect of dialects) dialect.notesAfterLinking?.(generates, toolCallById);
   const { nodes, edges } = graphElements(generates, standaloneToolCalls);
   return { summary: summarize({ index, generates, standaloneToolCalls }), generates, nodes, edges };
 }

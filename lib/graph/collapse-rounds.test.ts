@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
-import type { Span } from '../trace/span';
-import { buildSpan, generateAttributes, modelAttributes, spanTimes, toolAttributes } from '../trace/testing/build-span';
+import { loadTraceFile } from '../store/load-trace-file';
+import type { Span } from '../spans/span';
+import { buildSpan, generateAttributes, modelAttributes, spanTimes, toolAttributes } from '../spans/testing/build-span';
 import { buildRunGraph } from './build-run-graph';
 import { collapseRounds, type RunGraphView, type ViewNode } from './collapse-rounds';
 import type { RunGraph } from './run-graph';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
+import { loadTraceFile } from '../store/load-trace-file';
 import { compareRuns, renderComparisonText } from './compare-runs';
 
 /** The same loop on genkit JS and genkit Go (real runs of both: traces/ and the Go fixtures), compared. */
@@ -8,7 +8,7 @@ const load = async (file: string) => ({ label: file, spans: await loadTraceFile(
 
 describe('one scenario, two runtimes', () => {
   it('restart after approval, genkit JS vs genkit Go: the outcome agrees; the spans and the resume’s wire show where Go differs', async () => {
-    const comparison = compareRuns({ a: await load('traces/restart-after-approval.json'), b: await load('lib/dialects/genkit-go/__fixtures__/go-restart-after-approval.otlp.json') });
+    const comparison = compareRuns({ a: await load('traces/restart-after-approval.json'), b: await load('lib/runtimes/genkit-go/__fixtures__/go-restart-after-approval.otlp.json') });
     expect(comparison.a.runtimes).toEqual(['genkit-js']);
     expect(comparison.b.runtimes).toEqual(['genkit-go']);
     const where = (aspect: string) => comparison.differences.filter((difference) => difference.aspect === aspect).map((difference) => difference.where);
@@ -27,7 +27,7 @@ describe('one scenario, two runtimes', () => {
   });
 
   it('a run compared with itself has no differences, and says what matched', async () => {
-    const run = await load('lib/dialects/genkit-go/__fixtures__/go-parallel-pending-output.otlp.json');
+    const run = await load('lib/runtimes/genkit-go/__fixtures__/go-parallel-pending-output.otlp.json');
     const comparison = compareRuns({ a: run, b: run });
     expect(comparison.differences).toEqual([]);
     expect(comparison.same).toHaveLength(3);

@@ -7,10 +7,10 @@
  * dialects' conversation views, never attribute meanings. The teaching view for "the wire format
  * is unchanged", and a way to find cross-runtime bugs.
  */
-import { classifySpan } from '../dialects/classify-span';
-import { dialectOf } from '../dialects/registry';
-import { canonicalJson } from '../trace/json-value';
-import type { Span } from '../trace/span';
+import { classifySpan } from '../runtimes/classify-span';
+import { dialectOf } from '../runtimes/index';
+import { canonicalJson } from '../spans/json-value';
+import type { Span } from '../spans/span';
 import { buildRunGraph } from './build-run-graph';
 import type { RunGraph } from './run-graph';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { genkitConversationOf } from '../dialects/genkit-js/conversation';
-import { loadTraceFile } from '../trace/load-trace-file';
+import { genkitConversationOf } from '../runtimes/genkit-js/read/conversation';
+import { loadTraceFile } from '../store/load-trace-file';
 import { buildRunGraph } from './build-run-graph';
 import { diffConversation } from './conversation-diff';
 

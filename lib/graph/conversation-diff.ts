@@ -1,5 +1,5 @@
 import type { MessagePartView, MessageView } from '../contract/conversation-view';
-import { canonicalJson } from '../trace/json-value';
+import { canonicalJson } from '../spans/json-value';
 
 /** How one part of a resume's history differs from the history its interrupt left. */
 export type PartChange = 'same' | 'markers' | 'content' | 'added';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PauseInfo } from '../runtime/step-protocol';
-import { loadTraceFile } from '../trace/load-trace-file';
-import { compareNanos, type Span } from '../trace/span';
+import type { PauseInfo } from '../runner/step-protocol';
+import { loadTraceFile } from '../store/load-trace-file';
+import { compareNanos, type Span } from '../spans/span';
 import { buildRunGraph } from './build-run-graph';
 import { ghostNodes } from './ghost-nodes';
 import type { RunGraph } from './run-graph';
@@ -172,7 +172,7 @@ describe('ghostNodes', () => {
   });
 
   describe('AI SDK: the paused step’s span is already open (chat before the wrapped model, execute_tool before execute)', () => {
-    const aiSdkFixture = () => loadTraceFile(path.join(process.cwd(), 'lib', 'dialects', 'ai-sdk', '__fixtures__', 'ai-sdk-plain-tool-round.otlp.json'));
+    const aiSdkFixture = () => loadTraceFile(path.join(process.cwd(), 'lib', 'runtimes', 'ai-sdk', '__fixtures__', 'ai-sdk-plain-tool-round.otlp.json'));
     /** The spans in start order; the chat calls and the step spans by position. */
     async function plainRound() {
       const all = await aiSdkFixture();

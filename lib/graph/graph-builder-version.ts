@@ -7,4 +7,4 @@
  * lib/graph/__goldens__/version-lock.json records the version the goldens were made with, and
  * version-lock.test.ts fails when a golden changed for unchanged spans under the same version.
  */
-export const GRAPH_BUILDER_VERSION = 5;
+export const GRAPH_BUILDER_VERSION = 8;

@@ -1,4 +1,4 @@
-import { requestLabel } from '../dialects/loop-model';
+import { requestLabel } from '../loop/loop-model';
 import type { GenerateCall, GraphEdge, GraphNode, Resolution, ToolCall } from './run-graph';
 
 const RESOLUTION_WORDS: Record<Resolution['kind'], string> = {
@@ -25,10 +25,20 @@ function toolStatus(call: ToolCall, running: boolean): { status: string; tone: G
       return { status: running ? 'waiting to run' : 'never ran', tone: 'neutral' };
     case 'interrupted': {
       const answered = [...new Set(call.resolvedBy.map((resolution) => resolution.kind))];
-      const paused = call.interrupt?.heldBy ? `held by ${call.interrupt.heldBy.by}` : 'paused';
+      // In the runtime's own words where it has some: held by a hook, approval required, an interrupt, long-running.
+      const paused = call.interrupt?.heldBy ? `held by ${call.interrupt.heldBy.by}` : call.interrupt?.pausedAs ? `paused: ${call.interrupt.pausedAs}` : 'paused';
       return { status: answered.length > 0 ? `${paused} — answered by ${answered.join(' / ')}` : `${paused} — waiting for an answer`, tone: 'interrupted' };
     }
   }
+}
+
+/** A restart's detail: the resumed metadata and the new input, each when the answer recorded one. */
+function restartDetail(resolution: Resolution): string | undefined {
+  const parts = [
+    ...(resolution.resumed !== undefined ? [`resumed: ${JSON.stringify(resolution.resumed)}`] : []),
+    ...(resolution.replacedInput !== undefined ? [`new input ${JSON.stringify(resolution.replacedInput)}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(' · ') : undefined;
 }
 
 function toolNode({ call, generateId, running = false }: { call: ToolCall; generateId: string; running?: boolean }): GraphNode {
@@ -65,13 +75,14 @@ function generateStatus(generate: GenerateCall, firstResume: ReadonlyMap<string,
 export function graphElements(generates: GenerateCall[], standaloneToolCalls: ToolCall[] = []): { nodes: GraphNode[]; edges: GraphEdge[] } {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
-  const nodeIds = new Set<string>();
   const addNode = (node: GraphNode) => {
     nodes.push(node);
-    nodeIds.add(node.id);
+  };
+  const connectOne = (source: string, target: string) => {
+    edges.push({ id: `${source}->${target}`, source, target, kind: 'flow' });
   };
   const connect = (sources: string[], target: string) => {
-    for (const source of sources) edges.push({ id: `${source}->${target}`, source, target, kind: 'flow' });
+    for (const source of sources) connectOne(source, target);
   };
 
   // One lookup per generate, not a scan of all of them (a file can hold thousands).
@@ -99,6 +110,10 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
 
     if (generate.resume) {
       const next: string[] = [];
+      // The restarted calls drawn as their restart's: a node's id is its call's, and every call
+      // a build reads has an id of its own (a span is read once), so the call says it — no set
+      // of every node id, whose strings would all be hashed for this one question.
+      const drawn = new Set<ToolCall>();
       for (const resolution of generate.resume.resolutions) {
         addNode({
           id: resolution.id,
@@ -112,10 +127,10 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
             resolution.kind === 'respond' || resolution.kind === 'pending'
               ? JSON.stringify(resolution.output)
               : resolution.kind === 'restart'
-                ? `resumed: ${JSON.stringify(resolution.resumed)}${resolution.replacedInput !== undefined ? ` · new input ${JSON.stringify(resolution.replacedInput)}` : ''}`
+                ? restartDetail(resolution)
                 : undefined,
         });
-        connect([id], resolution.id);
+        connectOne(id, resolution.id);
         if (resolution.answersToolCallId) {
           const { couldAlsoAnswer, alternatives } = generate.resume;
           edges.push({
@@ -129,15 +144,16 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
         if (ran) {
           addNode(toolNode({ call: ran, generateId: id }));
-          connect([resolution.id], ran.id);
+          drawn.add(ran);
+          connectOne(resolution.id, ran.id);
           if (ran.status !== 'interrupted') next.push(ran.id);
         } else if (resolution.kind !== 'unresolved') next.push(resolution.id);
       }
       // Restarted tool spans that matched no restart part still belong in the picture.
       for (const call of generate.resumeToolCalls) {
-        if (nodeIds.has(call.id)) continue;
+        if (drawn.has(call)) continue;
         addNode(toolNode({ call, generateId: id }));
-        connect([id], call.id);
+        connectOne(id, call.id);
         if (call.status !== 'interrupted') next.push(call.id);
       }
       frontier = next.length > 0 ? next : frontier;
@@ -180,7 +196,7 @@ export function graphElements(generates: GenerateCall[], standaloneToolCalls: To
       const next: string[] = [];
       for (const call of turn.toolCalls) {
         addNode(toolNode({ call, generateId: id, running: generate.status === 'running' }));
-        connect([model.id], call.id);
+        connectOne(model.id, call.id);
         // A failure the runtime handed to the model as the call's result does not end the branch.
         if (call.loopWentOn || (call.status !== 'interrupted' && call.status !== 'not-run' && call.status !== 'error')) next.push(call.id);
       }

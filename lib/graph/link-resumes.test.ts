@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
-import { jsonAttributeOrUndefined } from '../trace/parse-json-attribute';
-import type { Span } from '../trace/span';
+import { loadTraceFile } from '../store/load-trace-file';
+import { jsonAttributeOrUndefined } from '../spans/parse-json-attribute';
+import type { Span } from '../spans/span';
 import { buildRunGraph } from './build-run-graph';
-import { inputMessages, messageText } from '../dialects/genkit-js/message-parts';
+import { inputMessages, messageText } from '../runtimes/genkit-js/read/message-parts';
 import type { GenerateCall, RunGraph } from './run-graph';
 import { linkTraces, summarizeCapturedTrace } from './trace-sessions';
 

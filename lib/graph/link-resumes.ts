@@ -1,6 +1,13 @@
-import type { TraceLinkKeys } from '../trace/trace-link-keys';
+import type { TraceLinkKeys } from '../spans/trace-link-keys';
 import { matchResumes, type ResumeMatch } from './match-resumes';
-import type { GenerateCall } from './run-graph';
+import type { GenerateCall, Resolution, ToolCall } from './run-graph';
+
+/** The call a resolution answers among `calls` (removed from them): by the pause's id when the answer names one, else by name and ref. */
+function takeAnswered(calls: ToolCall[], resolution: Resolution): ToolCall | undefined {
+  let position = resolution.pauseId === undefined ? -1 : calls.findIndex((candidate) => candidate.interrupt?.pauseId === resolution.pauseId);
+  if (position < 0) position = calls.findIndex((candidate) => candidate.name === resolution.request.name && (candidate.ref ?? '') === (resolution.request.ref ?? ''));
+  return position < 0 ? undefined : calls.splice(position, 1)[0];
+}
 
 /**
  * Links each resume to the interrupted generate it answered — across traces — by the one
@@ -10,7 +17,8 @@ import type { GenerateCall } from './run-graph';
  * Mutates the given calls (they are fresh objects of this build).
  */
 export function linkResumes(options: { generates: readonly GenerateCall[]; keys: TraceLinkKeys; matches?: readonly ResumeMatch[] }): void {
-  const byId = new Map(options.generates.map((generate) => [generate.id, generate]));
+  const byId = new Map<string, GenerateCall>();
+  for (const generate of options.generates) byId.set(generate.id, generate);
   // Matches decided with more traces in view (the whole store, for a session) win over the loaded ones'.
   const matches = (options.matches ?? matchResumes(options.keys))
     .map((match) => ({ match, resume: byId.get(match.resumeId), original: byId.get(match.interruptedId) }))
@@ -26,13 +34,17 @@ export function linkResumes(options: { generates: readonly GenerateCall[]; keys:
     }
     const lastTurn = original.turns[original.turns.length - 1];
     // Calls without a ref share name and ref: each resolution takes the next unused one.
-    const unused = [...lastTurn.toolCalls];
+    const unused = [...(lastTurn?.toolCalls ?? [])];
+    // An answer that names its call by id (a tool call id, or the runtime's id of the pause) may
+    // answer a call of an earlier turn (Google ADK runs the model once more after a tool asked for
+    // a confirmation), or one the original ran before its first turn (an answer paused again).
+    let elsewhere: ToolCall[] | undefined;
+    const earlier = () => (elsewhere ??= [...original.turns.slice(0, -1).reverse().flatMap((turn) => turn.toolCalls), ...original.resumeToolCalls]);
     for (const resolution of resume.resume.resolutions) {
-      const position = unused.findIndex(
-        (candidate) => candidate.name === resolution.request.name && (candidate.ref ?? '') === (resolution.request.ref ?? ''),
-      );
-      if (position < 0) continue;
-      const [call] = unused.splice(position, 1);
+      const call = takeAnswered(unused, resolution) ?? (resolution.pauseId !== undefined || resolution.request.ref !== undefined ? takeAnswered(earlier(), resolution) : undefined);
+      if (!call) continue;
+      // An answer that named only the pause (LangGraph's interrupt id) is the request of the call it answers.
+      if (resolution.pauseId !== undefined && resolution.request.ref === undefined && call.ref !== undefined) resolution.request = { name: call.name, ref: call.ref, input: call.input };
       resolution.answersToolCallId = call.id;
       // The recorded history may have lost the marker of a parked output (genkit 1.42 bug 3):
       // the parked call's own output is what was reused.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InterruptedGenerateKey, ResumeGenerateKey } from '../trace/trace-link-keys';
+import type { InterruptedGenerateKey, ResumeGenerateKey } from '../spans/trace-link-keys';
 import { matchResumes } from './match-resumes';
 
 /** Synthetic keys for the rules of matchResumes; the real traces are in link-resumes.test.ts. */

@@ -1,5 +1,5 @@
 import type { ResumeMatch } from '../contract/session';
-import { sameResource, type InterruptedGenerateKey, type ResumeGenerateKey, type TraceLinkKeys } from '../trace/trace-link-keys';
+import { sameResource, type InterruptedGenerateKey, type ResumeGenerateKey, type TraceLinkKeys } from '../spans/trace-link-keys';
 
 // A match travels to the page (the session route): its one definition is the contract's.
 export type { ResumeMatch } from '../contract/session';
@@ -22,6 +22,46 @@ function startedBy(sorted: readonly { startTime: number }[], time: number): numb
 }
 
 const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T) => a.startTime - b.startTime || a.generateId.localeCompare(b.generateId);
+
+/**
+ * The candidates of one resume among its group's keys that started no later (`group[0..end)`):
+ * from its resource and not itself; with `byHistory`, only those with its whole conversation;
+ * with `byTrace`, only those in its own trace.
+ */
+interface Pool {
+  group: readonly InterruptedGenerateKey[];
+  end: number;
+  resume: ResumeGenerateKey;
+  byHistory: boolean;
+  byTrace: boolean;
+}
+
+function inPool(candidate: InterruptedGenerateKey, pool: Pool): boolean {
+  const { resume } = pool;
+  return (
+    candidate.generateId !== resume.generateId &&
+    sameResource(candidate.resource, resume.resource) &&
+    (!pool.byHistory || candidate.history === resume.history) &&
+    (!pool.byTrace || candidate.traceId === resume.traceId)
+  );
+}
+
+/** In one pass over the prefix: whether any candidate is there at all, any with the resume's conversation, any in its trace (of those, and of all). */
+function poolShape(pool: Pool): { any: boolean; history: boolean; trace: boolean; traceWithHistory: boolean } {
+  const { resume } = pool;
+  const shape = { any: false, history: false, trace: false, traceWithHistory: false };
+  for (let index = 0; index < pool.end; index++) {
+    const candidate = pool.group[index];
+    if (!inPool(candidate, pool)) continue;
+    shape.any = true;
+    const history = resume.history !== undefined && candidate.history === resume.history;
+    const trace = candidate.traceId === resume.traceId;
+    if (history) shape.history = true;
+    if (trace) shape.trace = true;
+    if (history && trace) shape.traceWithHistory = true;
+  }
+  return shape;
+}
 
 /**
  * Decides which interrupted generate each resume answers (docs/interrupt-model.md §4: genkit
@@ -72,30 +112,33 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
   for (const resume of contentResumes) {
     const group = byRequests.get(resume.requests) ?? [];
     // The group is in start order: only the prefix that started no later than the resume counts.
-    const earlier = group.slice(0, startedBy(group, resume.startTime));
-    const candidates = earlier.filter((candidate) => candidate.generateId !== resume.generateId && sameResource(candidate.resource, resume.resource));
-    if (candidates.length === 0) continue;
-    const sameHistory = resume.history === undefined ? [] : candidates.filter((candidate) => candidate.history === resume.history);
-    let pool = sameHistory.length > 0 ? sameHistory : candidates;
-    const sameTrace = pool.filter((candidate) => candidate.traceId === resume.traceId);
-    if (sameTrace.length > 0) pool = sameTrace;
+    // The pool is narrowed by flags over that prefix, not by copies of it: a thousand runs of
+    // one loop put a thousand keys in one group, and every resume walks it.
+    const pool: Pool = { group, end: startedBy(group, resume.startTime), resume, byHistory: false, byTrace: false };
+    // Narrowed to its conversation when any candidate has it, then to its trace when any is in it.
+    const seen = poolShape(pool);
+    if (!seen.any) continue;
+    pool.byHistory = seen.history;
+    pool.byTrace = seen.history ? seen.traceWithHistory : seen.trace;
     // Nearest earlier first; an interrupt not answered yet before one that is.
-    let chosen = pool[pool.length - 1];
-    for (let index = pool.length - 1; index >= 0; index--) {
-      if (!answers.has(pool[index].generateId)) {
-        chosen = pool[index];
-        break;
-      }
+    let chosen: InterruptedGenerateKey | undefined;
+    let nearest: InterruptedGenerateKey | undefined;
+    for (let index = pool.end - 1; index >= 0 && chosen === undefined; index--) {
+      const candidate = group[index];
+      if (!inPool(candidate, pool)) continue;
+      nearest ??= candidate;
+      if (!answers.has(candidate.generateId)) chosen = candidate;
     }
+    chosen ??= nearest as InterruptedGenerateKey;
     const named: string[] = [];
     let count = 0;
-    for (let index = pool.length - 1; index >= 0; index--) {
-      const candidate = pool[index];
-      if (candidate === chosen || claimedByLink.has(candidate.generateId)) continue;
+    for (let index = pool.end - 1; index >= 0; index--) {
+      const candidate = group[index];
+      if (!inPool(candidate, pool) || candidate === chosen || claimedByLink.has(candidate.generateId)) continue;
       count += 1;
       if (named.length < MAX_NAMED_ALTERNATIVES) named.push(candidate.generateId);
     }
-    record({ resume, interruptedId: chosen.generateId, evidence: sameHistory.length > 0 ? 'history' : 'requests', others: { named, count } });
+    record({ resume, interruptedId: chosen.generateId, evidence: pool.byHistory ? 'history' : 'requests', others: { named, count } });
   }
   return matches;
 }

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
-import type { Span } from '../trace/span';
-import { buildSpan } from '../trace/testing/build-span';
+import { loadTraceFile } from '../store/load-trace-file';
+import type { Span } from '../spans/span';
+import { buildSpan } from '../spans/testing/build-span';
 import { buildRunGraph } from './build-run-graph';
 import { renderGraphText } from './render-graph-text';
 import type { RunGraph } from './run-graph';

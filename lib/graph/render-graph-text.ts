@@ -1,5 +1,5 @@
-import { printableText } from '../trace/printable-text';
-import { requestLabel } from '../dialects/loop-model';
+import { printableText } from '../spans/printable-text';
+import { requestLabel } from '../loop/loop-model';
 import type { RunGraph, ToolCall } from './run-graph';
 
 const ICON: Record<ToolCall['status'], string> = { ok: '✓', error: '✗', interrupted: '⏸', running: '…', 'not-run': '∅' };
@@ -33,7 +33,7 @@ export function renderGraphText(graph: RunGraph): string {
     const words =
       own ??
       (call.status === 'interrupted'
-        ? `paused — interrupt ${short(call.interrupt?.metadata)}`
+        ? `paused — ${call.interrupt?.pausedAs ?? 'interrupt'} ${short(call.interrupt?.metadata)}`
         : call.status === 'error'
           ? `failed: ${firstLine(call.errorMessage ?? '')}`
           : call.status === 'not-run'
@@ -65,15 +65,25 @@ export function renderGraphText(graph: RunGraph): string {
             ? '… running'
             : `✓ ${generate.finishReason ?? 'ok'}${generate.runtimeState ? ` (${generate.runtimeState.words})` : ''}`;
     lines.push('', `generate ${position.get(generate.id)}${resumeOf}  trace ${generate.traceId}  ${generate.model ?? ''}  ${outcome}`);
+    const shown = new Set<string>();
     if (generate.resume) {
       lines.push('  resume');
       for (const resolution of generate.resume.resolutions) {
         const detail =
-          resolution.kind === 'respond' ? `respond ${short(resolution.output)}` : resolution.kind === 'restart' ? `restart, resumed ${short(resolution.resumed)}${resolution.replacedInput !== undefined ? `, new input ${short(resolution.replacedInput)}` : ''}` : resolution.kind === 'pending' ? 'pendingOutput reused — not re-run' : 'left unanswered';
+          resolution.kind === 'respond' ? `respond ${short(resolution.output)}` : resolution.kind === 'restart' ? `restart${resolution.resumed !== undefined ? `, resumed ${short(resolution.resumed)}` : ''}${resolution.replacedInput !== undefined ? `, new input ${short(resolution.replacedInput)}` : ''}` : resolution.kind === 'pending' ? 'pendingOutput reused — not re-run' : 'left unanswered';
         lines.push(`    ${requestLabel(resolution.request)}  ${detail}${resolution.words ? ` — ${resolution.words}` : ''}`);
         const ran = generate.resumeToolCalls.find((call) => call.id === resolution.restartedToolCallId);
-        if (ran) lines.push(`      ${describeCall(ran)}`);
+        if (ran) {
+          shown.add(ran.id);
+          lines.push(`      ${describeCall(ran)}`);
+        }
       }
+    }
+    // Calls of the generate before its first model turn that no answer ran (a call it paused on again: Mastra's next approval).
+    const before = generate.resumeToolCalls.filter((call) => !shown.has(call.id));
+    if (before.length > 0) {
+      lines.push('  before the first model call');
+      for (const call of before) lines.push(`    ${describeCall(call)}`);
     }
     for (const turn of generate.turns) {
       const model = turn.model;

@@ -2,9 +2,9 @@
  * The run graph: what a set of spans says about generate calls, their model turns, tool
  * calls, interrupts and the resumes that answered them. Plain data, built by
  * `buildRunGraph(spans)`; components render it and compute nothing. The calls themselves are
- * the loop model of lib/dialects/loop-model.ts (re-exported here with the graph's own types).
+ * the loop model of lib/loop/loop-model.ts (re-exported here with the graph's own types).
  */
-import type { GenerateCall } from '../dialects/loop-model';
+import type { GenerateCall } from '../loop/loop-model';
 
 export type {
   GenerateCall,
@@ -16,7 +16,7 @@ export type {
   ToolCallStatus,
   ToolRequestData,
   Turn,
-} from '../dialects/loop-model';
+} from '../loop/loop-model';
 
 export type GraphNodeKind =
   | 'generate'

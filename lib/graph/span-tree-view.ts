@@ -1,6 +1,6 @@
-import { classifySpan } from '../dialects/classify-span';
-import type { Span } from '../trace/span';
-import { buildSpanTree, type SpanTreeNode } from '../trace/span-tree';
+import { classifySpan } from '../runtimes/classify-span';
+import type { Span } from '../spans/span';
+import { buildSpanTree, type SpanTreeNode } from '../spans/span-tree';
 
 export type { SpanTreeNode };
 

@@ -4,7 +4,7 @@
  * draws. Pure and framework-free so the page can memoise each step over 10,000 rows.
  */
 import type { TraceListRow } from '../contract/trace-list';
-import { searchWords, traceSearchText } from '../trace/trace-index-rows';
+import { searchWords, traceSearchText } from '../spans/trace-index-rows';
 
 /** The status filter's choices, in the list's words (`failed` is `error`, `paused` is `interrupted`, `in-flight` is `incomplete`). */
 export const TRACE_STATUS_FILTERS = ['all', 'ok', 'failed', 'paused', 'answered', 'in-flight'] as const;

@@ -1,7 +1,7 @@
-import type { SpanIndex } from '../dialects/span-index';
-import type { Span } from '../trace/span';
-import { summarizeTrace, type TraceSummary } from '../trace/summarize-trace';
-import type { TraceLinkKeys } from '../trace/trace-link-keys';
+import type { SpanIndex } from '../loop/span-index';
+import type { Span } from '../spans/span';
+import { summarizeTrace, type TraceSummary } from '../spans/summarize-trace';
+import type { TraceLinkKeys } from '../spans/trace-link-keys';
 import { indexSpans, readGenerates } from './build-run-graph';
 import { matchResumes, type ResumeMatch } from './match-resumes';
 import { traceTitle } from './trace-title';
@@ -122,7 +122,8 @@ export function linkTraces(summaries: readonly LinkedSummary[]): TraceLinks {
       return matches.filter((match) => wanted.has(traceOf.get(match.resumeId) as string));
     },
     statusOf(summary) {
-      const interrupted = summary.linkKeys?.interrupted ?? [];
+      // A silent key (the call's own spans do not say it paused) counts only once an answer is tied to it.
+      const interrupted = (summary.linkKeys?.interrupted ?? []).filter((key) => !key.silent || answeredBy.has(key.generateId));
       if ((summary.status !== 'ok' && summary.status !== 'interrupted') || interrupted.length === 0) return { status: summary.status };
       const answers = interrupted.map((key) => answeredBy.get(key.generateId) ?? []);
       if (answers.some((traces) => traces.length === 0)) return { status: 'interrupted' };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
-import { buildSpan } from '../trace/testing/build-span';
+import { loadTraceFile } from '../store/load-trace-file';
+import { buildSpan } from '../spans/testing/build-span';
 import { summarizeCapturedTrace } from './trace-sessions';
 import { traceTitle } from './trace-title';
 

@@ -1,9 +1,9 @@
-import { dialectOf } from '../dialects/registry';
-import { classifySpan as classifyByDialect, type SpanClassification } from '../dialects/classify-span';
-import type { Span } from '../trace/span';
-import { compareNanos } from '../trace/span';
+import { dialectOf } from '../runtimes/index';
+import { classifySpan as classifyByDialect, type SpanClassification } from '../runtimes/classify-span';
+import type { Span } from '../spans/span';
+import { compareNanos } from '../spans/span';
 
-/** The model prefix of Loopscope's scripted scenario runs (lib/runtime/scenario.ts names them `scripted/<scenario>`). */
+/** The model prefix of Loopscope's scripted scenario runs (lib/runner/scenario.ts names them `scripted/<scenario>`). */
 const SCRIPTED_MODEL = 'scripted/';
 
 /** What a captured trace is called in the list, and which runtime drew it. */

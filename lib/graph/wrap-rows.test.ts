@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraceFile } from '../trace/load-trace-file';
+import { loadTraceFile } from '../store/load-trace-file';
 import { buildRunGraph } from './build-run-graph';
 import { collapseRounds } from './collapse-rounds';
 import { layoutRunGraph, NODE_WIDTH, type NodePosition } from './layout-run-graph';

@@ -62,14 +62,16 @@ describe('lib/install/entry-points.json, the one list of entry points', () => {
     for (const source of sources) expect(() => readFileSync(path.join(PROJECT_DIR, source.endsWith('.ts') ? source : path.join(source, 'scenarios', 'plain-tool-round.json')))).not.toThrow();
   });
 
-  it('package.json exports every library from its bundle folder, and the clone’s "." from its source', () => {
-    const pattern = manifest.exports['./*'] as Record<string, string>;
-    expect(pattern.import).toBe(`./${entryPoints.libraries.bundleDir}/*.js`);
-    expect(pattern.require).toBe(`./${entryPoints.libraries.bundleDir}/*.cjs`);
-    expect(pattern.types).toBe(`./${entryPoints.libraries.bundleDir}/*.d.ts`);
-    const main = manifest.exports['.'] as Record<string, string>;
-    expect(main['loopscope-source']).toBe(`./${entryPoints.libraries.sources.index}`);
-    expect(main.import).toBe(`./${entryPoints.libraries.bundleDir}/index.js`);
+  it('package.json exports every library of the list from its bundles, its source under the loopscope-source condition, and nothing else', () => {
+    const libraries = Object.entries(entryPoints.libraries.sources);
+    const expected: Record<string, unknown> = { './package.json': './package.json' };
+    for (const [name, source] of libraries) {
+      const bundle = `./${entryPoints.libraries.bundleDir}/${name}`;
+      expected[name === 'index' ? '.' : `./${name}`] = { 'loopscope-source': `./${source}`, types: `${bundle}.d.ts`, import: `${bundle}.js`, require: `${bundle}.cjs` };
+    }
+    expect(manifest.exports).toEqual(expected);
+    // The condition comes first: Node and TypeScript take the first condition that matches.
+    for (const [name] of libraries) expect(Object.keys(manifest.exports[name === 'index' ? '.' : `./${name}`] as Record<string, string>)[0]).toBe('loopscope-source');
   });
 
   it('package.json ships the bundles, the launchers and this list, and no TypeScript source', () => {

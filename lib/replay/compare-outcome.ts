@@ -1,4 +1,4 @@
-import type { SpanRef } from '../dialects/recorded-calls';
+import type { SpanRef } from '../loop/recorded-calls';
 import type { ReplayStepResult, StepOutcome } from '../contract/replay';
 import { firstDifference } from './first-difference';
 import type { ReplaySession } from './replay-session';

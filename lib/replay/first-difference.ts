@@ -1,4 +1,4 @@
-import { sameJson } from '../trace/json-value';
+import { sameJson } from '../spans/json-value';
 
 /** The first place two JSON values differ: a path like `messages[2].content[0].toolResponse.output.tempC`. */
 export interface Difference {

@@ -1,4 +1,4 @@
-import { printableText } from '../trace/printable-text';
+import { printableText } from '../spans/printable-text';
 import type { Divergence, ReplayReport, StepOutcome } from '../contract/replay';
 
 // The report travels to the page and the CLI's --json: its one definition is the contract's.

@@ -1,13 +1,13 @@
 /**
  * The bookkeeping of one replay, free of any runtime: which recorded call answers the next
  * incoming one, what differs, and the divergences found so far. The replay model and the
- * tool stubs (run-replay.ts for genkit, lib/runtime/ai-sdk/replay-ai-sdk.ts for the AI SDK) ask
+ * tool stubs (run-replay.ts for genkit, lib/runtimes/ai-sdk/replay/replay-ai-sdk.ts for the AI SDK) ask
  * it for answers; it never throws except to stop a strict replay.
  */
-import { spanKey } from '../trace/span';
-import { jsonCopy } from '../trace/json-value';
+import { spanKey } from '../spans/span';
+import { jsonCopy } from '../spans/json-value';
 import { firstDifference } from './first-difference';
-import type { RecordedToolExecution, RecordedToolOutcome, SpanRef } from '../dialects/recorded-calls';
+import type { RecordedToolExecution, RecordedToolOutcome, SpanRef } from '../loop/recorded-calls';
 import type { Divergence, ReplayMode, ReplayReport, ReplayStepResult } from './replay-report';
 
 /** A recorded model call as the session compares and answers it (genkit's and the AI SDK's recordings both are). */

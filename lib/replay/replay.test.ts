@@ -2,16 +2,16 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
-import { loadToolModules } from '../runtime/load-tools';
-import { loadTraceFile } from '../trace/load-trace-file';
-import type { Span } from '../trace/span';
-import { readRecording } from './read-recording';
-import { replayRecording } from './run-replay';
+import { loadToolModules } from '../runtimes/genkit-js/run/load-tools';
+import { loadTraceFile } from '../store/load-trace-file';
+import type { Span } from '../spans/span';
+import { readRecording } from '../runtimes/genkit-js/replay/read-genkit-recording';
+import { replayRecording } from '../runtimes/genkit-js/replay/run-replay';
 
 const ROOT = process.cwd();
 const filesIn = (folder: string, suffix: string) => readdirSync(path.join(ROOT, folder)).filter((name) => name.endsWith(suffix)).map((name) => `${folder}/${name}`);
-// The genkit JS recordings (the AI SDK examples, traces/ai-sdk-*.json, replay in lib/runtime/ai-sdk/replay-ai-sdk.test.ts; the
-// genkit Go ones, traces/go-*.json, in the Go runner: lib/runtime/genkit-go/replay-go.capture.test.ts).
+// The genkit JS recordings (the AI SDK examples, traces/ai-sdk-*.json, replay in lib/runtimes/ai-sdk/replay/replay-ai-sdk.test.ts; the
+// genkit Go ones, traces/go-*.json, in the Go runner: lib/runtimes/genkit-go/replay/replay-go.capture.test.ts).
 const FILES = [...filesIn('lib/graph/__fixtures__', '.otlp.json'), ...filesIn('traces', '.json').filter((file) => !file.startsWith('traces/ai-sdk-') && !file.startsWith('traces/go-'))].sort();
 
 async function spansOf(file: string): Promise<Span[]> {

@@ -1,4 +1,4 @@
-import type { AppContext } from './app-context';
+import type { AppContext } from './app-context-ports';
 
 /**
  * Where the process-wide context lives: on globalThis, because Next loads route handlers, the

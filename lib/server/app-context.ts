@@ -1,52 +1,29 @@
 import path from 'node:path';
+import type { AppContext } from './app-context-ports';
 import { buildRunGraph } from '../graph/build-run-graph';
 import { summarizeCapturedTrace } from '../graph/trace-sessions';
-import { TraceStore } from '../trace/trace-store';
-import { RunWatchers } from './run-watchers';
-import { SavedGraphCache } from './saved-graph-cache';
-import { EventBus } from './event-bus';
-import { LiveRunGraphs } from './live-run-graphs';
-import { liveRunSpans } from './live-run-spans';
-import { RunRegistry } from './run-registry';
-import { ingestRunnerSpans } from './run-service';
-import { RunnerSupervisor } from './runner-supervisor';
-import { GoRunnerService } from './go-runner-service';
-import { goStepEvents } from './go-step-events';
-import { readForwarding, readServerConfig, type ServerConfig } from './server-config';
-import { OtlpForwarder } from './otlp-forwarder';
-import { IngestGate } from './ingest-gate';
-import { ProviderConfig } from './provider-config';
+import { TraceStore } from '../store/trace-store';
+import { RunWatchers } from './live/run-watchers';
+import { SavedGraphCache } from './traces/saved-graph-cache';
+import { EventBus } from './live/event-bus';
+import { LiveRunGraphs } from './live/live-run-graphs';
+import { liveRunSpans } from './live/live-run-spans';
+import { RunRegistry } from './services/run-registry';
+import { ingestRunnerSpans } from './services/run-service';
+import { RunnerSupervisor } from './runners/runner-supervisor';
+import { GoRunnerService } from '../runtimes/genkit-go/run/go-runner-service';
+import { goStepEvents } from './runners/go-step-events';
+import { readForwarding, readServerConfig } from './http/server-config';
+import { OtlpForwarder } from './ingest/otlp-forwarder';
+import { IngestGate } from './ingest/ingest-gate';
+import { ProviderConfig } from './services/provider-config';
 import { errorMessage } from '../errors';
 import { runnerPoolStatus } from '../contract/runner-status';
 import { heldAppContext } from './app-context-holder';
-import { createAttachment, type Attachment } from './attach/attach-service';
+import { createAttachment } from './attach/attach-service';
 import { AttachedSteps } from './attach/attached-steps';
-import { sendStepCommand } from './step-command';
-
-/** The server's long-lived parts, one set per process. */
-export interface AppContext {
-  config: ServerConfig;
-  store: TraceStore;
-  bus: EventBus;
-  runs: RunRegistry;
-  supervisor: RunnerSupervisor;
-  savedGraphs: SavedGraphCache;
-  watchers: RunWatchers;
-  /** Each watched run's Graph JSON, rebuilt as its spans arrive and published on the bus. */
-  liveGraphs: LiveRunGraphs;
-  /** The genkit Go runner (go/runner), built and started on first use. */
-  goRunner: GoRunnerService;
-  /** Forwards every accepted OTLP export upstream (LOOPSCOPE_FORWARD_OTLP), when set. */
-  forwarder?: OtlpForwarder;
-  /** Bounds the bytes the receiver decodes and stores at once (past it: 503 + Retry-After). */
-  ingestGate: IngestGate;
-  /** The real-model setting (OpenAI-compatible endpoint, Gemini): what runs may use instead of the scripted model. */
-  providers: ProviderConfig;
-  /** Attached genkit apps: the runtimes found in the watched `.genkit/runtimes/`, and the app `loopscope start -- <cmd>` runs. */
-  attachment: Attachment;
-  /** The pauses of stepped generates running in attached apps (their step middleware asks here). */
-  attachedSteps: AttachedSteps;
-}
+import { AiSdkApps } from './attach/ai-sdk-apps';
+import { sendStepCommand } from './runners/step-command';
 
 /** The forwarder LOOPSCOPE_FORWARD_OTLP asks for; a bad value was refused at start (scripts/start.js), here it only disables forwarding. */
 function createForwarder(port: number): OtlpForwarder | undefined {
@@ -108,6 +85,7 @@ function createAppContext(): AppContext {
       bus.publish({ type: 'span-start', span });
     },
   });
+  const aiSdkApps = new AiSdkApps({ runs, steps: attachedSteps });
   // A paused run whose page was closed is stopped after a grace period, not held until the pause limit.
   const watchers = new RunWatchers({
     graceMs: config.abandonedPauseMs,
@@ -141,9 +119,11 @@ function createAppContext(): AppContext {
   const forwarder = createForwarder(config.port);
   // The app (LOOPSCOPE_APP_COMMAND) dials in to our port: scripts/start.js starts it once the server listens.
   const attachment = createAttachment({ environment: process.env, port: config.port, startApp: false });
-  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, attachment, attachedSteps, ...(forwarder ? { forwarder } : {}) };
+  context = { config, store, bus, runs, supervisor, savedGraphs, watchers, liveGraphs, goRunner, ingestGate: new IngestGate(), providers, attachment, attachedSteps, aiSdkApps, ...(forwarder ? { forwarder } : {}) };
   return context;
 }
+
+export type { AppContext };
 
 /**
  * The process-wide context. Kept on globalThis because Next loads route handlers,

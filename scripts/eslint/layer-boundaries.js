@@ -3,7 +3,7 @@
  *
  * One table (LIB_LAYERS) holds the order, bottom first: a layer may import itself and the
  * layers before it, never one after it. components/ may import only the pure layers, never
- * lib/server or lib/runtime; lib/ never imports app/ or components/. app/ is a thin shell
+ * lib/server or lib/runner; lib/ never imports app/ or components/. app/ is a thin shell
  * over lib/server and may import anything.
  *
  * Why a rule of our own rather than `no-restricted-imports` patterns: it resolves every
@@ -24,22 +24,24 @@ const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  */
 export const LIB_LAYERS = [
   'lib/errors',
-  'lib/trace',
+  'lib/spans',
   'lib/contract',
-  'lib/dialects',
+  'lib/loop',
+  'lib/runtimes (read)',
+  'lib/store',
   'lib/graph',
-  'lib/resume',
   'lib/replay',
   // Where Loopscope's own files and data folders are (a clone or the installed package): imports no other layer.
   'lib/install',
-  'lib/runtime',
+  'lib/runner',
+  'lib/runtimes',
   'lib/server',
   'lib/cli',
   'lib (entry)',
 ];
 
 /** What components/ may import from lib/: view models and pure helpers, nothing server-side. */
-export const COMPONENT_IMPORTS = ['lib/errors', 'lib/trace', 'lib/contract', 'lib/dialects', 'lib/graph'];
+export const COMPONENT_IMPORTS = ['lib/errors', 'lib/spans', 'lib/contract', 'lib/loop', 'lib/runtimes (read)', 'lib/graph'];
 
 const RULE_SOURCE = 'scripts/eslint/layer-boundaries.js';
 const UNPLACED = 'in no layer';
@@ -62,12 +64,28 @@ export function areaOf(relative) {
   const segments = relative.split('/');
   if (segments[0] !== 'lib' || segments.length < 2) return undefined;
   if (segments.length === 2) {
-    // lib/errors.ts, lib/errors (an import), lib/trace (a folder's index), lib/index.ts
+    // lib/errors.ts, lib/errors (an import), lib/spans (a folder's index), lib/index.ts
     const named = `lib/${segments[1].split('.')[0]}`;
     return layerIndex(named) >= 0 ? named : 'lib (entry)';
   }
   const folder = `lib/${segments[1]}`;
+  if (folder === 'lib/runtimes' && isRuntimeReading(segments.slice(2))) return 'lib/runtimes (read)';
   return layerIndex(folder) >= 0 ? folder : `${folder} (${UNPLACED})`;
+}
+
+/**
+ * The reading half of lib/runtimes, browser-safe and below the graph: the registry of runtimes
+ * (`lib/runtimes/index.ts`, their dialects and views), what reads spans by that list
+ * (`lib/runtimes/<file>.ts` named in RUNTIME_READING_FILES), each runtime's `read/` and `view/`
+ * folders, and the shared reading folders (conventions and readers several runtimes use). The
+ * rest of a runtime's folder (run/, replay/, repro/, its driver) acts, in Node, above the runner.
+ */
+const RUNTIME_READING_FILES = ['index', 'classify-span', 'open-spans', 'validate-resume'];
+const SHARED_READING_FOLDERS = ['genai-loop', 'openinference', 'python-values', 'genkit-reflection'];
+function isRuntimeReading(rest) {
+  if (rest.length === 1) return RUNTIME_READING_FILES.includes(rest[0].replace(/\.(ts|tsx)$/, ''));
+  if (SHARED_READING_FOLDERS.includes(rest[0])) return true;
+  return rest.length >= 2 && (rest[1] === 'read' || rest[1] === 'view' || rest[1] === 'view.ts' || rest[1] === 'view');
 }
 
 /** The project-relative path an import specifier lands on, or undefined for a package. */

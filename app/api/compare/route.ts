@@ -1,7 +1,7 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 import { CompareRequestSchema, type CompareResponse } from '@/lib/contract/compare';
-import { compareMirroredScenario } from '@/lib/server/compare-service';
+import { compareMirroredScenario } from '@/lib/server/services/compare-service';
 
 export const dynamic = 'force-dynamic';
 

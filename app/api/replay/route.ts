@@ -1,7 +1,7 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 import { ReplayRequestSchema } from '@/lib/contract/replay';
-import { startReplay } from '@/lib/server/replay-service';
+import { startReplay } from '@/lib/server/services/replay-service';
 
 export const dynamic = 'force-dynamic';
 

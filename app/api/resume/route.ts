@@ -1,8 +1,8 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 import { ResumeFromTraceSchema } from '@/lib/contract/resume-answers';
 import type { ResumeResponse } from '@/lib/contract/run-session';
-import { resumeFromTrace } from '@/lib/server/resume-service';
+import { resumeFromTrace } from '@/lib/server/services/resume-service';
 
 export const dynamic = 'force-dynamic';
 

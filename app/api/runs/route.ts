@@ -1,6 +1,6 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { postRuns, PostRunsBodySchema } from '@/lib/server/post-runs';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
+import { postRuns, PostRunsBodySchema } from '@/lib/server/services/post-runs';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,8 +9,8 @@ export async function GET(): Promise<Response> {
 }
 
 /**
- * Starts a scenario run or runs an attached app's action (lib/server/post-runs.ts). The HTTP
- * server answers this itself once the app context exists (lib/server/runs-fast-path.ts); this
+ * Starts a scenario run or runs an attached app's action (lib/server/services/post-runs.ts). The HTTP
+ * server answers this itself once the app context exists (lib/server/http/runs-fast-path.ts); this
  * route answers what reaches Next before that.
  */
 export async function POST(request: Request): Promise<Response> {

@@ -1,5 +1,5 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
+import { errorResponse } from '@/lib/server/http/http';
 
 export const dynamic = 'force-dynamic';
 

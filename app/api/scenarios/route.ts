@@ -1,5 +1,5 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { scenarioList } from '@/lib/server/scenario-list';
+import { scenarioList } from '@/lib/server/services/scenario-list';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,8 @@
 import { LoopscopeError } from '@/lib/errors';
-import { errorResponse } from '@/lib/server/http';
-import { bearerToken } from '@/lib/server/request-guard';
-import { serverPort, serverToken } from '@/lib/server/server-config';
-import { sessionSetCookieHeader } from '@/lib/server/session-cookie';
+import { errorResponse } from '@/lib/server/http/http';
+import { bearerToken } from '@/lib/server/http/request-guard';
+import { serverPort, serverToken } from '@/lib/server/http/server-config';
+import { sessionSetCookieHeader } from '@/lib/server/http/session-cookie';
 
 export const dynamic = 'force-dynamic';
 

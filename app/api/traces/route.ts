@@ -1,8 +1,8 @@
 import { TraceListQuerySchema } from '@/lib/contract/trace-list';
 import { LoopscopeError } from '@/lib/errors';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { listTraces, queryTraces } from '@/lib/server/list-traces';
+import { errorResponse } from '@/lib/server/http/http';
+import { listTraces, queryTraces } from '@/lib/server/traces/list-traces';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { readBodyLimited } from '@/lib/server/http';
-import { OTLP_MAX_BODY_BYTES } from '@/lib/server/otlp-receiver';
-import { otlpAnswerForError, receiveOtlpExport, type OtlpAnswer } from '@/lib/server/receive-otlp-export';
+import { readBodyLimited } from '@/lib/server/http/http';
+import { OTLP_MAX_BODY_BYTES } from '@/lib/server/ingest/otlp-receiver';
+import { otlpAnswerForError, receiveOtlpExport, type OtlpAnswer } from '@/lib/server/ingest/receive-otlp-export';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,7 +11,7 @@ function toResponse(answer: OtlpAnswer): Response {
 
 /**
  * The OTLP/HTTP trace receiver: any OpenTelemetry exporter can send here (JSON or protobuf).
- * Under `npm start` the HTTP server answers POST /v1/traces itself (lib/server/otlp-fast-path.ts)
+ * Under `npm start` the HTTP server answers POST /v1/traces itself (lib/server/http/otlp-fast-path.ts)
  * and this route serves the other ways of running Next; both call `receiveOtlpExport`.
  */
 export async function POST(request: Request): Promise<Response> {

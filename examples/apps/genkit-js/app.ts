@@ -19,7 +19,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { genkit, z } from 'genkit/beta';
-import { loopscope } from '../../../lib/runtime/app-plugin/index';
+import { loopscope } from '../../../lib/runtimes/genkit-js/app-plugin/index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const markers = process.env.EXAMPLE_MARKERS_DIR ?? path.join(here, '.markers');

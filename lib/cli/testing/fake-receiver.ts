@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeOtlpJson } from '../../trace/otlp-json';
-import { parseJsonLimited } from '../../trace/parse-json-limited';
-import { TraceStore } from '../../trace/trace-store';
+import { decodeOtlpJson } from '../../spans/otlp-json';
+import { parseJsonLimited } from '../../spans/parse-json-limited';
+import { TraceStore } from '../../store/trace-store';
 
 /**
  * A stand-in for a running Loopscope server in tests: one long-lived TraceStore (its index

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadTraceFile } from '../../trace/load-trace-file';
+import { loadTraceFile } from '../../store/load-trace-file';
 import { buildRunGraph } from '../build-run-graph';
 
 /** Every committed trace file whose Graph JSON is pinned, with the golden file's name. */
@@ -13,10 +13,18 @@ export function goldenSources(projectDir = process.cwd()): { file: string; golde
   return [
     ...list({ folder: 'lib/graph/__fixtures__', suffix: '.otlp.json', prefix: 'fixture-' }),
     ...list({ folder: 'traces', suffix: '.json', prefix: 'traces-' }),
+    // Pydantic AI's and the OpenAI Agents SDK's recorded fixtures (scripts/fixtures/frameworks/), by the runtime that recorded them.
+    ...list({ folder: 'lib/runtimes/pydantic-ai/__fixtures__', suffix: '.otlp.json', prefix: 'pydantic-ai-' }),
+    ...list({ folder: 'lib/runtimes/openai-agents/__fixtures__', suffix: '.otlp.json', prefix: 'openai-agents-' }),
     // Other runtimes' fixtures, by the dialect folder that reads them.
-    ...list({ folder: 'lib/dialects/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
-    ...list({ folder: 'lib/dialects/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
-    ...list({ folder: 'lib/dialects/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
+    ...list({ folder: 'lib/runtimes/ai-sdk/__fixtures__', suffix: '.otlp.json', prefix: 'dialect-' }),
+    ...list({ folder: 'lib/runtimes/otel-genai/__fixtures__', suffix: '.otlp.json', prefix: 'otel-genai-' }),
+    ...list({ folder: 'lib/runtimes/genkit-go/__fixtures__', suffix: '.otlp.json', prefix: 'genkit-go-' }),
+    // The agent frameworks' recorded fixtures (scripts/fixtures/frameworks/), by the runtime that recorded them.
+    ...list({ folder: 'lib/runtimes/google-adk/__fixtures__', suffix: '.otlp.json', prefix: 'google-adk-' }),
+    ...list({ folder: 'lib/runtimes/langgraph/__fixtures__', suffix: '.otlp.json', prefix: 'langgraph-' }),
+    ...list({ folder: 'lib/runtimes/strands/__fixtures__', suffix: '.otlp.json', prefix: 'strands-' }),
+    ...list({ folder: 'lib/runtimes/mastra/__fixtures__', suffix: '.otlp.json', prefix: 'mastra-' }),
   ];
 }
 

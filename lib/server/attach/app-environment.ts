@@ -17,6 +17,10 @@
  *   Origin, so any port it listened on would be open to a page that rebinds a name to 127.0.0.1
  *   (issue 36); the door checks Host, refuses any Origin and wants the secret, which only this
  *   environment carries. (genkit's own CLI sets this variable in its experimental v2 mode.)
+ * - LOOPSCOPE_URL=http://127.0.0.1:<port> and LOOPSCOPE_APP_SECRET=<secret> — for an app using
+ *   `loopscope/ai-sdk` (the Vercel AI SDK): where Loopscope is, and the AI SDK app door's secret
+ *   (ai-sdk-door.ts), which lets this app — and only it — make its own generateText calls runs
+ *   that Loopscope steps. Set after Loopscope's own LOOPSCOPE_* are removed (below).
  * - GENKIT_REFLECTION_HOST=127.0.0.1 — for a genkit too old to read the v2 variable, which starts
  *   its reflection server instead: genkit JS's default already; set so an inherited value cannot
  *   put that server on a public interface.
@@ -30,6 +34,8 @@
  * API token), and what the server process set for itself (PORT, NODE_ENV=production, Next's
  * internals) — an app that reads PORT would otherwise try to take Loopscope's.
  */
+import { AI_SDK_APP_ENVIRONMENT } from '../../contract/attach-ai-sdk';
+
 export const GENKIT_TELEMETRY_PREFIX = '/genkit';
 
 /** Where apps dial in: `<this><secret>` on Loopscope's port (reflection-door.ts). */
@@ -40,8 +46,9 @@ const DROPPED = [/^LOOPSCOPE_/, /^PORT$/, /^NODE_ENV$/, /^NEXT_/, /^__NEXT/, /^T
 /**
  * The app's environment: the inherited one without Loopscope's own, plus genkit's dev-mode variables.
  * @param options.reflectionSecret the reflection door's secret for this Loopscope server (attach-service.ts)
+ * @param options.appSecret the AI SDK app door's secret for this Loopscope server (attach-service.ts)
  */
-export function appEnvironment(options: { inherited: NodeJS.ProcessEnv; port: number; reflectionSecret: string }): Record<string, string> {
+export function appEnvironment(options: { inherited: NodeJS.ProcessEnv; port: number; reflectionSecret: string; appSecret: string }): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.inherited)) {
     if (value !== undefined && !DROPPED.some((pattern) => pattern.test(name))) environment[name] = value;
@@ -52,6 +59,8 @@ export function appEnvironment(options: { inherited: NodeJS.ProcessEnv; port: nu
     GENKIT_TELEMETRY_SERVER: telemetryServerUrl(options.port),
     GENKIT_REFLECTION_V2_SERVER: reflectionDoorUrl({ port: options.port, secret: options.reflectionSecret }),
     GENKIT_REFLECTION_HOST: '127.0.0.1',
+    [AI_SDK_APP_ENVIRONMENT.url]: `http://127.0.0.1:${options.port}`,
+    [AI_SDK_APP_ENVIRONMENT.secret]: options.appSecret,
   };
 }
 

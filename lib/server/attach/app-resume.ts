@@ -16,20 +16,18 @@
  */
 import type { ResumeFromTrace, ResumeIssue } from '../../contract/resume-answers';
 import type { RunActionResult } from '../../contract/runtimes';
-import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../../dialects/resume-model';
-import { GENKIT_GO_DIALECT_ID } from '../../dialects/genkit-go/dialect-id';
-import { goAppResumePayload } from '../../dialects/genkit-go/app-resume-input';
-import { GENKIT_DIALECT_ID } from '../../dialects/genkit-js/dialect-id';
-import { resumeGenerateInput } from '../../dialects/genkit-reflection/generate-input';
-import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../trace/loopscope-attributes';
-import type { Span } from '../../trace/span';
-import type { GenerateResult } from '../runner-process';
+import type { LocalToolFacts, ResumeContext, ResumeValidation } from '../../loop/resume-model';
+import { ATTACHED_KINDS, kindsRecording } from '../../runtimes/genkit-reflection/attached-kinds';
+import { resumeGenerateInput } from '../../runtimes/genkit-reflection/generate-input';
+import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../spans/loopscope-attributes';
+import type { Span } from '../../spans/span';
+import type { GenerateResult } from '../../runner/run-requests';
 import { runtimeDefining, type Attachment } from './attach-service';
 
 export const HOW_TO_ATTACH = 'start your app with `loopscope start -- <command that starts it>` (or run it with GENKIT_ENV=dev in a folder Loopscope watches) and try again';
 
 export interface AppResumeTarget {
-  runner: 'app';
+  runsIn: 'app';
   runtimeId?: string;
   runtimeName?: string;
   localTools: ReadonlyMap<string, LocalToolFacts>;
@@ -52,11 +50,13 @@ export async function appResumeTarget(options: { attachment: Attachment; spans: 
   const found = context.model ? await runtimeDefining({ attachment, model: context.model, tools }) : undefined;
   if (!fromApp && !found) return undefined;
   const blockers: ResumeIssue[] = [];
-  if (context.dialect !== GENKIT_DIALECT_ID && context.dialect !== GENKIT_GO_DIALECT_ID) {
+  const recordedBy = kindsRecording(context.dialect);
+  if (recordedBy.length === 0) {
     blockers.push({ code: 'FAILED_PRECONDITION', message: "Answering an app's interrupt in the app works for genkit apps only (JS, Go, Python): Loopscope runs it as genkit's /util/generate action with resume." });
-  } else if (found && (context.dialect === GENKIT_GO_DIALECT_ID) !== (found.runtime.runtime === 'genkit-go')) {
+  } else if (found && !recordedBy.includes(found.runtime.runtime)) {
     // The wire differs (Go's multipart responses): a Go trace must be answered by a Go app and the other way round.
-    blockers.push({ code: 'FAILED_PRECONDITION', message: `This trace was recorded by a genkit ${context.dialect === GENKIT_GO_DIALECT_ID ? 'Go' : 'JS or Python'} app, and the attached app defining its model ${context.model} is ${found.runtime.runtime}: attach the app that recorded it.` });
+    const titles = recordedBy.map((kind) => ATTACHED_KINDS[kind].title.replace(/^genkit /, ''));
+    blockers.push({ code: 'FAILED_PRECONDITION', message: `This trace was recorded by a genkit ${titles.join(' or ')} app, and the attached app defining its model ${context.model} is ${found.runtime.runtime}: attach the app that recorded it.` });
   } else if (!context.model) {
     blockers.push({ code: 'FAILED_PRECONDITION', message: 'The paused call did not record which model it called.' });
   } else if (!found) {
@@ -70,13 +70,13 @@ export async function appResumeTarget(options: { attachment: Attachment; spans: 
   }
   const offered = found ? tools.filter((tool) => !found.missingTools.includes(tool)) : tools;
   return {
-    runner: 'app',
+    runsIn: 'app',
     ...(found ? { runtimeId: found.runtime.id, runtimeName: found.runtime.name } : {}),
     localTools: new Map<string, LocalToolFacts>(),
     signsApprovals: false,
     blockers,
     generateInput: (validation) =>
-      resumeGenerateInput({ model: context.model ?? '', tools: offered, payload: found?.runtime.runtime === 'genkit-go' ? goAppResumePayload({ payload: validation.payload, tools: context.tools }) : validation.payload }),
+      resumeGenerateInput({ model: context.model ?? '', tools: offered, payload: (found && ATTACHED_KINDS[found.runtime.runtime].resumePayload?.({ payload: validation.payload, tools: context.tools })) ?? validation.payload }),
   };
 }
 

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RunActionRequest, RunActionResult, RuntimesResponse } from '../../contract/runtimes';
 import { LoopscopeError } from '../../errors';
-import { findAction } from '../../dialects/genkit-reflection/reflection-actions';
-import { readRunActionAnswer } from '../../dialects/genkit-reflection/run-action-answer';
+import { findAction } from '../../runtimes/genkit-reflection/reflection-actions';
+import { readRunActionAnswer } from '../../runtimes/genkit-reflection/run-action-answer';
 import { appEnvironment, telemetryServerUrl } from './app-environment';
 import { AppProcess } from './app-process';
 import { projectRootOf, RuntimeRegistry, type KnownRuntime } from './runtime-registry';
@@ -27,6 +27,11 @@ export interface Attachment {
    * app in its GENKIT_REFLECTION_V2_SERVER URL, so nothing else can pose as an attached runtime.
    */
   reflectionSecret: string;
+  /**
+   * The AI SDK app door's secret (ai-sdk-door.ts): random per server start, given only to the app
+   * `loopscope start -- <cmd>` starts (LOOPSCOPE_APP_SECRET), so that app may open runs.
+   */
+  appSecret: string;
   /** Root spans that arrived through the genkit telemetry door (a run waits for its own). */
   arrivals: TraceArrivals;
 }
@@ -68,10 +73,11 @@ export function createAttachment(options: { environment: NodeJS.ProcessEnv; port
   registry.start();
   const arrivals = new TraceArrivals();
   const reflectionSecret = randomBytes(24).toString('base64url');
-  if (command.length === 0) return { registry, arrivals, reflectionSecret };
-  const app = new AppProcess({ command, cwd, env: appEnvironment({ inherited: environment, port, reflectionSecret }) });
+  const appSecret = randomBytes(24).toString('base64url');
+  if (command.length === 0) return { registry, arrivals, reflectionSecret, appSecret };
+  const app = new AppProcess({ command, cwd, env: appEnvironment({ inherited: environment, port, reflectionSecret, appSecret }) });
   if (options.startApp !== false) app.start();
-  return { registry, app, arrivals, reflectionSecret };
+  return { registry, app, arrivals, reflectionSecret, appSecret };
 }
 
 /** `GET /api/runtimes`. */

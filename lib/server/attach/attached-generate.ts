@@ -2,21 +2,25 @@
  * A stepped generate in an attached genkit JS app (issue 16, item 4): a run like a scenario's —
  * the run page, its pauses, Step / Continue / Stop, breakpoints — whose generate runs in the app,
  * with the app's model and tools, through its reflection API (`/util/generate`). The app's step
- * middleware (`plugins: [loopscope()]`, lib/runtime/app-plugin) holds it at each model call and
+ * middleware (`plugins: [loopscope()]`, lib/runtimes/genkit-js/app-plugin) holds it at each model call and
  * tool execution its mode asks for; AttachedSteps holds the pauses on this side.
  */
 import type { RunMode } from '../../contract/run-mode';
 import type { RunSession } from '../../contract/run-session';
 import type { RuntimeAction } from '../../contract/runtimes';
 import type { ListedTool } from '../../contract/tool-info';
-import { exampleFromSchema } from '../../resume/example-from-schema';
+import { exampleFromSchema } from '../../loop/example-from-schema';
 import { LoopscopeError, errorMessage } from '../../errors';
-import { findAction } from '../../dialects/genkit-reflection/reflection-actions';
-import { readRunActionAnswer } from '../../dialects/genkit-reflection/run-action-answer';
+import { findAction } from '../../runtimes/genkit-reflection/reflection-actions';
+import { readRunActionAnswer } from '../../runtimes/genkit-reflection/run-action-answer';
 import { STEP_CONTEXT_KEY, STEP_MIDDLEWARE } from '../../contract/attach-step';
-import type { AppContext } from '../app-context';
-import type { GenerateResult } from '../runner-process';
+import type { AppContext } from '../app-context-ports';
+import type { GenerateResult } from '../../runner/run-requests';
 import { attachedRuntime } from './attach-service';
+import { ATTACHED_KINDS } from '../../runtimes/genkit-reflection/attached-kinds';
+
+/** The apps Loopscope's step plugin exists for, in words (`genkit JS`). */
+const stepKinds = () => Object.values(ATTACHED_KINDS).filter((kind) => kind.stepPlugin).map((kind) => kind.title).join(' and ');
 
 /** How long a stepped generate may take in all, pauses included (the reflection call stays open meanwhile). */
 const STEPPED_GENERATE_TIMEOUT_MS = 60 * 60_000;
@@ -111,7 +115,7 @@ function finalText(output: unknown): string | undefined {
 export async function startAttachedStepRun(options: { context: AppContext; runtimeId: string; action: string; input: unknown; mode: RunMode }): Promise<RunSession> {
   const { context, mode } = options;
   const runtime = attachedRuntime(context.attachment, options.runtimeId);
-  if (runtime.runtime !== 'genkit-js') throw new LoopscopeError('FAILED_PRECONDITION', `Step and breakpoints work in genkit JS apps; ${runtime.name} is ${runtime.runtime}.`);
+  if (!ATTACHED_KINDS[runtime.runtime].stepPlugin) throw new LoopscopeError('FAILED_PRECONDITION', `Step and breakpoints work in ${stepKinds()} apps; ${runtime.name} is ${runtime.runtime}.`);
   const { actions } = await context.attachment.registry.describe(runtime);
   const target = steppedTarget({ action: options.action, input: options.input, actions, runtimeName: runtime.name });
   const middleware = await runtime.reflection.listValues('middleware');

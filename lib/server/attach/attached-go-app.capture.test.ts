@@ -12,9 +12,9 @@ import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
-import { buildGenkitGoApp, GENKIT_GO_APP_DIR } from '../../attach/testing/genkit-go-app';
-import { dialectOf } from '../../dialects/registry';
-import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
+import { buildGenkitGoApp, GENKIT_GO_APP_DIR } from './testing/genkit-go-app';
+import { dialectOf } from '../../runtimes/index';
+import { checkResumeFromTrace, resumeFromTrace } from '../services/resume-service';
 import { runEnded } from '../testing/runner-context';
 import { runInRuntime } from './attach-service';
 import { appRuntime, EXAMPLE_APP_ACTIONS, killAndReregister, markerLines, rebindingProbe, startAttachedApp, storedSpans, until, type AttachedAppHarness } from './testing/attached-app-harness';
@@ -100,7 +100,7 @@ describe('an attached genkit Go app (loopscope start -- ./genkit-go-app)', () =>
     const request = { source: { traceIds: [flowTraceId] }, respond: [], restart: [{ name: 'bookHotel', ref: 'book-1', resumed: { confirmed: true, confirmedBy: 'tester' } }] };
     const check = await checkResumeFromTrace(harness.context, request);
     expect(check.resumeContext.dialect).toBe('genkit-go');
-    expect(check.target.runner).toBe('app');
+    expect(check.target.runsIn).toBe('app');
     expect(check.blockers).toEqual([]);
     expect(check.validation.errors).toEqual([]);
     // The app says no resume type (genkit Go records none): the typed bookHotel's data is unchecked, and runs.

@@ -13,8 +13,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
-import { ensureGenkitPythonApp, GENKIT_PYTHON_APP_DIR } from '../../attach/testing/genkit-python-app';
-import { checkResumeFromTrace, resumeFromTrace } from '../resume-service';
+import { ensureGenkitPythonApp, GENKIT_PYTHON_APP_DIR } from './testing/genkit-python-app';
+import { checkResumeFromTrace, resumeFromTrace } from '../services/resume-service';
 import { runEnded } from '../testing/runner-context';
 import { runInRuntime } from './attach-service';
 import { appRuntime, EXAMPLE_APP_ACTIONS, killAndReregister, markerLines, rebindingProbe, startAttachedApp, storedSpans, until, type AttachedAppHarness } from './testing/attached-app-harness';
@@ -98,7 +98,7 @@ describe('an attached genkit Python app (loopscope start -- .venv/bin/python app
 
     const request = { source: { traceIds: [flowTraceId] }, respond: [], restart: [{ name: 'bookHotel', ref: 'book-1', resumed: { confirmed: true, confirmedBy: 'tester' } }] };
     const check = await checkResumeFromTrace(harness.context, request);
-    expect(check.target.runner).toBe('app');
+    expect(check.target.runsIn).toBe('app');
     expect(check.blockers).toEqual([]);
     expect(check.validation.errors).toEqual([]);
     const started = Date.now();

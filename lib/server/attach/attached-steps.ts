@@ -1,6 +1,6 @@
 /**
  * The pauses of stepped generates that run in attached apps (issue 16, item 4). The app's step
- * middleware (lib/runtime/app-plugin) asks here at every model call and tool execution; this
+ * middleware (lib/runtimes/genkit-js/app-plugin) asks here at every model call and tool execution; this
  * holds each run's mode (the page may change it while the run goes on) and its open pauses,
  * as the runner's RunStepper does for built-in runs, and answers the run service's step
  * commands (decide, set mode, stop) like a runner does. The wire is lib/contract/attach-step.ts.
@@ -11,9 +11,9 @@ import type { PauseDecision, PauseInfo } from '../../contract/pause';
 import type { SpanStartEvent } from '../../contract/span-start';
 import type { RunMode } from '../../contract/run-mode';
 import { LoopscopeError } from '../../errors';
-import { shouldPauseModel, shouldPauseTool } from '../../runtime/step-protocol';
-import { tokensMatch } from '../request-guard';
-import type { StepCommand, StepCommandResult } from '../runner-process';
+import { shouldPauseModel, shouldPauseTool } from '../../runner/step-protocol';
+import { tokensMatch } from '../http/request-guard';
+import type { StepCommand, StepCommandResult } from '../../runner/run-requests';
 
 /** How long a decision waits for the app to say it checked and applied it. */
 const ACK_TIMEOUT_MS = 15_000;
@@ -91,9 +91,11 @@ export class AttachedSteps {
   /** A model call or tool execution was reached: go on at once when the run's mode wants no pause there, else open one. */
   hook(run: SteppedRun, request: AttachHookRequest): AttachHookResponse {
     if (request.traceId) this.options.onTrace(run.runId, request.traceId);
-    if (request.traceId && request.openSpan && !run.spansTold.has(request.openSpan.spanId)) {
-      run.spansTold.add(request.openSpan.spanId);
-      this.options.onSpanStart?.({ runId: run.runId, traceId: request.traceId, ...request.openSpan });
+    const traceId = request.traceId;
+    for (const open of traceId ? [...(request.openSpan ? [request.openSpan] : []), ...(request.openSpans ?? [])] : []) {
+      if (run.spansTold.has(open.spanId)) continue;
+      run.spansTold.add(open.spanId);
+      this.options.onSpanStart?.({ runId: run.runId, traceId: traceId as string, ...open });
     }
     if (run.stopped) return { stopped: run.stopped };
     const { pause } = request;

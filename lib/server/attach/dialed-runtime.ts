@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { LoopscopeError } from '../../errors';
-import { tryParseJsonLimited } from '../../trace/parse-json-limited';
+import { tryParseJsonLimited } from '../../spans/parse-json-limited';
 import { RUN_ACTION_TIMEOUT_MS } from './reflection-client';
 import type { ReflectionTransport, RunActionAnswer } from './reflection-transport';
 

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { genkit, z } from 'genkit';
 import { flushTracing, setTelemetryServerUrl } from 'genkit/tracing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TraceStore } from '../../trace/trace-store';
-import { OTLP_MAX_BODY_BYTES } from '../body-limits';
-import { EventBus } from '../event-bus';
-import { IngestGate } from '../ingest-gate';
-import { createOtlpFastPath } from '../otlp-fast-path';
-import { startHttpServers, type RunningHttpServers } from '../start-http-servers';
+import { TraceStore } from '../../store/trace-store';
+import { OTLP_MAX_BODY_BYTES } from '../http/body-limits';
+import { EventBus } from '../live/event-bus';
+import { IngestGate } from '../ingest/ingest-gate';
+import { createOtlpFastPath } from '../http/otlp-fast-path';
+import { startHttpServers, type RunningHttpServers } from '../http/start-http-servers';
 import { freePort } from '../testing/free-port';
 
 /**

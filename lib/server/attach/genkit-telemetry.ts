@@ -8,12 +8,12 @@
  * and stored like any export; logs are accepted and dropped (Loopscope shows no logs).
  */
 import { LoopscopeError } from '../../errors';
-import { genkitTraceDataWriterOf } from '../../dialects/genkit-reflection/trace-data-writer';
-import { decodeGenkitTraceData } from '../../trace/genkit-trace-data';
-import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../trace/loopscope-attributes';
-import { parseJsonLimited } from '../../trace/parse-json-limited';
-import { ingestSpans } from '../ingest-spans';
-import { otlpAnswerForError, type OtlpAnswer, type OtlpReceiverContext } from '../receive-otlp-export';
+import { genkitTraceDataWriterOf } from '../../runtimes/genkit-reflection/trace-data-writer';
+import { decodeGenkitTraceData } from '../../spans/genkit-trace-data';
+import { CAPTURED_THROUGH_ATTRIBUTE, CAPTURED_THROUGH_GENKIT_TELEMETRY } from '../../spans/loopscope-attributes';
+import { parseJsonLimited } from '../../spans/parse-json-limited';
+import { ingestSpans } from '../ingest/ingest-spans';
+import { otlpAnswerForError, type OtlpAnswer, type OtlpReceiverContext } from '../ingest/receive-otlp-export';
 import type { TraceArrivals } from './trace-arrivals';
 
 export { GENKIT_LOGS_PATH, GENKIT_ROOT_LOGS_PATH, GENKIT_ROOT_TRACES_PATH, GENKIT_TRACES_PATH, isGenkitLogsPath, isGenkitTracesPath } from './genkit-telemetry-paths';

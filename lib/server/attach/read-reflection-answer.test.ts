@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../../errors';
-import { MAX_JSON_DEPTH } from '../../trace/parse-json-limited';
-import { REFLECTION_MAX_ANSWER_BYTES } from '../body-limits';
+import { MAX_JSON_DEPTH } from '../../spans/parse-json-limited';
+import { REFLECTION_MAX_ANSWER_BYTES } from '../http/body-limits';
 import { listRuntimes } from './attach-service';
 import { runReflectionAction } from './reflection-client';
 import { RuntimeRegistry } from './runtime-registry';
@@ -103,7 +103,7 @@ describe('reflection answers are read within the limits of every JSON Loopscope 
     await registry.scan();
     expect(registry.runtimes().map((runtime) => runtime.name).sort()).toEqual(['deep', 'deeper', 'good', 'huge']);
 
-    const { runtimes } = await listRuntimes({ registry, arrivals: new TraceArrivals(), reflectionSecret: 'test-secret' });
+    const { runtimes } = await listRuntimes({ registry, arrivals: new TraceArrivals(), reflectionSecret: 'test-secret', appSecret: '' });
     const byName = Object.fromEntries(runtimes.map((runtime) => [runtime.name, runtime]));
     expect(byName.good).toMatchObject({ actions: [{ key: '/flow/good', name: 'good', type: 'flow' }], stepPlugin: false });
     expect(byName.good.problem).toBeUndefined();

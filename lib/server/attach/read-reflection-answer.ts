@@ -2,15 +2,15 @@
  * Reads what an attached app's reflection server answered, behind the limits of every other
  * JSON Loopscope reads: at most `REFLECTION_MAX_ANSWER_BYTES` (the OTLP door's 32 MiB; a body
  * over it is cut off, never buffered whole) and at most `MAX_JSON_DEPTH` levels of nesting
- * (lib/trace/parse-json-limited.ts). The reflection server is a local process Loopscope found
+ * (lib/spans/parse-json-limited.ts). The reflection server is a local process Loopscope found
  * by a file in a watched folder: anything answering there is read as untrusted input. Before
  * these limits, a runtime whose `/api/actions` schema nested 1,000 levels overflowed the stack of
  * the schema reader and made `GET /api/runtimes` answer 500 for every runtime, and a 700 MB
  * answer took the server to 1.9 GB.
  */
 import { errorMessage, LoopscopeError } from '../../errors';
-import { MAX_JSON_DEPTH, valueNestingDepth } from '../../trace/parse-json-limited';
-import { REFLECTION_MAX_ANSWER_BYTES } from '../body-limits';
+import { MAX_JSON_DEPTH, valueNestingDepth } from '../../spans/parse-json-limited';
+import { REFLECTION_MAX_ANSWER_BYTES } from '../http/body-limits';
 
 /** The answer's bytes, refused once they pass the limit (declared or counted): the rest is never read. */
 async function readAnswerBytes(options: { response: Response; what: string; maxBytes: number }): Promise<Uint8Array> {

@@ -8,7 +8,7 @@
  * (read-reflection-answer.ts).
  */
 import { LoopscopeError } from '../../errors';
-import { REFLECTION_API_SPEC_VERSION } from '../../dialects/genkit-reflection/runtime-file';
+import { REFLECTION_API_SPEC_VERSION } from '../../runtimes/genkit-reflection/runtime-file';
 import { readReflectionAnswer, readReflectionJson } from './read-reflection-answer';
 import type { ReflectionTransport, RunActionAnswer } from './reflection-transport';
 

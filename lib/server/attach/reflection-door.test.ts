@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { freePort } from '../testing/free-port';
-import { startHttpServers, type RunningHttpServers } from '../start-http-servers';
+import { startHttpServers, type RunningHttpServers } from '../http/start-http-servers';
 import { reflectionDoorUrl } from './app-environment';
 import type { Attachment } from './attach-service';
 import { createReflectionDoor } from './reflection-door';
@@ -31,7 +31,7 @@ afterEach(async () => {
 async function startDoor(): Promise<{ port: number; registry: RuntimeRegistry }> {
   const port = await freePort();
   const registry = new RuntimeRegistry({ projectDirs: [], telemetryServerUrl: `http://127.0.0.1:${port}/genkit`, dialedProjectDir: '/the/app' });
-  const attachment: Attachment = { registry, arrivals: new TraceArrivals(), reflectionSecret: SECRET };
+  const attachment: Attachment = { registry, arrivals: new TraceArrivals(), reflectionSecret: SECRET, appSecret: '' };
   const upgrade = createReflectionDoor({ attachment: () => attachment, guard: { port, token: TOKEN } });
   running = await startHttpServers({
     handle: (_request, response) => response.writeHead(404).end(),

@@ -17,9 +17,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData } from 'ws';
-import { guardDirect } from '../fast-path-request';
-import { tokensMatch, type GuardConfig } from '../request-guard';
-import type { UpgradeHandler } from '../start-http-servers';
+import { guardDirect } from '../http/fast-path-request';
+import { tokensMatch, type GuardConfig } from '../http/request-guard';
+import type { UpgradeHandler } from '../http/start-http-servers';
 import { REFLECTION_DOOR_PREFIX } from './app-environment';
 import type { Attachment } from './attach-service';
 

@@ -23,11 +23,12 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { AttachedRuntime, AttachedRuntimeKind } from '../../contract/runtimes';
-import { loopbackReflectionUrl, PROJECT_MARKERS, RuntimeFileSchema, runtimeKindOf, type RuntimeFile } from '../../dialects/genkit-reflection/runtime-file';
-import { readReflectionActions } from '../../dialects/genkit-reflection/reflection-actions';
+import { loopbackReflectionUrl, PROJECT_MARKERS, RuntimeFileSchema, runtimeKindOf, type RuntimeFile } from '../../runtimes/genkit-reflection/runtime-file';
+import { readReflectionActions } from '../../runtimes/genkit-reflection/reflection-actions';
 import { STEP_MIDDLEWARE } from '../../contract/attach-step';
+import { ATTACHED_KINDS } from '../../runtimes/genkit-reflection/attached-kinds';
 import { errorMessage, LoopscopeError } from '../../errors';
-import { tryParseJsonLimited } from '../../trace/parse-json-limited';
+import { tryParseJsonLimited } from '../../spans/parse-json-limited';
 import { DialedRuntime, type MessageSocket } from './dialed-runtime';
 import { httpReflection } from './reflection-client';
 import type { ReflectionTransport } from './reflection-transport';
@@ -313,9 +314,9 @@ export class RuntimeRegistry {
       const listed = runtime.reflection.listActions()
         .then((body) => ({ actions: readReflectionActions(body) }))
         .catch((error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${errorMessage(error)}` }));
-      // Only genkit JS has the middleware registry the plugin writes to; an unanswered ask leaves it unknown.
+      // Only a kind with Loopscope's step plugin has the middleware registry it writes to; an unanswered ask leaves it unknown.
       const plugin =
-        runtime.runtime === 'genkit-js'
+        ATTACHED_KINDS[runtime.runtime].stepPlugin
           ? runtime.reflection.listValues('middleware').then(
               (values) => ({ stepPlugin: Object.hasOwn(values, STEP_MIDDLEWARE) }),
               () => ({}),

@@ -7,8 +7,8 @@
  */
 import { AttachAckRequestSchema, AttachHookRequestSchema, AttachWaitRequestSchema } from '../../contract/attach-step';
 import { LoopscopeError } from '../../errors';
-import { parseRequestValue } from '../http';
-import { bearerToken } from '../request-guard';
+import { parseRequestValue } from '../http/http';
+import { bearerToken } from '../http/request-guard';
 import type { AttachedSteps } from './attached-steps';
 
 /**

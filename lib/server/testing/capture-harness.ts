@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { TraceStore } from '../../trace/trace-store';
-import type { Span } from '../../trace/span';
-import { RunnerSupervisor, type RunnerSupervisorOptions } from '../runner-supervisor';
-import { startLoopbackReceiver } from '../loopback-receiver';
+import type { TraceStore } from '../../store/trace-store';
+import type { Span } from '../../spans/span';
+import { RunnerSupervisor, type RunnerSupervisorOptions } from '../runners/runner-supervisor';
+import { startLoopbackReceiver } from '../ingest/loopback-receiver';
 
 /**
  * A real capture path without Next: real runner child processes (the pool) whose spans the
@@ -30,7 +30,7 @@ export interface CaptureHarness {
  * `onStored` is told of every batch stored, from the runners or the receiver (the server
  * publishes it on the bus then); the other options go to the supervisor.
  */
-export { startTestReceiver, type TestReceiver } from '../loopback-receiver';
+export { startTestReceiver, type TestReceiver } from '../ingest/loopback-receiver';
 
 export async function startCaptureHarness(options: Partial<RunnerSupervisorOptions> & { onStored?: (spans: Span[]) => void } = {}): Promise<CaptureHarness> {
   const { onStored, ...supervisorOptions } = options;

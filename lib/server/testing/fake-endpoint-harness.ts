@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
-import { BROKEN_JSON_MODEL, scenarioReplies, startFakeOpenAiServer, type FakeOpenAiServer } from '../../runtime/testing/fake-openai-server';
-import type { Span } from '../../trace/span';
-import type { GenerateResult } from '../runner-supervisor';
+import { BROKEN_JSON_MODEL, scenarioReplies, startFakeOpenAiServer, type FakeOpenAiServer } from '../../runner/testing/fake-openai-server';
+import type { Span } from '../../spans/span';
+import type { GenerateResult } from '../../runner/run-requests';
 import { startCaptureHarness, type CaptureHarness } from './capture-harness';
 
 /**

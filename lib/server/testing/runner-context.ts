@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { AppContext } from '../app-context';
-import { GoRunnerService } from '../go-runner-service';
-import { goStepEvents } from '../go-step-events';
-import { ProviderConfig } from '../provider-config';
-import { RunRegistry, type RunSession } from '../run-registry';
+import type { AppContext } from '../app-context-ports';
+import { GoRunnerService } from '../../runtimes/genkit-go/run/go-runner-service';
+import { goStepEvents } from '../runners/go-step-events';
+import { ProviderConfig } from '../services/provider-config';
+import { RunRegistry, type RunSession } from '../services/run-registry';
 import { startCaptureHarness, type CaptureHarness } from './capture-harness';
 
 /**

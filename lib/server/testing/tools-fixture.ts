@@ -15,7 +15,7 @@ export interface ToolsFixture {
 }
 
 /** `defineTools` of the project, for genkit tool modules written into a fixture. */
-export const DEFINE_TOOLS_MODULE = JSON.stringify(path.join(process.cwd(), 'lib', 'runtime', 'define-tools.ts'));
+export const DEFINE_TOOLS_MODULE = JSON.stringify(path.join(process.cwd(), 'lib', 'runtimes', 'genkit-js', 'run', 'define-tools.ts'));
 
 export async function makeToolsFixture(files: { tools?: Record<string, string>; aiSdkTools?: Record<string, string>; scenarios: Record<string, unknown> }): Promise<ToolsFixture> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'loopscope-tools-fixture-'));

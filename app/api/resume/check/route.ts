@@ -1,8 +1,8 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 import { ResumeFromTraceSchema, resumeVerdictOf, type ResumeCheckResponse } from '@/lib/contract/resume-answers';
-import { checkResumeFromTrace } from '@/lib/server/resume-service';
-import { resumeSnippet } from '@/lib/resume/validate-resume';
+import { checkResumeFromTrace } from '@/lib/server/services/resume-service';
+import { resumeSnippet } from '@/lib/runtimes/validate-resume';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { ResumeContextRequestSchema, type ResumeContextResponse } from '@/lib/contract/resume-context';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { resumeContextView } from '@/lib/server/resume-context-view';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
+import { resumeContextView } from '@/lib/server/services/resume-context-view';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { encodeOtlpJson } from '@/lib/trace/otlp-json';
+import { errorResponse } from '@/lib/server/http/http';
+import { encodeOtlpJson } from '@/lib/spans/otlp-json';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { loadTraceById } from '@/lib/server/load-captured-trace';
-import { encodeOtlpJson } from '@/lib/trace/otlp-json';
+import { errorResponse } from '@/lib/server/http/http';
+import { loadTraceById } from '@/lib/server/traces/load-captured-trace';
+import { encodeOtlpJson } from '@/lib/spans/otlp-json';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { TraceDeleteRequestSchema } from '@/lib/contract/trace-list';
 import { getAppContext } from '@/lib/server/app-context';
-import { deleteTraces } from '@/lib/server/delete-traces';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { deleteTraces } from '@/lib/server/traces/delete-traces';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,9 +1,9 @@
 import { ImportTraceRequestSchema, type ImportTraceResponse } from '@/lib/contract/trace-files';
 import { getAppContext } from '@/lib/server/app-context';
-import { IMPORT_MAX_BODY_BYTES } from '@/lib/server/body-limits';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { ingestSpans } from '@/lib/server/run-service';
-import { parseTraceText } from '@/lib/trace/load-trace-file';
+import { IMPORT_MAX_BODY_BYTES } from '@/lib/server/http/body-limits';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
+import { ingestSpans } from '@/lib/server/services/run-service';
+import { parseTraceText } from '@/lib/store/load-trace-file';
 
 export const dynamic = 'force-dynamic';
 

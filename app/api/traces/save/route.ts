@@ -1,6 +1,6 @@
 import { SaveTraceRequestSchema, type SaveTraceResponse } from '@/lib/contract/trace-files';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getAppContext } from '@/lib/server/app-context';
 import { answerStepDoor } from '@/lib/server/attach/step-door';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { BreakpointsSchema } from '@/lib/contract/run-mode';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { setBreakpoints } from '@/lib/server/run-service';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
+import { setBreakpoints } from '@/lib/server/services/run-service';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { LoopscopeError } from '@/lib/errors';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
+import { errorResponse } from '@/lib/server/http/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { recordedGraphJson } from '@/lib/server/recorded-graph';
+import { errorResponse } from '@/lib/server/http/http';
+import { recordedGraphJson } from '@/lib/server/traces/recorded-graph';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
 import { RunResumeRequestSchema } from '@/lib/contract/resume-answers';
-import { resumeRun } from '@/lib/server/run-service';
+import { resumeRun } from '@/lib/server/services/run-service';
 
 export const dynamic = 'force-dynamic';
 

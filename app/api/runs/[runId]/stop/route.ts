@@ -1,6 +1,6 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { stopRun } from '@/lib/server/run-service';
+import { errorResponse } from '@/lib/server/http/http';
+import { stopRun } from '@/lib/server/services/run-service';
 
 export const dynamic = 'force-dynamic';
 

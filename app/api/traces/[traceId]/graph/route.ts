@@ -1,7 +1,7 @@
 import { buildRunGraph } from '@/lib/graph/build-run-graph';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { loadTraceById } from '@/lib/server/load-captured-trace';
+import { errorResponse } from '@/lib/server/http/http';
+import { loadTraceById } from '@/lib/server/traces/load-captured-trace';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import type { SessionResponse } from '@/lib/contract/session';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { traceSession } from '@/lib/server/trace-session';
+import { errorResponse } from '@/lib/server/http/http';
+import { traceSession } from '@/lib/server/traces/trace-session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import { PauseDecisionRequestSchema } from '@/lib/contract/pause';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse, readJsonBody } from '@/lib/server/http';
-import { decidePause } from '@/lib/server/run-service';
+import { errorResponse, readJsonBody } from '@/lib/server/http/http';
+import { decidePause } from '@/lib/server/services/run-service';
 
 export const dynamic = 'force-dynamic';
 

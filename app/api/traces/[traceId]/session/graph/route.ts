@@ -1,6 +1,6 @@
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { traceSessionGraph } from '@/lib/server/trace-session';
+import { errorResponse } from '@/lib/server/http/http';
+import { traceSessionGraph } from '@/lib/server/traces/trace-session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 import type { SpanView } from '@/lib/contract/span-view';
 import { getAppContext } from '@/lib/server/app-context';
-import { errorResponse } from '@/lib/server/http';
-import { loadSpanView } from '@/lib/server/load-span-view';
+import { errorResponse } from '@/lib/server/http/http';
+import { loadSpanView } from '@/lib/server/traces/load-span-view';
 
 export const dynamic = 'force-dynamic';
 

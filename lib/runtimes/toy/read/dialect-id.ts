@@ -1,0 +1,1 @@
+export const TOY_DIALECT_ID = 'toy-loop';
