@@ -8,12 +8,15 @@
  * - dist/bin/: the programs (lib/install/entry-points.json: CLI, server, runner) bundled by
  *   esbuild with genkit, the AI SDK and OpenTelemetry inside, in shared chunks with the
  *   built-in example tools (dist/tools/), so those tools and the runner use one genkit.
- * - dist/lib/: the libraries a developer imports (`loopscope`, `loopscope/genkit`), as ESM and
- *   CommonJS with types; genkit, its core and the OpenTelemetry API stay imports, resolved from
- *   the developer's project: the plugin must act on the app's own genkit instance.
+ * - dist/lib/: the libraries a developer imports (`loopscope`, `loopscope/genkit`,
+ *   `loopscope/ai-sdk`), as ESM and CommonJS with types; genkit and `ai` stay imports, resolved
+ *   from the developer's project (optional peer dependencies): the plugin must act on the app's
+ *   own genkit instance, the AI SDK package on the app's own `ai`. The OpenTelemetry API is
+ *   bundled: it reads the process-wide tracer whatever copy asks.
  *
- * Then it checks the result: every package a bundle still imports is a Node built-in, a
- * dependency or peer dependency of the package, or (for the web build) shipped beside it.
+ * Then it checks the result: every package a program or the web app still imports is a Node
+ * built-in, a dependency of the package, or (for the web build) shipped beside it; a library may
+ * also import a peer dependency.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -33,8 +36,26 @@ const webDir = path.join(root, entryPoints.web.bundleDir);
 /** next build's output for the package (its distDir): not .next, which a running clone server may be using. */
 const nextBuildDir = path.join(root, entryPoints.web.buildDir);
 
-/** Packages the developer's install provides: the package's dependencies and peer dependencies. */
-const provided = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+/** Packages every install of Loopscope has: its dependencies. The programs and the web app may import these and nothing else. */
+const installed = new Set(Object.keys(manifest.dependencies ?? {}));
+/**
+ * The app's own packages (peer dependencies, optional: genkit, ai): only the libraries a
+ * developer's app imports may leave them as imports (the plugin must act on the app's genkit, the
+ * AI SDK package on the app's `ai`). The programs bundle their own copy: a project without genkit
+ * runs the built-in genkit examples, and a project with another genkit version changes nothing in
+ * the runner.
+ */
+const appPeers = new Set(Object.keys(manifest.peerDependencies ?? {}));
+const forLibraries = new Set([...installed, ...appPeers]);
+/**
+ * What the web server's build may leave as imports without shipping them: genkit's packages, which
+ * next.config.js keeps external. The server reaches them only through dynamic imports taken by the
+ * command line (lib/runtimes/genkit-js/driver.ts: `answer.here`, `replayHere`, a repro with local
+ * tools) and in the runner, never while serving; the AI SDK app test of e2e/package.spec.ts runs
+ * the server in a project without genkit. Shipping them would add genkit and its dependencies
+ * (≈17 MB, 130 packages) to dist/web for nothing.
+ */
+const WEB_LAZY_EXTERNALS = new Set(['genkit', '@genkit-ai/core', '@genkit-ai/ai', '@opentelemetry/sdk-node']);
 /** Packages imported only on paths the package does not use, left as imports that fail if ever reached (each says why). */
 const NOT_SHIPPED: Record<string, string> = {
   // @genkit-ai/core imports it only to turn on Firebase monitoring (enableFirebaseTelemetry), which the runner never does.
@@ -43,6 +64,8 @@ const NOT_SHIPPED: Record<string, string> = {
   bufferutil: "ws's optional native frame masking",
   'utf-8-validate': "ws's optional native UTF-8 check",
   encoding: "node-fetch's optional charset conversion",
+  // The @opentelemetry/sdk-node genkit carries requires it in a try/catch, only for OTEL_TRACES_EXPORTER=jaeger.
+  '@opentelemetry/exporter-jaeger': "OpenTelemetry's optional Jaeger exporter",
 };
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 
@@ -143,10 +166,10 @@ function assembleWeb(): void {
   unhashExternals(nextDir);
 
   const standaloneModules = path.join(source, 'standalone', 'node_modules');
-  const roots = ['next', 'react', 'react-dom', ...serverBuildPackages(path.join(nextDir, 'server')).keys()].filter((name) => !provided.has(name) && !(name in NOT_SHIPPED));
+  const roots = ['next', 'react', 'react-dom', ...serverBuildPackages(path.join(nextDir, 'server')).keys()].filter((name) => !installed.has(name) && !WEB_LAZY_EXTERNALS.has(name) && !(name in NOT_SHIPPED));
   const shipped = new Set<string>();
   const visit = (name: string, from: string) => {
-    if (shipped.has(name) || provided.has(name)) return;
+    if (shipped.has(name) || installed.has(name) || WEB_LAZY_EXTERNALS.has(name)) return;
     const folder = path.join(standaloneModules, name);
     if (!existsSync(path.join(folder, 'package.json'))) throw new Error(`the web build needs ${name} (imported by ${from}), which next build's trace did not copy to ${path.relative(root, standaloneModules)}`);
     shipped.add(name);
@@ -188,8 +211,8 @@ function toolEntries(): Record<string, string> {
   return entries;
 }
 
-/** What each esbuild run left as imports, checked at the end. */
-const bundleExternals: Map<string, string>[] = [];
+/** What each esbuild run left as imports, and the packages it may import, checked at the end. */
+const bundleExternals: { imports: Map<string, string>; allowed: Set<string> }[] = [];
 
 async function bundlePrograms(): Promise<void> {
   const programs = Object.fromEntries(Object.entries(entryPoints.programs.sources).map(([name, source]) => [entryName(path.join(entryPoints.programs.bundleDir, name)), path.join(root, source)]));
@@ -201,10 +224,10 @@ async function bundlePrograms(): Promise<void> {
     format: 'esm',
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    external: [...provided, ...Object.keys(NOT_SHIPPED)],
+    external: [...installed, ...Object.keys(NOT_SHIPPED)],
     banner: { js: ESM_BANNER },
   });
-  bundleExternals.push(bundleImports(result.metafile));
+  bundleExternals.push({ imports: bundleImports(result.metafile), allowed: installed });
   // The example scenarios, beside the example tools as in tools/.
   cpSync(path.join(root, entryPoints.builtInTools.source, 'scenarios'), path.join(root, entryPoints.builtInTools.bundleDir, 'scenarios'), { recursive: true });
   log(`programs: ${Object.keys(programs).join(', ')} and ${Object.keys(toolEntries()).length} example tool modules`);
@@ -221,11 +244,13 @@ async function bundleLibraries(): Promise<void> {
         entryPoints: [path.join(root, source)],
         outfile: path.join(outdir, `${name}.${format === 'esm' ? 'js' : 'cjs'}`),
         format,
-        external: [...provided],
-        // A CommonJS file has no import.meta: its URL comes from __filename.
-        ...(format === 'cjs' ? { define: { 'import.meta.url': '__loopscopeImportMetaUrl' }, banner: { js: "const __loopscopeImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" } } : {}),
+        external: [...forLibraries],
+        // A CommonJS file has no import.meta: its URL comes from __filename. An ES module has no
+        // require: the CommonJS packages bundled inside (OpenTelemetry's context manager requires
+        // async_hooks) get one, as the programs do.
+        ...(format === 'cjs' ? { define: { 'import.meta.url': '__loopscopeImportMetaUrl' }, banner: { js: "const __loopscopeImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" } } : { banner: { js: ESM_BANNER } }),
       });
-      bundleExternals.push(bundleImports(result.metafile));
+      bundleExternals.push({ imports: bundleImports(result.metafile), allowed: forLibraries });
     }
   }
   writeLibraryTypes(libraries);
@@ -286,12 +311,14 @@ function writeLibraryTypes(libraries: [string, string][]): void {
 /** Fails the build when a bundle imports a package the developer's install would not have. */
 function checkImports(): void {
   const problems: string[] = [];
-  const allowed = (name: string) => provided.has(name) || name in NOT_SHIPPED;
-  for (const externals of bundleExternals) {
-    for (const [name, file] of externals) if (!allowed(name)) problems.push(`${file} imports ${name}, which the package neither bundles nor declares`);
+  for (const { imports, allowed } of bundleExternals) {
+    for (const [name, file] of imports) {
+      if (allowed.has(name) || name in NOT_SHIPPED) continue;
+      problems.push(appPeers.has(name) ? `${file} imports ${name}, the app's own package (an optional peer dependency, absent from a project without it): only the libraries may` : `${file} imports ${name}, which the package neither bundles nor declares`);
+    }
   }
   for (const [name, file] of serverBuildPackages(path.join(webDir, entryPoints.web.buildDir, 'server'))) {
-    if (!allowed(name) && !existsSync(path.join(webDir, 'node_modules', name, 'package.json'))) problems.push(`${file} imports ${name}, which dist/web/node_modules does not have`);
+    if (!installed.has(name) && !WEB_LAZY_EXTERNALS.has(name) && !(name in NOT_SHIPPED) && !existsSync(path.join(webDir, 'node_modules', name, 'package.json'))) problems.push(`${file} imports ${name}, which dist/web/node_modules does not have`);
   }
   const binaries = filesUnder(dist).filter((file) => file.endsWith('.node'));
   for (const file of binaries) problems.push(`${path.relative(root, file)} is a native binary: it would only run on ${process.platform}-${process.arch}`);
