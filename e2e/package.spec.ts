@@ -5,21 +5,26 @@
  * project: `npx loopscope start -- node app.mjs` attaches the app (its flow runs, its spans are
  * stored, the page shows it), `npx loopscope graph` reads a trace saved into the project, an app
  * importing `loopscope/genkit` under plain node is stepped (ESM in a tree whose genkit keeps its
- * own packages nested, and CommonJS), a TypeScript app compiles against the shipped types, and
- * nothing is written into node_modules or the project but the saved trace.
+ * own packages nested, and CommonJS), `resume`, `replay`, `repro` and `compare` work there too, a
+ * TypeScript app compiles against the shipped types, and nothing is written into node_modules or
+ * the project but the saved trace. In a second project with no genkit at all, an AI SDK app
+ * importing `loopscope/ai-sdk` under plain node is stepped from the browser and its approval
+ * answered from the workbench into the app, and the built-in genkit examples run (the runner
+ * carries its own genkit).
  *
  * better-sqlite3's binary is copied from the clone (lib/install/testing/packed-project.ts says
  * why); bench/package.bench.ts times the install with its install script.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { createGenkitProject, installTarball, packLoopscope, startInProject, terminalEnvironment, until, type ProjectCommand } from '../lib/install/testing/packed-project';
+import { createAiSdkProject, createGenkitProject, installTarball, packLoopscope, startInProject, terminalEnvironment, until, type ProjectCommand } from '../lib/install/testing/packed-project';
 import { decodeOtlpJson } from '../lib/spans/otlp-json';
-import { freePort } from './helpers';
+import { expectRunStatus, freePort } from './helpers';
+import { graphNodes, isPost, modelPause, pressStepKey, toolPause } from './stepping-helpers';
 
 const run = promisify(execFile);
 const TOKEN = 'package-token-0123456789';
@@ -30,8 +35,11 @@ const project = path.join(scratch, 'weather-app');
 /** The per-user data folder's root for these runs (XDG_DATA_HOME): the default location, in a scratch folder. */
 const userData = path.join(scratch, 'user-data');
 const installed = path.join(project, 'node_modules', 'loopscope');
+/** The AI SDK project: `ai` and zod, no genkit. */
+const aiProject = path.join(scratch, 'trip-app');
 const running: ProjectCommand[] = [];
 let installedAt = 0;
+let tarballPath = '';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -41,6 +49,7 @@ test.beforeAll(async () => {
   const { genkitInstallSeconds } = await createGenkitProject(project);
   const install = await installTarball({ project, tarball, native: 'copy' });
   installedAt = Date.now();
+  tarballPath = tarball;
   console.log(`package: npm pack (build included) ${seconds.toFixed(1)} s; npm i genkit ${genkitInstallSeconds.toFixed(1)} s; npm i -D ${path.basename(tarball)} ${install.seconds.toFixed(1)} s`);
 });
 
@@ -52,14 +61,14 @@ test.afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** `npx loopscope start --port <port> [-- <app>]` in the project; resolves once the server answers. */
-async function startLoopscope(options: { app?: string[]; port: number }): Promise<{ command: ProjectCommand; baseUrl: string; firstAnswerMs: number }> {
+/** `npx loopscope start --port <port> [-- <app>]` in the project (the genkit one unless told); resolves once the server answers. */
+async function startLoopscope(options: { app?: string[]; port: number; in?: string; env?: Record<string, string> }): Promise<{ command: ProjectCommand; baseUrl: string; firstAnswerMs: number }> {
   const started = performance.now();
   const command = startInProject({
-    project,
+    project: options.in ?? project,
     command: 'npx',
     args: ['loopscope', 'start', '--port', String(options.port), ...(options.app ? ['--', ...options.app] : [])],
-    env: { LOOPSCOPE_TOKEN: TOKEN, XDG_DATA_HOME: userData },
+    env: { LOOPSCOPE_TOKEN: TOKEN, XDG_DATA_HOME: userData, ...options.env },
   });
   running.push(command);
   const baseUrl = `http://127.0.0.1:${options.port}`;
@@ -155,7 +164,7 @@ test('package: `npx loopscope start -- node app.mjs` in a genkit project attache
   expect(() => process.kill(appPid, 0), 'the app is gone too').toThrow();
 });
 
-test('package: `npx loopscope graph` on a trace file of the project, --version and --help', async () => {
+test('package: `npx loopscope graph`, `replay`, `repro`, `compare` and `resume` on trace files of the project, --version and --help', async () => {
   const traces = readdirSync(path.join(project, 'traces')).filter((name) => name.endsWith('.json'));
   expect(traces).toHaveLength(1);
   const environment = terminalEnvironment({ XDG_DATA_HOME: userData });
@@ -169,6 +178,26 @@ test('package: `npx loopscope graph` on a trace file of the project, --version a
   expect(version.stdout).toMatch(/^loopscope 0\.1\.0 \(Node\.js \d+\.\d+\.\d+\)\n$/);
   const help = await run('npx', ['loopscope', '--help'], { cwd: project, env: environment });
   expect(help.stdout).toMatch(/^Usage: loopscope <command> \[options\]/);
+
+  // replay with the runner's genkit, repro written next to it, compare of the file with itself.
+  const replay = await run('npx', ['loopscope', 'replay', `traces/${traces[0]}`, '--json'], { cwd: project, env: environment });
+  expect(JSON.parse(replay.stdout)).toMatchObject({ matched: true });
+  await run('npx', ['loopscope', 'repro', `traces/${traces[0]}`, '--out', 'weather-repro.ts'], { cwd: project, env: environment });
+  expect(existsSync(path.join(project, 'weather-repro.ts'))).toBe(true);
+  rmSync(path.join(project, 'weather-repro.ts'));
+  const compare = await run('npx', ['loopscope', 'compare', `traces/${traces[0]}`, `traces/${traces[0]}`, '--json'], { cwd: project, env: environment });
+  expect(JSON.parse(compare.stdout).differences).toEqual([]);
+
+  // resume runs the answer in this process (genkit JS, then the AI SDK) and stores the new trace
+  // in the per-user data folder; the OpenTelemetry SDK it captures with is bundled (an import()
+  // of it yielded no named exports there: "sdk.InMemorySpanExporter is not a constructor").
+  const paused = path.join(scratch, 'paused');
+  mkdirSync(paused, { recursive: true });
+  for (const file of ['restart-after-approval.json', 'ai-sdk-approval-approved.json']) copyFileSync(path.join(process.cwd(), 'traces', file), path.join(paused, file));
+  const genkitResume = await run('npx', ['loopscope', 'resume', path.join(paused, 'restart-after-approval.json'), '--restart', 'transferMoney#transfer-1={"approved":true,"approvedBy":"carol"}', '--json'], { cwd: project, env: environment });
+  expect(JSON.parse(genkitResume.stdout).summary).toMatchObject({ generates: 2, restarts: 1, finishReason: 'stop' });
+  const aiSdkResume = await run('npx', ['loopscope', 'resume', path.join(paused, 'ai-sdk-approval-approved.json'), '--approve', 'transferMoney#transfer-1=known payee', '--json'], { cwd: project, env: environment });
+  expect(JSON.parse(aiSdkResume.stdout).summary).toMatchObject({ generates: 2, finishReason: 'stop' });
 });
 
 test('package: a Node older than the floor gets a sentence, not a stack', async () => {
@@ -236,6 +265,93 @@ loopscope({ verbose: true });
     ['esnext', 'bundler', ['typed.ts']],
   ] as const) {
     const checked = await run(process.execPath, [tsc, ...common, '--module', module, '--moduleResolution', resolution, ...files], { cwd: project }).catch((error: { stdout: string }) => error);
+    expect(checked.stdout, `tsc --moduleResolution ${resolution}`).toBe('');
+  }
+});
+
+test('package: an AI SDK app importing loopscope/ai-sdk under plain node, in a project without genkit, stepped from the browser, its approval answered into the app, its types compiled', async ({ browser, request }) => {
+  test.setTimeout(300_000);
+  await createAiSdkProject(aiProject);
+  await installTarball({ project: aiProject, tarball: tarballPath, native: 'copy' });
+  expect(existsSync(path.join(aiProject, 'node_modules', 'genkit')), 'no genkit in this project').toBe(false);
+  const appPort = await freePort();
+  const { command, baseUrl } = await startLoopscope({ app: ['node', 'trip-app.mjs'], port: await freePort(), in: aiProject, env: { EXAMPLE_PORT: String(appPort) } });
+
+  // The built-in genkit example runs: the runner carries its own genkit.
+  const example = await request.post(`${baseUrl}/api/runs`, { headers: AUTH, data: { scenario: 'plain-tool-round' } });
+  expect(example.status(), await example.text()).toBe(202);
+  const { run: exampleRun } = (await example.json()) as { run: { runId: string } };
+  await expect.poll(async () => (await runView({ request, baseUrl, runId: exampleRun.runId })).status, { timeout: 30_000 }).toBe('finished');
+
+  // The app said hello: listed on the Apps page. Step it.
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/#token=${TOKEN}`);
+  await page.getByTestId('apps-link').click();
+  const section = page.locator('[data-testid=ai-sdk-app][data-app="trip-app"]');
+  await expect(section).toBeVisible({ timeout: 30_000 });
+  const modeSet = page.waitForResponse(isPost(/^\/api\/runtimes\/ai-sdk-mode$/));
+  await section.getByRole('radio', { name: /^Step/ }).click();
+  expect((await modeSet).status()).toBe(200);
+
+  // The app's user asks for a trip: its own generateText is a run, paused before its first model call.
+  const answered = fetch(`http://127.0.0.1:${appPort}/trip`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: 'Plan a trip to Kyoto for 4 nights' }) }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
+  const runLink = section.getByTestId('ai-sdk-app-runs').getByRole('link', { name: 'trip-app: generateText with trip-model' });
+  await expect(runLink).toHaveCount(1, { timeout: 20_000 });
+  await runLink.click();
+  await page.waitForURL(/\/runs\/[^/?]+$/);
+  const runId = page.url().split('/runs/')[1];
+  await expect(modelPause(page).locator('h3')).toHaveText('Paused before model call 1');
+  // Step: the model asks for the weather, and the tool waits before it runs in the app.
+  await pressStepKey(page, runId, 'S');
+  await expect(toolPause(page, 'getWeather').locator('h3')).toHaveText('Paused before tool getWeather#weather-1');
+  // Continue: the weather, then the model asks to book, which needs an approval — the call stops there.
+  await pressStepKey(page, runId, 'C');
+  await expectRunStatus(page, 'interrupted');
+  await expect(graphNodes(page, 'tool-call').filter({ hasText: 'getWeather#weather-1' })).toHaveCount(1);
+
+  // The workbench sends the approval into the waiting app.
+  await graphNodes(page, 'tool-interrupt').filter({ hasText: 'bookTrip' }).click();
+  await page.getByRole('button', { name: 'Answer this interrupt…' }).click();
+  const workbench = page.getByTestId('resume-workbench');
+  const bookTrip = workbench.locator('[data-testid=workbench-request][data-request="bookTrip#book-1"]');
+  await expect(bookTrip.getByTestId('workbench-mode-approve')).toBeChecked();
+  await expect(workbench.getByTestId('workbench-ok')).toHaveText('Vercel AI SDK would accept this answer.');
+  const sent = page.waitForResponse(isPost(/^\/api\/resume$/));
+  await workbench.getByTestId('workbench-resume').click();
+  expect((await sent).status()).toBe(202);
+
+  // The app's next generateText goes on as this run, on to the end (Continue was pressed).
+  await expectRunStatus(page, 'finished');
+  await expect(page.getByTestId('run-text')).toContainText('Booked BK-KYOTO-4: Kyoto is 15°C.');
+  await expect(page.getByTestId('graph-summary')).toContainText('2 generate(s)');
+  expect(await answered).toEqual({ status: 200, body: { text: 'Booked BK-KYOTO-4: Kyoto is 15°C.', calls: 2 } });
+  await expect.poll(() => command.output()).toContain('[app] trip-app answered (2 call(s)): Booked BK-KYOTO-4: Kyoto is 15°C.');
+  expect(command.output()).not.toMatch(/ERR_MODULE_NOT_FOUND|Dynamic require|Cannot find (module|package)/);
+  await context.close();
+
+  // A TypeScript app compiles against the shipped types of loopscope/ai-sdk and the project's own `ai`.
+  writeFileSync(
+    path.join(aiProject, 'typed-ai.ts'),
+    `import { generateText, tool, wrapLanguageModel, type LanguageModel } from 'ai';
+import { z } from 'zod';
+import { answerInLoopscope, loopscopeStep, loopscopeTelemetry, loopscopeTools, type LoopscopeTelemetry } from 'loopscope/ai-sdk';
+
+export const telemetry: LoopscopeTelemetry = loopscopeTelemetry();
+const tools = loopscopeTools({ echo: tool({ inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => text }) });
+export async function ask(model: Exclude<LanguageModel, string>) {
+  return answerInLoopscope(await generateText({ model: wrapLanguageModel({ model, middleware: loopscopeStep() }), tools, prompt: 'hi' }));
+}
+// @ts-expect-error loopscopeTools takes a tool set: the types are real, not any.
+loopscopeTools(42);
+`,
+  );
+  const tsc = path.join(process.cwd(), 'node_modules', 'typescript', 'bin', 'tsc');
+  for (const [module, resolution] of [
+    ['nodenext', 'nodenext'],
+    ['esnext', 'bundler'],
+  ] as const) {
+    const checked = await run(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(process.cwd(), 'node_modules', '@types'), '--module', module, '--moduleResolution', resolution, 'typed-ai.ts'], { cwd: aiProject }).catch((error: { stdout: string }) => error);
     expect(checked.stdout, `tsc --moduleResolution ${resolution}`).toBe('');
   }
 });

@@ -1,8 +1,8 @@
 /**
  * A developer's project with Loopscope installed from its tarball, as a new user makes one: `npm
  * pack` in the clone (its prepack builds dist/), a fresh folder holding a genkit JS app that knows
- * nothing of Loopscope, `npm i genkit`, `npm i -D ./loopscope-*.tgz`. For e2e/package.spec.ts and
- * bench/package.bench.ts.
+ * nothing of Loopscope, `npm i genkit`, `npm i -D ./loopscope-*.tgz` — or one holding an AI SDK
+ * app and no genkit at all. For e2e/package.spec.ts and bench/package.bench.ts.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,8 +12,14 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const CLONE_DIR = path.resolve(import.meta.dirname, '../../..');
 const APPS_DIR = path.join(import.meta.dirname, 'apps');
+const AI_SDK_APP_DIR = path.join(import.meta.dirname, 'ai-sdk-app');
 /** The genkit the projects install: the clone's own (so the npm cache has it). */
 export const PROJECT_GENKIT_VERSION = '1.42.0';
+
+/** The version of a package the clone has installed (the npm cache has it). */
+function cloneVersion(name: string): string {
+  return (JSON.parse(readFileSync(path.join(CLONE_DIR, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 /** An environment as a terminal has it: none of Loopscope's, the e2e server's or genkit's settings. */
 export function terminalEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -59,6 +65,17 @@ export async function createGenkitProject(project: string): Promise<{ genkitInst
   writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'weather-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
   for (const file of readdirSync(APPS_DIR)) cpSync(path.join(APPS_DIR, file), path.join(project, file));
   return { genkitInstallSeconds: await npm({ project, args: ['install', `genkit@${PROJECT_GENKIT_VERSION}`] }) };
+}
+
+/**
+ * A fresh project folder with the AI SDK app (ai-sdk-app/): package.json, `npm i ai zod` (the
+ * clone's versions), no genkit anywhere in it. Returns the install's seconds.
+ */
+export async function createAiSdkProject(project: string): Promise<{ aiInstallSeconds: number }> {
+  mkdirSync(project, { recursive: true });
+  writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'trip-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  for (const file of readdirSync(AI_SDK_APP_DIR)) cpSync(path.join(AI_SDK_APP_DIR, file), path.join(project, file));
+  return { aiInstallSeconds: await npm({ project, args: ['install', `ai@${cloneVersion('ai')}`, `zod@${cloneVersion('zod')}`] }) };
 }
 
 /** `npm i -D <tarball>` in the project. Returns the install's seconds. */
