@@ -19,6 +19,9 @@ import { runContext } from '../lib/runner/run-context';
 import type { RunnerEvent } from '../lib/runner/runner-protocol';
 import { RunnerSpanOutbox } from '../lib/runner/runner-span-outbox';
 import { SpanLifecycleReporter } from '../lib/runner/span-lifecycle-reporter';
+import { engineSpanStarts } from '../lib/runner/span-starts';
+import { nodeRunnerOptions } from '../lib/runtimes/node-runner-options';
+import { REGISTERED_RUNTIMES } from '../lib/runtimes/with-runtime';
 import { benchLoopGenkit } from './lib/bench-loop';
 import { median } from './lib/bench-stats';
 import { startBenchResult } from './lib/start-bench-result';
@@ -35,6 +38,8 @@ const outbox = new RunnerSpanOutbox((event: RunnerEvent) => {
   bytesSent += JSON.stringify(event).length;
 });
 const reporter = new SpanLifecycleReporter({
+  // The registered engines' span starts, as the runner asks them.
+  spanStarts: engineSpanStarts(nodeRunnerOptions(REGISTERED_RUNTIMES).engines),
   // Before: every start batched per tick, no ends.
   onStart: (event, { urgent }) => outbox.queueStart(event, full && urgent),
   onEnd: (span, owner) => (full ? outbox.queueEnd(span, owner) : undefined),

@@ -83,6 +83,29 @@ describe('loopscope/layer-boundaries', () => {
     expect(await layerErrors('lib/spans/nested/deep.ts', "export * from '../span';")).toEqual([]);
   });
 
+  it('keeps the runtime-free layers out of every folder of lib/runtimes, reading ones included: the runner learns a runtime from its engine', async () => {
+    const code = "import { HAND_WRITTEN_MODEL } from '../runtimes/genkit-js/read/loopscope-markers';\nexport const model = HAND_WRITTEN_MODEL;\n";
+    expect(await layerErrors('lib/runner/knows-genkit.ts', code)).toEqual([
+      {
+        ruleId: 'loopscope/layer-boundaries',
+        line: 1,
+        message: `lib/runner must not import lib/runtimes/genkit-js/read/loopscope-markers ('../runtimes/genkit-js/read/loopscope-markers'): lib/runner knows no runtime, so of lib/runtimes it imports only the files directly in it, never a runtime's folder; a runtime gives it what it needs through a seam (runtime-free layers: ${TABLE}).`,
+      },
+    ]);
+    // The layer order alone allows it (the store sits above the reading half), and so may a test of the runner.
+    expect(await layerErrors('lib/store/knows-genkit.ts', code)).toEqual([]);
+    expect(await layerErrors('lib/runner/knows-genkit.test.ts', code)).toEqual([]);
+    // The runtime-free files directly in lib/runtimes are what the runner asks.
+    expect(await layerErrors('lib/runner/asks-dialects.ts', "import { runningToolOf } from '../runtimes/open-spans';\nexport const of = runningToolOf;\n")).toEqual([]);
+    // A shared reading folder, a runtime's folder by its index, an aliased path: each layer of the table.
+    const reaches = [
+      ['lib/graph/knows-frameworks.ts', "export * from '../runtimes/genai-loop/loop-dialect';"],
+      ['lib/replay/knows-toy.ts', "export * from '../runtimes/toy/read';"],
+      ['lib/runner/knows-ai-sdk.ts', "export * from '@/lib/runtimes/ai-sdk/read/sdk-words';"],
+    ];
+    for (const [file, line] of reaches) expect((await layerErrors(file, line)).map((error) => error.message.split(':')[0]), line).toEqual([expect.stringMatching(/ must not import lib\/runtimes\/[a-z-]+\//)]);
+  });
+
   it('keeps lib/ away from components/ and app/, and asks for an unknown lib/ folder to be placed', async () => {
     expect((await layerErrors('lib/graph/uses-ui.ts', "export * from '../../components/status-pill';"))[0]?.message).toContain('lib/ is framework-free and never imports components/');
     expect((await layerErrors('lib/newthing/module.ts', 'export const value = 1;\n'))[0]?.message).toBe(

@@ -4,7 +4,8 @@
  * where a benchmark needs a production server, then the rounds alternate (before, after; after,
  * before; …) so neither side gets a quieter machine. Each run writes its result into a folder of
  * its own (BENCH_RESULTS_DIR); the comparison, every round's numbers of both sides, is written to
- * `bench/results/ab/<before>..<after>.json` and printed.
+ * `bench/results/ab/<before>..<after>.<benchmark>+….json` (named by its benchmarks too, so an A/B of
+ * other benchmarks between the same commits keeps its own file) and printed.
  *
  * The worktrees take this checkout's node_modules as hard links (`cp -al`: seconds, no disk; a
  * symlink would put the packages outside the project, which Next's build refuses) when both
@@ -117,7 +118,7 @@ for (const benchmark of benchmarks) {
 }
 const directory = path.join(PROJECT_DIR, 'bench', 'results', 'ab');
 mkdirSync(directory, { recursive: true });
-const file = path.join(directory, `${sides[0].commit}..${sides[1].commit}.json`);
+const file = path.join(directory, `${sides[0].commit}..${sides[1].commit}.${benchmarks.join('+')}.json`);
 writeFileSync(
   file,
   `${JSON.stringify({ before: { ref: before, commit: sides[0].commit }, after: { ref: after, commit: sides[1].commit }, rounds, date: new Date().toISOString(), benchmarks: results }, null, 1)}\n`,

@@ -27,6 +27,7 @@ import { openSpoolFile, type SpanSpool } from './span-batch-frames';
 import { sendCloneable } from './send-cloneable';
 import { runContext, startRunnerTelemetry } from './runner-telemetry';
 import { RequestStop } from './request-stop';
+import { engineSpanStarts } from './span-starts';
 import type { RunStepper } from './run-stepper';
 import type { PauseInfo } from './step-protocol';
 
@@ -131,6 +132,8 @@ class NodeRunner {
     this.send = (event) => options.channel.send(event);
     this.outbox = new RunnerSpanOutbox(this.send, openSpool(environment.LOOPSCOPE_RUNNER_SPOOL));
     this.telemetry = startRunnerTelemetry({
+      // Telemetry starts before any engine loads (a runtime binds to the tracer provider it finds when imported): engines say what their spans carry at the start unloaded.
+      spanStarts: engineSpanStarts(options.engines),
       // A run's trace ids reach the server with its spans (lib/server/runners/runner-process.ts ties them to the run).
       onSpanStart: (span, { urgent }) => this.outbox.queueStart(span, urgent),
       onSpanEnd: (span, owner) => {

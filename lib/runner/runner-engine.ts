@@ -14,6 +14,7 @@ import type { SpanRef } from './answer-link';
 import type { RunStepper } from './run-stepper';
 import type { GenerateCommand, GenerateFailure, GenerateOutcome, ReplayCommand, ToolInfo } from './runner-protocol';
 import type { Scenario } from './scenario';
+import type { SpanStarts } from './span-starts';
 import type { PauseDecision, PauseInfo } from './step-protocol';
 
 /** What every engine is loaded with, once per runner process. */
@@ -56,10 +57,22 @@ export interface LoadedEngine {
   warmUp?(): Promise<void>;
 }
 
+/**
+ * A runtime's engine before it is loaded. The runner's telemetry starts first (a runtime binds to
+ * the tracer provider it finds when it is imported), so what the span reporter needs of the
+ * runtime is here, not on the loaded engine, and importing this object must not import the
+ * runtime itself.
+ */
 export interface RunnerEngine {
   /** The runtime's id (`genkit-js`), as the registry and its dialect name it. */
   readonly runtime: string;
-  /** Loads the runtime in this runner (its imports happen here, after the runner's telemetry started). */
+  /** What the runner reports of this runtime's spans when they start, and which of them may run tools/ code. */
+  readonly spanStarts: SpanStarts;
+  /**
+   * Loads the runtime in this runner: its imports happen here, after the runner's telemetry
+   * started. A runtime that would start an OpenTelemetry SDK of its own on first use is told not
+   * to here, before it is imported (genkit's `disableGenkitOTelInitialization`).
+   */
   load(options: EngineLoadOptions): Promise<LoadedEngine>;
 }
 

@@ -15,6 +15,9 @@ import { runContext } from './run-context';
 import type { RunnerEvent } from './runner-protocol';
 import { RunnerSpanOutbox } from './runner-span-outbox';
 import { SpanLifecycleReporter } from './span-lifecycle-reporter';
+import { engineSpanStarts } from './span-starts';
+import { nodeRunnerOptions } from '../runtimes/node-runner-options';
+import { REGISTERED_RUNTIMES } from '../runtimes/with-runtime';
 
 /**
  * The runner stores its spans from their IPC records, not from an OTLP export: for real genkit
@@ -33,6 +36,8 @@ const provider = new BasicTracerProvider({
   spanProcessors: [
     new AnswerLinkProcessor(),
     new SpanLifecycleReporter({
+      // What the runner's registered engines say of their spans' starts, as the runner asks them.
+      spanStarts: engineSpanStarts(nodeRunnerOptions(REGISTERED_RUNTIMES).engines),
       onStart: (event, { urgent }) => {
         starts.push({ name: event.name, subtype: event.attributes['genkit:metadata:subtype'], urgent });
         outbox.queueStart(event, urgent);

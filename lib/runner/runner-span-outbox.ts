@@ -52,7 +52,7 @@ const ANNOUNCE_SPOOLED_BYTES = 64 * 1024;
  * With a spool (the runner's, lib/runner/span-batch-frames.ts), every batch is encoded once
  * and appended to the file, and a small IPC message announces the new frames by their byte
  * range; the server reads them from the file. When a span that may run code from tools/
- * starts (a tool, or a model that is not Loopscope's own: span-lifecycle-reporter.ts), what is
+ * starts (a tool, or a model that is not Loopscope's own: span-starts.ts), what is
  * queued is appended at once, before that code runs: a tool that then calls process.exit or
  * loops forever never gives the event loop back, and the server reads what the dead runner
  * left in the file. Everything else waits for the tick's flush, where events of one tick

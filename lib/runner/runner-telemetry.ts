@@ -1,11 +1,11 @@
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { AnswerLinkProcessor } from './answer-link';
 import type { ClosedBy, OpenSpanEnding, RunningTool } from '../runtimes/open-spans';
 import type { SpanStartEvent } from './runner-protocol';
 import type { SpanOwner } from './runner-span-outbox';
 import { SpanLifecycleReporter } from './span-lifecycle-reporter';
+import type { SpanStarts } from './span-starts';
 
 export { runContext } from './run-context';
 
@@ -28,19 +28,21 @@ export interface RunnerTelemetry {
  * second copy cost more than genkit's own work per turn with a fast model (bench/capture-overhead.bench.ts).
  * Apps keep exporting over OTLP/HTTP to `/v1/traces`; the IPC record gives the same span as
  * that export would (lib/contract/ended-span.test.ts compares them).
+ * A runtime that would start an SDK of its own on first use is told not to by its engine, before
+ * it is imported (genkit: lib/runtimes/genkit-js/run/genkit-engine.ts).
  */
 export function startRunnerTelemetry(options: {
+  /** What the runner's engines say of their spans' starts, as one (span-starts.ts). */
+  spanStarts: SpanStarts;
   onSpanStart: (event: SpanStartEvent, details: { urgent: boolean }) => void;
   onSpanEnd: (span: ReadableSpan, owner: SpanOwner | undefined) => void;
 }): RunnerTelemetry {
-  // Genkit would otherwise start its own SDK (an older OTel generation) on first use.
-  disableGenkitOTelInitialization();
-  const reporter = new SpanLifecycleReporter({ onStart: options.onSpanStart, onEnd: options.onSpanEnd });
+  const reporter = new SpanLifecycleReporter({ spanStarts: options.spanStarts, onStart: options.onSpanStart, onEnd: options.onSpanEnd });
   const sdk = new NodeSDK({
     serviceName: 'loopscope-runner',
     // The answer link goes on first: a span's links must be set before the reporter sees it end.
     spanProcessors: [new AnswerLinkProcessor(), reporter],
-    // No auto-instrumentations: only genkit's own spans belong in a run's trace.
+    // No auto-instrumentations: only the runtimes' own spans belong in a run's trace.
     instrumentations: [],
     // No host/process detectors: saved traces get shared in bug reports; they need no
     // host name, host id or command line.

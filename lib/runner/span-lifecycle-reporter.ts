@@ -1,58 +1,12 @@
 import { SpanStatusCode, type AttributeValue as OtelAttributeValue, type Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { runContext } from './run-context';
-import { CLOSED_BY_ATTRIBUTE, TOOL_REF_ATTRIBUTE } from '../spans/loopscope-attributes';
+import { CLOSED_BY_ATTRIBUTE } from '../spans/loopscope-attributes';
 import type { SpanStartEvent } from './runner-protocol';
 import type { SpanOwner } from './runner-span-outbox';
-import { claimToolRequest } from './tool-request-context';
-import { GEN_AI, MODEL_OPERATIONS, TOOL_OPERATIONS } from '../runtimes/otel-genai/read/genai-attributes';
-import { HAND_WRITTEN_MODEL } from '../runtimes/genkit-js/read/loopscope-markers';
-import { scenarioOfScriptedModel } from '../contract/scenario';
+import type { SpanStarts } from './span-starts';
 import { openSpanFromStart } from '../contract/open-span';
 import { isPaused, openSpanClosing, runningToolOf, type ClosedBy, type OpenSpanEnding, type RunningTool } from '../runtimes/open-spans';
-
-/**
- * What a start notice carries: enough for a dialect to claim and classify the open span —
- * genkit's attributes, and the OTel GenAI conventions' that the AI SDK sets at a span's start
- * (operation, agent, model, tool name, call id and arguments).
- */
-const START_ATTRIBUTES = [
-  'genkit:type',
-  'genkit:metadata:subtype',
-  'genkit:name',
-  'genkit:path',
-  'genkit:metadata:resumed',
-  GEN_AI.operation,
-  GEN_AI.agentName,
-  GEN_AI.requestModel,
-  GEN_AI.toolName,
-  GEN_AI.toolCallId,
-  GEN_AI.toolType,
-  GEN_AI.toolArguments,
-];
-
-/**
- * Models Loopscope defines in the runner itself: a scenario's scripted model (`scripted/<scenario>`,
- * in either runtime) and the model that plays hand-written parts. They play data and run no
- * tools/ code.
- */
-function isLoopscopeModel(name: string | undefined): boolean {
-  return name !== undefined && (scenarioOfScriptedModel(name) !== undefined || name === HAND_WRITTEN_MODEL);
-}
-
-/**
- * A span that may run code from tools/ (a tool, or a model that is not Loopscope's own: a
- * tools/ module can define one): its start must be out before that code runs. A scripted
- * model's turn is not: its start goes with the next batch, which halves a fast loop's spool
- * writes (one per tool run, not one per turn as well: bench/capture-overhead.bench.ts).
- */
-function runsCode(attributes: Record<string, string>, spanName: string): boolean {
-  // genkit names an action's span after the action (its `genkit:name` comes only at the end).
-  if (attributes['genkit:type'] === 'action') return !(attributes['genkit:metadata:subtype'] === 'model' && isLoopscopeModel(spanName));
-  const operation = attributes[GEN_AI.operation];
-  if (operation === undefined) return false;
-  return TOOL_OPERATIONS.has(operation) || (MODEL_OPERATIONS.has(operation) && !isLoopscopeModel(attributes[GEN_AI.requestModel]));
-}
 
 function hrTimeToNanos([seconds, nanos]: [number, number]): string {
   return (BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString();
@@ -67,8 +21,9 @@ interface OpenSpan {
  * Reports every span start and end of a run at once (the page shows a running tool before
  * its span reaches the receiver; the server keeps what a dying runner did), ties trace ids
  * to the run that made them, and remembers which spans of each request are still open, so
- * that a run that ends with a span genkit never ended (a tool past its time limit: its
- * promise never settles) can end it, as failed, through the SDK.
+ * that a run that ends with a span its runtime never ended (a tool past its time limit: its
+ * promise never settles) can end it, as failed, through the SDK. What a start notice carries is
+ * the runtimes' to say (span-starts.ts): the reporter knows none.
  */
 export class SpanLifecycleReporter implements SpanProcessor {
   private readonly owners = new WeakMap<object, SpanOwner>();
@@ -81,6 +36,8 @@ export class SpanLifecycleReporter implements SpanProcessor {
 
   constructor(
     private readonly options: {
+      /** What a start notice carries and which spans may run tools/ code, by the runner's runtimes (span-starts.ts). */
+      spanStarts: SpanStarts;
       onStart: (event: SpanStartEvent, details: { urgent: boolean }) => void;
       /** Every ended span, `owner` undefined for one that started outside a run (it is stored all the same). */
       onEnd: (span: ReadableSpan, owner: SpanOwner | undefined) => void;
@@ -95,17 +52,13 @@ export class SpanLifecycleReporter implements SpanProcessor {
       return;
     }
     const spanContext = span.spanContext();
+    const starts = this.options.spanStarts;
     const attributes: Record<string, string> = {};
-    for (const key of START_ATTRIBUTES) {
+    for (const key of starts.attributes) {
       const value = span.attributes[key];
       if (value !== undefined) attributes[key] = String(value);
     }
-    if (attributes['genkit:metadata:subtype'] === 'tool') {
-      // genkit writes the input only at the end; a span that never ends would lose it.
-      const request = claimToolRequest(span.name);
-      if (request?.inputJson !== undefined) attributes['genkit:input'] = request.inputJson;
-      if (request?.ref !== undefined) attributes[TOOL_REF_ATTRIBUTE] = request.ref;
-    }
+    starts.atStart?.(attributes, span.name);
     run.traceIds.add(spanContext.traceId);
     const event: SpanStartEvent = {
       runId: run.runId,
@@ -123,7 +76,7 @@ export class SpanLifecycleReporter implements SpanProcessor {
     let openOfRequest = this.open.get(run.requestId);
     if (!openOfRequest) this.open.set(run.requestId, (openOfRequest = new Map()));
     openOfRequest.set(spanContext.spanId, { span, event });
-    this.options.onStart(event, { urgent: runsCode(attributes, span.name) });
+    this.options.onStart(event, { urgent: starts.runsCode(attributes, span.name) });
   }
 
   onEnd(span: ReadableSpan): void {

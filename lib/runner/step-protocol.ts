@@ -4,9 +4,6 @@
  */
 import type { RunMode } from '../contract/run-mode';
 
-// How a hand-written answer shows in genkit's spans is the genkit dialect's to read.
-export { ANSWERED_BY_HAND_ATTRIBUTE, HAND_WRITTEN_MODEL } from '../runtimes/genkit-js/read/loopscope-markers';
-
 // Run modes, pauses and decisions cross to the page: their schemas are part of the wire contract.
 export { BreakpointsSchema, RunModeSchema, type Breakpoints, type RunMode } from '../contract/run-mode';
 export { HandWrittenPartSchema, PauseDecisionSchema, type PauseAction, type PauseDecision, type PauseInfo } from '../contract/pause';

@@ -10,7 +10,7 @@ import { toyLoop } from './toy/read';
 /**
  * Open spans by their dialect: which start is a tool executing, and how a span Loopscope must end
  * is ended in its own runtime's shape. The starts are the attributes the runner's start notices
- * carry (lib/runner/span-lifecycle-reporter.ts START_ATTRIBUTES), as measured on real runs.
+ * carry (each engine's `spanStarts`: lib/runner/span-starts.ts), as measured on real runs.
  */
 const start = (name: string, attributes: Record<string, string>, extra: Partial<SpanStartEvent> = {}): SpanStartEvent => ({
   runId: 'run-1',

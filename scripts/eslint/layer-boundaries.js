@@ -11,6 +11,7 @@
  * in, so a message names both layers, and it also sees `import()`, `require()`, `export …
  * from` and `import('…').Type`, which `no-restricted-imports` does not.
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,6 +43,14 @@ export const LIB_LAYERS = [
 
 /** What components/ may import from lib/: view models and pure helpers, nothing server-side. */
 export const COMPONENT_IMPORTS = ['lib/errors', 'lib/spans', 'lib/contract', 'lib/loop', 'lib/runtimes (read)', 'lib/graph'];
+
+/**
+ * Layers that know no runtime (docs/architecture.md): of lib/runtimes they import only the files
+ * directly in it — the registry and the runtime-free code that asks it — never a runtime's
+ * folder, nor a shared reading folder. What they need of a runtime comes through a seam the
+ * runtime implements (the runner's: lib/runner/runner-engine.ts).
+ */
+export const RUNTIME_FREE_LAYERS = ['lib/graph', 'lib/replay', 'lib/runner'];
 
 const RULE_SOURCE = 'scripts/eslint/layer-boundaries.js';
 const UNPLACED = 'in no layer';
@@ -88,6 +97,15 @@ function isRuntimeReading(rest) {
   return rest.length >= 2 && (rest[1] === 'read' || rest[1] === 'view' || rest[1] === 'view.ts' || rest[1] === 'view');
 }
 
+/** True when a project-relative import target is in a folder of lib/runtimes (a runtime's, or a shared one), or is such a folder. */
+function isInRuntimeFolder(relative) {
+  const segments = relative.split('/');
+  if (segments[0] !== 'lib' || segments[1] !== 'runtimes' || segments.length < 3) return false;
+  if (segments.length > 3) return true;
+  // `lib/runtimes/toy` is the folder (its index), `lib/runtimes/open-spans` the file.
+  return statSync(path.join(PROJECT_DIR, relative), { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
 /** The project-relative path an import specifier lands on, or undefined for a package. */
 function targetOf(specifier, filename) {
   let absolute;
@@ -123,6 +141,8 @@ export const layerBoundaries = {
     messages: {
       upward: "{{from}} must not import {{to}} ('{{specifier}}'): {{why}} (layer table: {{source}}).",
       unplaced: '{{folder}} is in no layer: add it to LIB_LAYERS in {{source}} so its imports can be checked.',
+      runtimeFolder:
+        "{{from}} must not import {{target}} ('{{specifier}}'): {{from}} knows no runtime, so of lib/runtimes it imports only the files directly in it, never a runtime's folder; a runtime gives it what it needs through a seam (runtime-free layers: {{source}}).",
     },
   },
   create(context) {
@@ -143,6 +163,9 @@ export const layerBoundaries = {
       const to = areaOf(target);
       const why = refusal(from, to);
       if (why) context.report({ node: source, messageId: 'upward', data: { from, specifier: source.value, to, why, source: RULE_SOURCE } });
+      else if (RUNTIME_FREE_LAYERS.includes(from) && isInRuntimeFolder(target)) {
+        context.report({ node: source, messageId: 'runtimeFolder', data: { from, specifier: source.value, target, source: RULE_SOURCE } });
+      }
     }
 
     return {

@@ -1,111 +1,232 @@
 /**
- * The frameworks' answer probes, for the rules tests: each probe
- * (scripts/fixtures/frameworks/<framework>/probe_answer.py) makes a recorded case's pause in the
- * real framework, offline, sends one answer through the framework's own API and prints what the
- * framework did (accepted or refused with its error, the tools that ran, what it was sent). The
- * answers are neutral, keyed by tool call id (`probe-requests.json`): approve, deny with a message,
- * the caller's result, or a resume value — the same kinds Loopscope's rules take, so a test sends
- * the same answer through both and compares.
+ * What an agent framework really does with a hand-made answer to a pause, for the tests of a
+ * dialect's resume rules and for the recorder of scripts/fixtures/record-answer-probes.ts — one
+ * harness for every framework, Python or Node. Each framework app of
+ * scripts/fixtures/frameworks/<framework>/ has an answer probe (`probe_answer.py` or
+ * `probe_answer.mjs`: it makes a pause offline and sends an answer through the framework's own
+ * API) and, beside it, `probe-requests.json`: the answers to send, each named. What the framework
+ * did with each is recorded in `lib/runtimes/<runtime>/__fixtures__/answer-probes.json`. The
+ * rules tests send the same answers through Loopscope's rules (describe-answer-probe-rules.ts), run
+ * the probes again, live, and run the answer code Loopscope writes through the same probe, as a
+ * "snippet" request (describe-live-answer-probes.ts). The protocol is
+ * scripts/fixtures/frameworks/README.md.
  */
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import type { ApproveAnswer, DenyAnswer, RespondAnswer, ValueAnswer } from '../../contract/resume-answers';
-import { isObject } from '../../spans/json-value';
+import { z } from 'zod';
+import type { ApproveAnswer, DenyAnswer, RespondAnswer, RestartAnswer, ValueAnswer } from '../../contract/resume-answers';
+import { LoopscopeError } from '../../errors';
+import type { ResumeContext } from '../../loop/resume-model';
+import { frameworkApp, frameworkInterpreter, type FrameworkApp } from './framework-app';
 import { PROJECT_DIR } from './framework-fixtures';
 
-export interface ProbeRequest {
-  label: string;
-  case: string;
-  /** Tool call id → `{type: approve}`, `{type: deny, message}`, `{type: result, value}`, `{type: resume, value}`, or any value (sent as it is). */
-  answer: Record<string, unknown>;
-}
+/**
+ * A framework-neutral answer: approve, deny (with a message), the caller's result, or a value to
+ * resume with — the kinds Loopscope's rules take — and a probe's own kinds and keys, which its
+ * docstring names (OpenAI Agents' `always`, Strands' `block`, ADK's `tool`, …).
+ */
+export const NeutralAnswerSchema = z
+  .object({ kind: z.string().min(1), value: z.unknown().optional(), message: z.string().optional() })
+  .passthrough();
+export type NeutralAnswer = z.infer<typeof NeutralAnswerSchema>;
 
-export interface ProbeResult {
-  accepted: boolean;
-  error: { type: string; message: string } | null;
-  toolsRun: { toolCallId: string | null; tool: string; status: string; result?: unknown }[];
-  outcome: string;
-  sent: unknown;
-}
+/**
+ * One request to a probe: the pause it makes (`case`, in the probe's words) and the answers by
+ * tool call id (several to one id: a list, in order) — or `snippet`, the code an app would run to
+ * answer, with what the probe needs besides (LangGraph's recorded interrupt ids, Mastra's run id, …).
+ */
+export const ProbeRequestSchema = z
+  .object({
+    case: z.string().min(1),
+    answer: z.record(z.string(), z.union([NeutralAnswerSchema, z.array(NeutralAnswerSchema)])).optional(),
+    snippet: z.string().optional(),
+  })
+  .passthrough();
+export type ProbeRequest = z.infer<typeof ProbeRequestSchema>;
 
-const folderOf = (framework: string) => path.join(PROJECT_DIR, 'scripts', 'fixtures', 'frameworks', framework);
+/** A tool body that ran in the answering run, in the app's words for its status. */
+export const ProbeToolSchema = z.object({ toolCallId: z.string().nullable(), tool: z.string().nullable(), status: z.string() }).passthrough();
 
-/** The framework's probe requests. */
-export function probeRequests(framework: string): ProbeRequest[] {
-  return JSON.parse(readFileSync(path.join(folderOf(framework), 'probe-requests.json'), 'utf8')) as ProbeRequest[];
-}
+/** What the framework did with a request: every probe prints the first four, and what else it knows. */
+export const ProbeResultSchema = z
+  .object({
+    accepted: z.boolean(),
+    error: z.object({ type: z.string(), message: z.string(), stage: z.string().optional() }).passthrough().nullable(),
+    toolsRun: z.array(ProbeToolSchema),
+    /** How the answering run ended, in the probe's words (completed, paused, interrupted, suspended, error, not sent, …); null when nothing ran. */
+    outcome: z.string().nullable(),
+    /** What the probe sent through the framework's API, in the framework's shapes. */
+    sent: z.unknown().optional(),
+    /** The pauses the first run left, and those still pending after the answer, as the probe describes them. */
+    pendingBefore: z.array(z.unknown()).optional(),
+    pendingAfter: z.array(z.unknown()).optional(),
+    /** The model's last text in the answering run. */
+    finalText: z.string().nullable().optional(),
+  })
+  .passthrough();
+export type ProbeResult = z.infer<typeof ProbeResultSchema>;
 
-/** The python of the framework's venv (made by scripts/ensure-venv.js on first use: minutes on a fresh machine, instant after). */
-export async function probePython(framework: string): Promise<string> {
-  const runtime = (JSON.parse(readFileSync(path.join(folderOf(framework), 'fixture.json'), 'utf8')) as { runtime: string }).runtime;
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(PROJECT_DIR, 'scripts', 'ensure-venv.js'), folderOf(framework), '--name', `fixtures-${runtime}`], { timeout: 900_000, maxBuffer: 8 << 20 });
-  return stdout.trim().split('\n').pop() as string;
-}
+/** One entry of a probe-requests.json: a name, the request, and what the row shows that the result does not say (the guide's table prints it). */
+export const AnswerProbeSchema = z.object({ name: z.string().min(1), request: ProbeRequestSchema, note: z.string().optional() }).strict();
+export type AnswerProbe = z.infer<typeof AnswerProbeSchema>;
 
-/** Runs a script of the framework's folder with one JSON request on stdin, offline, and returns the JSON line it printed last. */
-async function runFrameworkScript(options: { framework: string; python: string; script: string; input: unknown; what: string }): Promise<unknown> {
-  const child = execFile(options.python, [options.script], {
-    cwd: folderOf(options.framework),
-    timeout: 180_000,
-    maxBuffer: 16 << 20,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' } as unknown as NodeJS.ProcessEnv,
-  });
-  child.stdin?.end(JSON.stringify(options.input));
-  const output = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', () => resolve({ stdout, stderr }));
-  });
-  const line = output.stdout.trim().split('\n').at(-1) ?? '';
+/** A probe as recorded: the request and what the framework did with it. */
+export type RecordedAnswerProbe = AnswerProbe & { result: ProbeResult };
+
+/** The recorded fixture of a runtime's answer probes. */
+export const RecordedAnswerProbesSchema = z.object({ description: z.string(), probes: z.array(AnswerProbeSchema.extend({ result: ProbeResultSchema })) });
+
+/** The path of a framework's probe requests: beside the app that answers them. */
+export const probeRequestsPath = (framework: string) => path.join(PROJECT_DIR, 'scripts', 'fixtures', 'frameworks', framework, 'probe-requests.json');
+
+/** The path of a runtime's recorded answer probes: beside its other fixtures. */
+export const recordedAnswerProbesPath = (runtime: string) => path.join(PROJECT_DIR, 'lib', 'runtimes', runtime, '__fixtures__', 'answer-probes.json');
+
+/** A JSON file read and checked against its schema; the errors name the file and the first problem. */
+function readJson<T>(options: { file: string; schema: z.ZodType<T> }): T {
+  const relative = path.relative(PROJECT_DIR, options.file);
+  if (!existsSync(options.file)) throw new LoopscopeError('NOT_FOUND', `${relative} does not exist`);
+  let value: unknown;
   try {
-    return JSON.parse(line);
+    value = JSON.parse(readFileSync(options.file, 'utf8'));
   } catch (error) {
-    throw new Error(`${options.framework} ${options.what} printed no JSON line:\n${output.stderr.slice(-2000)}`, { cause: error });
+    throw new LoopscopeError('INVALID_ARGUMENT', `${relative} is not JSON: ${(error as Error).message}`, { cause: error });
   }
-}
-
-/** Runs one probe request in the real framework (offline: no exporter, no model key) and returns what it did. */
-export async function runProbe(options: { framework: string; python: string; request: ProbeRequest }): Promise<ProbeResult> {
-  const { request } = options;
-  return (await runFrameworkScript({ ...options, script: 'probe_answer.py', input: { case: request.case, answer: request.answer }, what: `probe "${request.label}"` })) as ProbeResult;
-}
-
-export interface SnippetRun {
-  /** The code ran to its end (false: it raised, or the framework refused what it sent). */
-  ran: boolean;
-  error: { type: string; message: string } | null;
-  toolsRun: { toolCallId: string | null; tool: string; status?: string }[];
-  /** LangGraph: the interrupts still pending after the answer. */
-  pendingAfter?: string[];
-  finalText: string | null;
+  const parsed = options.schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new LoopscopeError('INVALID_ARGUMENT', `${relative}: ${issue?.message} at ${issue?.path.join('.') || 'the top'}`, { cause: parsed.error });
+  }
+  return parsed.data;
 }
 
 /**
- * Runs Loopscope's answer code in the real framework, against the case's pause made offline
- * (`run_snippet.py` of the framework's folder); `extra`: what the script needs besides (LangGraph:
- * the recorded interrupt ids and thread, which it replaces by its own pause's).
+ * The answers to send through a framework's probe (scripts/fixtures/frameworks/<framework>/probe-requests.json).
+ * @throws LoopscopeError INVALID_ARGUMENT when an entry breaks the format or two share a name.
  */
-export async function runSnippet(options: { framework: string; python: string; fixtureCase: string; code: string; extra?: Record<string, unknown> }): Promise<SnippetRun> {
-  return (await runFrameworkScript({ ...options, script: 'run_snippet.py', input: { case: options.fixtureCase, code: options.code, ...options.extra }, what: `snippet run of ${options.fixtureCase}` })) as SnippetRun;
+export function probeRequests(framework: string): AnswerProbe[] {
+  const file = probeRequestsPath(framework);
+  const probes = readJson({ file, schema: z.array(AnswerProbeSchema).min(1) });
+  const names = new Set<string>();
+  for (const probe of probes) {
+    if (names.has(probe.name)) throw new LoopscopeError('INVALID_ARGUMENT', `${path.relative(PROJECT_DIR, file)}: two probes are named "${probe.name}"`);
+    names.add(probe.name);
+  }
+  return probes;
 }
 
-/** A probe's neutral answer as Loopscope's answers (`nameOf`: the tool of a call id, for an id the trace does not name). */
-export function loopscopeAnswers(options: { answer: Record<string, unknown>; nameOf: (callId: string) => string | undefined }): { approve: ApproveAnswer[]; deny: DenyAnswer[]; respond: RespondAnswer[]; values: ValueAnswer[] } {
-  const answers = { approve: [] as ApproveAnswer[], deny: [] as DenyAnswer[], respond: [] as RespondAnswer[], values: [] as ValueAnswer[] };
-  for (const [ref, answer] of Object.entries(options.answer)) {
-    const named = isObject(answer) && typeof answer.tool === 'string' ? answer.tool : undefined;
-    const name = options.nameOf(ref) ?? named ?? 'get_weather';
-    const kind = isObject(answer) ? answer.type : undefined;
-    if (kind === 'approve') answers.approve.push({ name, ref });
-    else if (kind === 'deny') answers.deny.push({ name, ref, ...(isObject(answer) && typeof answer.message === 'string' ? { reason: answer.message } : {}) });
-    else if (kind === 'result') answers.respond.push({ name, ref, output: (answer as Record<string, unknown>).value });
-    else if (kind === 'resume') answers.values.push({ name, ref, value: (answer as Record<string, unknown>).value });
-    else answers.values.push({ name, ref, value: answer });
+/** What the framework did with each of its probe requests, as recorded (lib/runtimes/<runtime>/__fixtures__/answer-probes.json). */
+export function recordedAnswerProbes(runtime: string): RecordedAnswerProbe[] {
+  return readJson({ file: recordedAnswerProbesPath(runtime), schema: RecordedAnswerProbesSchema }).probes;
+}
+
+/** A probe request's answers as a list of (tool call id, answer), each id's answers in order. */
+export function neutralAnswers(request: ProbeRequest): { callId: string; answer: NeutralAnswer }[] {
+  return Object.entries(request.answer ?? {}).flatMap(([callId, given]) => (Array.isArray(given) ? given : [given]).map((answer) => ({ callId, answer })));
+}
+
+/**
+ * A probe's neutral answers as Loopscope's answers, where the kinds map one to one (approve,
+ * deny with its message as the reason, result → respond, resume → a value, or — `resumeAs:
+ * 'restart'`, for a framework whose "go on with this value" runs the call with new arguments — a
+ * restart with that input). Each answer names the tool of its call in the paused `context`; an
+ * id the paused call does not name takes the answer's own `tool`, else `otherTool` (get_weather).
+ * @throws LoopscopeError INVALID_ARGUMENT for a kind of the probe's own, which has no Loopscope answer.
+ */
+export function loopscopeAnswers(options: { request: ProbeRequest; context: ResumeContext; otherTool?: string; resumeAs?: 'value' | 'restart' }): {
+  approve: ApproveAnswer[];
+  deny: DenyAnswer[];
+  respond: RespondAnswer[];
+  restart: RestartAnswer[];
+  values: ValueAnswer[];
+} {
+  const answers = { approve: [] as ApproveAnswer[], deny: [] as DenyAnswer[], respond: [] as RespondAnswer[], restart: [] as RestartAnswer[], values: [] as ValueAnswer[] };
+  for (const { callId: ref, answer } of neutralAnswers(options.request)) {
+    const name = options.context.requests.find((request) => request.ref === ref)?.name ?? (typeof answer.tool === 'string' ? answer.tool : (options.otherTool ?? 'get_weather'));
+    if (answer.kind === 'approve') answers.approve.push({ name, ref });
+    else if (answer.kind === 'deny') answers.deny.push({ name, ref, ...(answer.message !== undefined ? { reason: answer.message } : {}) });
+    else if (answer.kind === 'result') answers.respond.push({ name, ref, output: answer.value });
+    else if (answer.kind === 'resume' && options.resumeAs === 'restart') answers.restart.push({ name, ref, replaceInput: answer.value });
+    else if (answer.kind === 'resume') answers.values.push({ name, ref, value: answer.value });
+    else throw new LoopscopeError('INVALID_ARGUMENT', `answer kind "${answer.kind}" for ${ref} has no Loopscope answer`);
   }
   return answers;
+}
+
+/** A framework's probe, ready to run: the app, the command that runs its scripts, and the probe's file. */
+export interface AnswerProbeRunner {
+  app: FrameworkApp;
+  command: string;
+  script: string;
+}
+
+/**
+ * The framework's probe, its packages installed first when they are not yet (minutes on a fresh
+ * machine, at once after). `progress`: the install's log is shown as it comes.
+ * @throws LoopscopeError NOT_FOUND when the app has no probe_answer script.
+ */
+export async function answerProbeRunner(framework: string, options: { progress?: boolean } = {}): Promise<AnswerProbeRunner> {
+  const app = frameworkApp(framework);
+  const script = app.language === 'python' ? 'probe_answer.py' : 'probe_answer.mjs';
+  if (!existsSync(path.join(app.folder, script))) throw new LoopscopeError('NOT_FOUND', `scripts/fixtures/frameworks/${framework}/ has no ${script}`);
+  return { app, script, command: await frameworkInterpreter(app, options) };
+}
+
+/**
+ * Offline, without telemetry, the same for every probe and every run: no exporter endpoint, a
+ * placeholder model key, and Python's set order fixed (the frameworks' messages print sets).
+ */
+const PROBE_ENVIRONMENT = {
+  LANG: 'C.UTF-8',
+  PYTHONDONTWRITEBYTECODE: '1',
+  PYTHONHASHSEED: '0',
+  OTEL_SDK_DISABLED: 'true',
+  OPENAI_API_KEY: 'sk-loopscope-fixtures-offline',
+};
+const STARTUP_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * Sends requests through the framework's real API, all in one probe process (a batch: the
+ * framework is imported once), and returns what it did with each, in order.
+ * @throws LoopscopeError INTERNAL naming the probe's exit status and stderr when it does not print one result per request.
+ */
+export async function runAnswerProbes(options: { probe: AnswerProbeRunner; requests: readonly ProbeRequest[] }): Promise<ProbeResult[]> {
+  const { probe, requests } = options;
+  const child = spawn(probe.command, [probe.script], {
+    cwd: probe.app.folder,
+    env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), ...PROBE_ENVIRONMENT } as Record<string, string> as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    timeout: STARTUP_TIMEOUT_MS + REQUEST_TIMEOUT_MS * requests.length,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdin.end(JSON.stringify({ batch: requests }));
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  const lines = stdout.split('\n').filter((line) => line.startsWith('{'));
+  const where = `scripts/fixtures/frameworks/${probe.app.framework}/${probe.script}`;
+  if (status !== 0 || lines.length !== requests.length) {
+    throw new LoopscopeError('INTERNAL', `${where} printed ${lines.length} result(s) for ${requests.length} request(s), exit ${status}:\n${stderr.slice(-3000)}`);
+  }
+  return lines.map((line, index) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new LoopscopeError('INTERNAL', `${where}: result ${index + 1} is not JSON: ${line.slice(0, 200)}`, { cause: error });
+    }
+    const parsed = ProbeResultSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new LoopscopeError('INTERNAL', `${where}: result ${index + 1} breaks the protocol: ${issue?.message} at ${issue?.path.join('.')}`, { cause: parsed.error });
+    }
+    return parsed.data;
+  });
 }

@@ -19,7 +19,7 @@ import type { Span } from '../../spans/span';
 import type { AppContext } from '../app-context-ports';
 import { checkResumeFromTrace, resumeFromTrace } from '../services/resume-service';
 import { runEnded } from '../testing/runner-context';
-import { ANSWERED_BY_HAND_ATTRIBUTE } from '../../runner/step-protocol';
+import { ANSWERED_BY_HAND_ATTRIBUTE } from '../../runtimes/genkit-js/read/loopscope-markers';
 import { decidePause, setBreakpoints, stopRun } from '../services/run-service';
 import { listRuntimes, runInRuntime, type Attachment } from './attach-service';
 import { startAttachedStepRun } from './attached-generate';

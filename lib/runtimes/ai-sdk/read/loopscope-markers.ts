@@ -3,10 +3,10 @@
  * `execute_tool` spans while stepping — lib/runtimes/ai-sdk/run/step-hooks.ts; the dialect reads
  * them). The spans themselves are the SDK's: stepping adds attributes, never spans.
  */
-import { HAND_WRITTEN_MODEL } from '../../genkit-js/read/loopscope-markers';
+import { HAND_WRITTEN_MODEL, isLoopscopeModel } from '../../genkit-js/read/loopscope-markers';
 
-/** The name a hand-written answer's model goes by, for both runtimes (`gen_ai.response.model` of its `chat` span). */
-export { HAND_WRITTEN_MODEL };
+/** The name a hand-written answer's model goes by, for both runtimes (`gen_ai.response.model` of its `chat` span); the models Loopscope defines. */
+export { HAND_WRITTEN_MODEL, isLoopscopeModel };
 
 export const AI_SDK_STEP_MARKERS = {
   /** On a `chat` span: the model was not called; the answer was written by hand at a pause. */

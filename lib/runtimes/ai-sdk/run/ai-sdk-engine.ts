@@ -13,9 +13,11 @@ import { providerEndpointOf } from '../../../runner/provider-endpoint';
 import type { EngineLoadOptions, LoadedEngine, RunnerEngine } from '../../../runner/runner-engine';
 import { AI_SDK_DIALECT_ID } from '../read/dialect-id';
 import type { AiSdkRecording } from '../read/recording';
+import { aiSdkSpanStarts } from './ai-sdk-span-starts';
 
 export const aiSdkEngine: RunnerEngine = {
   runtime: AI_SDK_DIALECT_ID,
+  spanStarts: aiSdkSpanStarts,
   async load(options: EngineLoadOptions): Promise<LoadedEngine> {
     const [{ registerTelemetry }, { OpenTelemetry }, { loadAiSdkTools, aiSdkToolInfos }, { runAiSdkGenerate }, { checkAiSdkScenario }, { checkAiSdkDecision }, { toolSetOf }] = await Promise.all([
       import('ai'),

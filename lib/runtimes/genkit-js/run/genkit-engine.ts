@@ -9,11 +9,18 @@ import { scriptedModelName } from '../../../contract/scenario';
 import type { EngineLoadOptions, LoadedEngine, RunnerEngine } from '../../../runner/runner-engine';
 import type { ReplayCommand } from '../../../runner/runner-protocol';
 import { GENKIT_DIALECT_ID } from '../read/dialect-id';
+import { HAND_WRITTEN_MODEL } from '../read/loopscope-markers';
 import type { Recording } from '../read/recording';
+import { genkitSpanStarts } from './genkit-span-starts';
 
 export const genkitJsEngine: RunnerEngine = {
   runtime: GENKIT_DIALECT_ID,
+  spanStarts: genkitSpanStarts,
   async load(options: EngineLoadOptions): Promise<LoadedEngine> {
+    // genkit would start its own SDK (an older OTel generation) at its first span. It reads this
+    // switch only there, so turning it off before genkit is imported is in time.
+    const { disableGenkitOTelInitialization } = await import('genkit/tracing');
+    disableGenkitOTelInitialization();
     // genkit is imported only now, after the runner's telemetry started: its tracer binds to that provider.
     const [{ genkit }, { loadToolModules }, { isGenkitScenario }, { defineScriptedModel }, { runGenerate }, stepping, { providerPlugins }] = await Promise.all([
       import('genkit/beta'),
@@ -60,7 +67,7 @@ export const genkitJsEngine: RunnerEngine = {
        */
       async warmUp() {
         try {
-          await ai.generate({ model: stepping.HAND_WRITTEN_MODEL, prompt: 'warm-up', config: { parts: [{ text: 'ready' }] } });
+          await ai.generate({ model: HAND_WRITTEN_MODEL, prompt: 'warm-up', config: { parts: [{ text: 'ready' }] } });
         } catch (error) {
           // Not being warm only makes the first run slower.
           console.error(`runner: the warm-up generate failed: ${error instanceof Error ? error.message : String(error)}`);

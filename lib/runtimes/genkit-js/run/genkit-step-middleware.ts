@@ -9,9 +9,8 @@ import { generateMiddleware, ToolInterruptError, type GenkitBeta } from 'genkit/
 // The middleware's name is part of the attach wire (the server names it in a generate's `use`).
 import { STEP_MIDDLEWARE } from '../../../contract/attach-step';
 import type { RunStepper } from '../../../runner/run-stepper';
-import { ANSWERED_BY_HAND_ATTRIBUTE, HAND_WRITTEN_MODEL, type PauseAction, type PauseDecision, type PauseInfo } from '../../../runner/step-protocol';
-
-export { HAND_WRITTEN_MODEL } from '../../../runner/step-protocol';
+import type { PauseAction, PauseDecision, PauseInfo } from '../../../runner/step-protocol';
+import { ANSWERED_BY_HAND_ATTRIBUTE, HAND_WRITTEN_MODEL } from '../read/loopscope-markers';
 
 /** What genkit can do at its pauses: a model answer replaced; a tool's input edited, answered, interrupted (a real genkit interrupt) or failed. */
 const GENKIT_MODEL_ACTIONS: PauseAction[] = ['continue', 'replace-answer'];

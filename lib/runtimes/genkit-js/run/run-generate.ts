@@ -7,7 +7,7 @@ import { stepHooks } from './genkit-step-middleware';
 import { STEP_MIDDLEWARE } from '../../../contract/attach-step';
 import type { RunStepper } from '../../../runner/run-stepper';
 import { scriptedModelName, type GenkitScenario } from '../../../runner/scenario';
-import { withToolRequest } from '../../../runner/tool-request-context';
+import { withToolRequest } from './tool-request-context';
 import { ToolDeadlines } from '../../../runner/tool-deadlines';
 
 class ToolTimeoutError extends Error {

@@ -1,7 +1,7 @@
 /**
  * Google ADK's rules for answering a paused run (google-adk 2.13), each checked against ADK itself
  * by the answer probe (scripts/fixtures/frameworks/google-adk/probe_answer.py; the table in
- * docs/guides/google-adk.md; resume-rules.capture.test.ts sends every answer through ADK). The
+ * docs/guides/google-adk.md; answer-probes.capture.test.ts sends every answer through ADK). The
  * caller continues the run with one `Runner.run_async` on the same session whose message holds a
  * `FunctionResponse` per answered call:
  * - a confirmation (`require_confirmation`, `request_confirmation`) is answered by a response to

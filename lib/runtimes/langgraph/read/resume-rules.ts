@@ -1,7 +1,7 @@
 /**
  * LangGraph's rules for answering a paused run (langgraph 1.2), each checked against LangGraph
  * itself by the answer probe (scripts/fixtures/frameworks/langgraph/probe_answer.py; the table in
- * docs/guides/langgraph.md; resume-rules.capture.test.ts sends every answer through LangGraph). The
+ * docs/guides/langgraph.md; answer-probes.capture.test.ts sends every answer through LangGraph). The
  * caller resumes with `graph.invoke(Command(resume={interrupt id: value, …}), config)` on the
  * paused thread:
  * - with several interrupts pending, every key must be a pending interrupt's id — an unknown id, or

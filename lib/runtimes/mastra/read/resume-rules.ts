@@ -1,7 +1,7 @@
 /**
  * Mastra's rules for answering a paused run, as Mastra applies them (docs/guides/mastra.md,
  * "Answering a pause"; each rule checked against Mastra itself by the answer probes in
- * scripts/fixtures/frameworks/mastra/probe-results.json). A run pauses on one call at a time and
+ * lib/runtimes/mastra/__fixtures__/answer-probes.json). A run pauses on one call at a time and
  * is answered by one call of the agent with the run's id: `approveToolCall({ runId, toolCallId })`,
  * `declineToolCall({ runId, toolCallId, reason })`, or `resumeStream(data, { runId, toolCallId })`.
  *

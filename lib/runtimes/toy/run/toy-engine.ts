@@ -9,7 +9,7 @@ import type { GenerateCommand } from '../../../runner/runner-protocol';
 import { traceGenerate, type SpanRef } from '../../../runner/answer-link';
 import { scriptedModelName } from '../../../contract/scenario';
 import { TOY_DIALECT_ID } from '../read/dialect-id';
-import type { ToyMessage } from '../read/toy-words';
+import { TOY, type ToyMessage } from '../read/toy-words';
 import type { ToyRecording } from '../read/recording';
 import { playToyLoop, ToyLoopError } from './play-toy-loop';
 import { scriptedToyModel, TOY_SCENARIOS, type ToyScenario } from './toy-scenarios';
@@ -44,6 +44,12 @@ async function generate({ scenario, command, abortSignal }: { scenario: ToyScena
 
 export const toyEngine: RunnerEngine = {
   runtime: TOY_DIALECT_ID,
+  spanStarts: {
+    // Its spans carry all of their words from the start: what a step is, its tool and request, its model.
+    attributes: [TOY.kind, TOY.tool, TOY.ref, TOY.model],
+    // Its model and its tools are its own functions (toy-tools.ts), never code from tools/.
+    runsCode: () => false,
+  },
   async load(): Promise<LoadedEngine> {
     const scenarios = new Map(TOY_SCENARIOS.map((scenario) => [scenario.name, scenario]));
     return {

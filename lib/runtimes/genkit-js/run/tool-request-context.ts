@@ -1,4 +1,4 @@
-import { ContextSlot } from './context-slot';
+import { ContextSlot } from '../../../runner/context-slot';
 
 /** The tool request being executed, for the tool span that is about to start. */
 export interface ToolRequestInfo {
@@ -13,7 +13,8 @@ export interface ToolRequestInfo {
 /**
  * genkit writes a span's `genkit:input` only when the span ends, and never records the
  * request's `ref`. A span that never ends (the runner died, the tool hung) would lose both,
- * so the tool request is carried to the span-start hook in the active context (context-slot.ts).
+ * so the tool request is carried to the tool span's start (genkit-span-starts.ts) in the active
+ * context (lib/runner/context-slot.ts).
  */
 export const toolRequestContext = new ContextSlot<ToolRequestInfo>('tool-request');
 
