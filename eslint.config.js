@@ -56,7 +56,7 @@ const UNUSED = {
 
 export default [
   {
-    ignores: ['node_modules/', '.next/', '.loopscope/', '.loopscope-e2e/', '.loopscope-test/', 'traces/', 'test-results/', 'playwright-report/', 'bench/results/', 'next-env.d.ts'],
+    ignores: ['node_modules/', '.next/', '.next-package/', 'dist/', '.loopscope/', '.loopscope-e2e/', '.loopscope-test/', 'traces/', 'test-results/', 'playwright-report/', 'bench/results/', 'next-env.d.ts'],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },

@@ -1,6 +1,9 @@
-/** Starts the runner with the server, so the first run does not wait for its cold start (~1.5 s). */
+/**
+ * Starts the runners with the server, so the first run does not wait for their cold start
+ * (~1.5 s); when the server started the developer's app, once it attached (lib/server/runners/start-runners.ts).
+ */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { getAppContext } = await import('./lib/server/app-context');
-  getAppContext().supervisor.start();
+  const [{ getAppContext }, { startRunners }] = await Promise.all([import('./lib/server/app-context'), import('./lib/server/runners/start-runners')]);
+  startRunners(getAppContext());
 }

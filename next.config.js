@@ -1,12 +1,23 @@
+import { readFileSync } from 'node:fs';
+
+/** The package build's settings (lib/install/entry-points.json, "web"). */
+const web = JSON.parse(readFileSync(new URL('./lib/install/entry-points.json', import.meta.url), 'utf8')).web;
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // No "powered by" header; nothing about the server leaks to a page.
   poweredByHeader: false,
+  // The package build (scripts/build-package.ts) takes from the standalone output the few files
+  // of Next's runtime the production server needs, so an installed Loopscope ships no compiler.
+  // Into a folder of its own: a server running from .next (the e2e tests' one) keeps its build.
+  ...(process.env.LOOPSCOPE_PACKAGE_BUILD === '1' ? { output: 'standalone', distDir: web.buildDir } : {}),
   // Genkit and OpenTelemetry stay plain Node modules loaded at run time, not bundled.
   serverExternalPackages: ['genkit', '@genkit-ai/core', '@genkit-ai/ai', '@opentelemetry/sdk-node', 'tsx'],
   // The proxy buffers request bodies and would cut OTLP exports at its 10 MB default; the
   // receiver's own limit (32 MiB) answers 413 past that.
-  experimental: { proxyClientMaxBodySize: '33mb' },
+  // isrFlushToDisk false: the server writes no cache into its build folder, which in an
+  // installed package is inside node_modules (the prerendered /icon.svg landed there).
+  experimental: { proxyClientMaxBodySize: '33mb', isrFlushToDisk: false },
   // Type errors fail the build (next build type-checks the whole project).
   typescript: { ignoreBuildErrors: false },
 };

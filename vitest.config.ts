@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // `import … from 'loopscope'` in the clone's own tests: package.json's "loopscope-source"
+  // export condition names the TypeScript source (the package's dist/ exists only once packed).
+  resolve: { conditions: ['loopscope-source'] },
+  ssr: { resolve: { conditions: ['loopscope-source'] } },
   test: {
     include: ['lib/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',

@@ -1,7 +1,8 @@
 /**
- * The library entry (package.json `exports["."]` → lib/index.ts) imported by the package's
- * name, as docs/architecture.md's "Contracts" promise: `loadTraceFile(path) → Promise<Span[]>` and
- * `buildRunGraph(spans) → RunGraph`.
+ * The library entry (package.json `exports["."]` → lib/index.ts in the clone, through the
+ * `loopscope-source` condition; dist/lib/index.js in the package, which e2e/package.spec.ts
+ * imports in a developer's project) imported by the package's name, as docs/architecture.md's
+ * "Contracts" promise: `loadTraceFile(path) → Promise<Span[]>` and `buildRunGraph(spans) → RunGraph`.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -20,11 +21,11 @@ describe("import … from 'loopscope'", () => {
     expect(Object.keys(graph).sort()).toEqual(['edges', 'generates', 'nodes', 'summary']);
   });
 
-  it('resolves through package.json exports in plain Node too (with tsx: the entry is TypeScript source)', () => {
+  it('resolves through package.json exports in plain Node too (in the clone: tsx and the loopscope-source condition)', () => {
     const script = `import { loadTraceFile, buildRunGraph } from 'loopscope';
 const graph = buildRunGraph(await loadTraceFile(${JSON.stringify(TRACE)}));
 process.stdout.write(JSON.stringify(graph.summary));`;
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { cwd: PROJECT_DIR, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(process.execPath, ['--conditions=loopscope-source', '--import', 'tsx', '--input-type=module', '--eval', script], { cwd: PROJECT_DIR, encoding: 'utf8', timeout: 60_000 });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ traces: 2, generates: 2, interrupts: 1 });

@@ -10,9 +10,10 @@
  * (lib/server/http/start-http-servers.ts). Settings: docs/settings.md.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -27,17 +28,19 @@ function fail(message) {
   process.exit(2);
 }
 
-// tsx loads only these TypeScript modules (a scoped loader): Next's own code runs untouched.
-const { tsImport } = await import('tsx/esm/api');
-const load = (file) => tsImport(path.join(projectDir, file), import.meta.url);
-const { planListen } = await load('lib/server/http/listen-plan.ts');
-const { startHttpServers } = await load('lib/server/http/start-http-servers.ts');
-const { readHttpTimeouts, readForwarding } = await load('lib/server/http/server-config.ts');
-const { createOtlpFastPath } = await load('lib/server/http/otlp-fast-path.ts');
-const { createRunsFastPath } = await load('lib/server/http/runs-fast-path.ts');
-const { createEventsFastPath } = await load('lib/server/http/events-fast-path.ts');
-const { existingAppContext } = await load('lib/server/app-context-holder.ts');
-const { createReflectionDoor } = await load('lib/server/attach/reflection-door.ts');
+// lib/server's part of this script (lib/server/server-entry.ts): in a clone its TypeScript source
+// through tsx, a scoped loader (Next's own code runs untouched); in the installed package its
+// bundle, with no TypeScript loader at all (lib/install/loopscope-install.ts).
+const entryPoints = JSON.parse(readFileSync(path.join(projectDir, 'lib/install/entry-points.json'), 'utf8'));
+const serverSource = path.join(projectDir, entryPoints.programs.sources.server);
+const server = existsSync(serverSource)
+  ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(serverSource).href, import.meta.url)
+  : await import(pathToFileURL(path.join(projectDir, entryPoints.programs.bundleDir, 'server.js')).href);
+const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createEventsFastPath, existingAppContext, getAppContext, createReflectionDoor } = server;
+const install = server.loopscopeInstall(projectDir);
+// The Next app: built in the clone's .next/ (npm run build); prebuilt in the package's dist/web/,
+// beside the part of Next's runtime it needs (scripts/build-package.ts).
+const nextDir = install.mode === 'source' ? projectDir : path.join(projectDir, entryPoints.web.bundleDir);
 
 const port = Number(option('--port') ?? process.env.PORT ?? DEFAULT_PORT);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`"${option('--port') ?? process.env.PORT}" is not a port number.`);
@@ -53,8 +56,14 @@ try {
 } catch (error) {
   fail(error.message);
 }
-if (!existsSync(path.join(projectDir, '.next', 'BUILD_ID'))) {
-  fail('no production build found. Run `npm run build` first (or `npm run serve` to install, build and start).');
+// Next's distDir: .next in a clone, the package build's own folder in the package (next.config.js).
+const distDir = path.join(nextDir, install.mode === 'source' ? '.next' : entryPoints.web.buildDir);
+if (!existsSync(path.join(distDir, 'BUILD_ID'))) {
+  fail(
+    install.mode === 'source'
+      ? 'no production build found. Run `npm run build` first (or `npm run serve` to install, build and start).'
+      : `this Loopscope package has no prebuilt web app (${distDir} is missing): it was packed without its build; reinstall it from a tarball made by \`npm pack\` in a clone.`,
+  );
 }
 
 // Before Next loads: every bundle of the server (proxy, route handlers, instrumentation)
@@ -64,14 +73,18 @@ Object.assign(process.env, { PORT: String(port), LOOPSCOPE_TOKEN: token, NODE_EN
 if (plan.extraHost) process.env.LOOPSCOPE_EXTRA_HOST = plan.extraHost;
 else delete process.env.LOOPSCOPE_EXTRA_HOST;
 
-const { default: next } = await import('next');
-const app = next({ dev: false, dir: projectDir, hostname: '127.0.0.1', port });
-// prepare() loads the build and runs instrumentation.ts, which starts the runner.
-await app.prepare();
+// The process-wide context first (the store, the runners' supervisor, the app to attach), made by
+// this script's copy of lib/server; then the server listens and the app starts, and only then is
+// Next loaded: the app boots (≈1 s of genkit) while Next loads its build, not after
+// (bench/package.bench.ts times it). A request that comes before the build is loaded waits for it.
+// prepare() runs instrumentation.ts, which finds this context and starts the runners.
+const context = getAppContext();
+let resolveHandler;
+const nextHandler = new Promise((resolve) => (resolveHandler = resolve));
 let servers;
 try {
   // POST /v1/traces, POST /api/runs and the event stream are answered here, before Next, with
-  // the context instrumentation.ts made (lib/server/http/otlp-fast-path.ts, runs-fast-path.ts,
+  // the process-wide context (lib/server/http/otlp-fast-path.ts, runs-fast-path.ts,
   // events-fast-path.ts); every other request goes to Next.
   const guard = { port, token, extraHost: plan.extraHost };
   const otlp = createOtlpFastPath({ context: existingAppContext, guard });
@@ -80,15 +93,35 @@ try {
   const stream = createEventsFastPath({ context: existingAppContext, guard });
   // The WebSocket the app `loopscope start -- <cmd>` runs dials in on (genkit's reflection API v2).
   const upgrade = createReflectionDoor({ attachment: () => existingAppContext()?.attachment, guard });
-  servers = await startHttpServers({ handle: app.getRequestHandler(), port, plan, timeouts: readHttpTimeouts(), direct, stream, upgrade });
+  const handle = (request, response) => nextHandler.then((handler) => handler(request, response));
+  servers = await startHttpServers({ handle, port, plan, timeouts: readHttpTimeouts(), direct, stream, upgrade });
 } catch (error) {
   console.error(`loopscope: cannot listen on port ${port}: ${error.message}`);
   process.exit(1);
 }
-// Started only now: the app dials in to this port as it starts (lib/server/attach/attach-service.ts createAttachment).
-const attachment = existingAppContext()?.attachment;
-if (attachment) attachment.app?.start();
-else if (process.env.LOOPSCOPE_APP_COMMAND) console.error('loopscope: the app was not started: the server made no context (instrumentation.ts did not run).');
+// Started once the server listens: the app dials in to this port as it starts (genkit Go panics
+// when that fails; lib/server/attach/attach-service.ts createAttachment).
+context.attachment.app?.start();
+
+let app;
+try {
+  let next;
+  if (install.mode === 'source') next = (await import('next')).default;
+  else {
+    // The package's Next is the traced runtime beside its build (not a dependency of the developer's
+    // project), which has no config loader: like Next's own standalone server, it is handed the
+    // config the build serialized.
+    process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(JSON.parse(readFileSync(path.join(distDir, 'required-server-files.json'), 'utf8')).config);
+    next = createRequire(path.join(nextDir, 'package.json'))('next');
+  }
+  app = next({ dev: false, dir: nextDir, hostname: '127.0.0.1', port });
+  await app.prepare();
+  resolveHandler(app.getRequestHandler());
+} catch (error) {
+  console.error(`loopscope: the web app could not be loaded from ${distDir}: ${error.message}`);
+  await context.attachment.app?.stop();
+  process.exit(1);
+}
 
 let stopping = false;
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
@@ -98,11 +131,12 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
     // The runner exits by itself when its IPC channel closes with this process.
     const exit = () => process.exit(code);
     setTimeout(exit, 3_000).unref();
-    servers.close().then(() => app.close()).finally(exit);
+    servers.close().then(() => app?.close()).finally(exit);
   });
 }
 
 const base = `http://127.0.0.1:${port}`;
+const paths = server.loopscopePaths({ install, workDir: path.resolve(process.env.LOOPSCOPE_APP_CWD ?? projectDir), environment: process.env });
 const ipv6 = servers.listening.includes('::1') || servers.listening.includes('::');
 const ipv6Problem = servers.unavailable.find((entry) => entry.address === '::1');
 console.log(
@@ -114,7 +148,7 @@ console.log(
     `  ➜ OTLP:    OTEL_EXPORTER_OTLP_ENDPOINT=${base}   (traces go to ${base}/v1/traces)`,
     ipv6 ? `  ➜ IPv6:    http://[::1]:${port} and localhost work too` : `  ➜ IPv6:    not listening on [::1] (${ipv6Problem?.reason ?? 'not bound'}); use 127.0.0.1`,
     ...(plan.extraHost ? [`  ➜ Exposed: http://${plan.extraHost}:${port}  (--dangerously-expose-to-network)`] : []),
-    `  ➜ Data:    ${process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope/'} (captured) · traces/ (saved)`,
+    `  ➜ Data:    ${paths.dataDir} (captured) · ${paths.savedDir} (saved)`,
     ...(process.env.LOOPSCOPE_APP_COMMAND ? [`  ➜ App:     ${JSON.parse(process.env.LOOPSCOPE_APP_COMMAND).join(' ')}  (in ${process.env.LOOPSCOPE_APP_CWD}; output prefixed [app]; GENKIT_ENV=dev, GENKIT_TELEMETRY_SERVER=${base}/genkit; its reflection API connects to Loopscope, no port of its own)`] : []),
     ...(process.env.LOOPSCOPE_APP_CWD ? [`  ➜ Attach:  genkit apps running in dev mode under ${process.env.LOOPSCOPE_APP_CWD} (.genkit/runtimes/): ${base}/apps`] : []),
     ...(forwarding ? [`  ➜ Forward: every received span also goes to ${forwarding.url} (LOOPSCOPE_FORWARD_OTLP)`] : []),

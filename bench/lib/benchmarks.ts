@@ -23,6 +23,7 @@ export const BENCHMARKS = [
   'ingest-throughput',
   'graph-browser',
   'home-list',
+  'package',
 ] as const;
 
 export type BenchmarkName = (typeof BENCHMARKS)[number];

@@ -80,6 +80,7 @@ Options:
   --json      print Graph JSON ({summary, generates, nodes, edges})
   --verbose   print stack traces of errors
   --help      this text
+  --version   Loopscope's version (bin/loopscope.js answers it)
 `;
 
 class UsageError extends Error {}

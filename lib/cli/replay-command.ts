@@ -6,13 +6,13 @@
  * replay matches the recording, 1 when it diverges (the first divergence printed: which call,
  * which field).
  */
-import path from 'node:path';
 import { LoopscopeError } from '../errors';
 import { renderReplayText } from '../replay/replay-report';
 import { driverOf } from '../runtimes/drivers';
 import { readReplayable } from '../runtimes/read-recording';
 import { loadTraceFile } from '../store/load-trace-file';
 import type { Span } from '../spans/span';
+import { cliInstall, cliPaths } from './cli-paths';
 
 /** Runs `loopscope replay` and returns its exit code; `write` receives what goes to stdout. */
 export async function replayCommand({ files, flags, write }: { files: string[]; flags: Set<string>; write: (text: string) => void }): Promise<number> {
@@ -20,13 +20,17 @@ export async function replayCommand({ files, flags, write }: { files: string[]; 
   const spans: Span[] = [];
   for (const file of files) spans.push(...(await loadTraceFile(file)));
   const read = readReplayable(spans);
+  const install = cliInstall();
+  const paths = cliPaths(install);
   const replay = driverOf(read.runtime)?.replay;
   if (!replay?.replayHere) throw new LoopscopeError('FAILED_PRECONDITION', `Recordings of ${read.runtime} cannot be replayed from the command line.`);
   const report = await replay.replayHere({
     recording: read.recording,
     mode: flags.has('--lenient') ? 'lenient' : 'strict',
     liveTools: flags.has('--live-tools'),
-    toolsDir: path.resolve(process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools'),
+    toolsDir: paths.toolsDir,
+    projectDir: install.root,
+    dataDir: paths.dataDir,
     warn: (text) => process.stderr.write(text),
     receiveSpans: async () => (await import('../server/ingest/loopback-receiver')).startLoopbackReceiver(),
   });

@@ -12,6 +12,7 @@ import { driverOf } from '../runtimes/drivers';
 import { readReplayable } from '../runtimes/read-recording';
 import { loadTraceFile } from '../store/load-trace-file';
 import type { Span } from '../spans/span';
+import { cliPaths } from './cli-paths';
 
 /** The value of `--out FILE` or `--out=FILE`, if given. */
 function outOption(argv: string[]): string | undefined {
@@ -32,7 +33,7 @@ export async function reproCommand(options: { argv: string[]; files: string[]; f
   const repro = driverOf(read.runtime)?.repro;
   if (!repro) throw new LoopscopeError('FAILED_PRECONDITION', `Recordings of ${read.runtime} cannot be exported as a repro.`);
   const localTools = flags.has('--local-tools')
-    ? { toolsDirectory: path.resolve(process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools'), fromDirectory: path.resolve(out ? path.dirname(out) : '.'), warn }
+    ? { toolsDirectory: cliPaths().toolsDir, fromDirectory: path.resolve(out ? path.dirname(out) : '.'), warn }
     : undefined;
   const fileName = out ? path.basename(out) : repro.fileName(files[0]);
   const text = await repro.write({ recording: read.recording, source: files.join(', '), fileName, localTools });

@@ -23,6 +23,7 @@ import { resumeContextFrom, type ResumeContext } from '../runtimes/resume-contex
 import { LoopscopeError } from '../errors';
 import { loadTraceFile } from '../store/load-trace-file';
 import { DIALECTS, dialectTitle } from '../runtimes/index';
+import { cliInstall, cliPaths } from './cli-paths';
 import { storeNewTrace } from './store-new-trace';
 
 export interface ResumeCommandOptions {
@@ -39,14 +40,15 @@ export interface ResumeCommandOptions {
 
 /** Where things live, from the same settings the server and the runner read. */
 function settings() {
-  const projectDir = process.cwd();
-  const toolsDir = path.resolve(projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools');
+  const install = cliInstall();
+  const { toolsDir, dataDir, savedDir } = cliPaths(install);
   return {
-    projectDir,
+    /** Loopscope's own folder (go/runner, tools/go). */
+    projectDir: install.root,
     toolsDir,
-    scenariosDir: path.resolve(projectDir, process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios')),
-    dataDir: path.resolve(projectDir, process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope'),
-    savedDir: path.resolve(projectDir, process.env.LOOPSCOPE_TRACES_DIR ?? 'traces'),
+    scenariosDir: path.resolve(process.env.LOOPSCOPE_SCENARIOS_DIR ?? path.join(toolsDir, 'scenarios')),
+    dataDir,
+    savedDir,
     toolTimeoutMs: Number(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS ?? 30_000),
     // A running server on this machine (docs/settings.md: PORT, default 4747) stores the trace itself.
     serverUrl: `http://127.0.0.1:${Number(process.env.PORT) > 0 ? Number(process.env.PORT) : 4747}`,

@@ -8,13 +8,15 @@
  * already running in dev mode in that folder's project (their `.genkit/runtimes/*.json`), and in
  * each `--attach` folder.
  *
- * The server is a child process (not this one, which has tsx registered for every module: Next's
- * own code must load untouched); signals are passed on and its exit code is this command's.
+ * In a clone the server is a child process (not this one, which has tsx registered for every
+ * module: Next's own code must load untouched); signals are passed on and its exit code is this
+ * command's. In the installed package (no tsx anywhere) it runs in this process.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { ATTACH_ENVIRONMENT } from '../server/attach/attach-service';
+import { cliInstall } from './cli-paths';
 
 export class StartUsageError extends Error {}
 
@@ -51,7 +53,10 @@ export function parseStartArguments(argv: readonly string[]): StartArguments {
 /** Runs the server with the app until the server exits; returns its exit code. */
 export function runStartCommand(options: { argv: readonly string[]; environment: NodeJS.ProcessEnv }): Promise<number> {
   const parsed = parseStartArguments(options.argv);
-  const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  // The server runs in Loopscope's own folder (the clone, or the installed package): its
+  // scripts/start.js, its build, and its runner are there; the app runs in the caller's folder.
+  const install = cliInstall();
+  const projectDir = install.root;
   // npm run changes the working directory to the package; INIT_CWD is where the user typed the command.
   const callerDir = options.environment.INIT_CWD ?? process.cwd();
   const environment: NodeJS.ProcessEnv = {
@@ -62,6 +67,7 @@ export function runStartCommand(options: { argv: readonly string[]; environment:
   if (parsed.command.length > 0) environment[ATTACH_ENVIRONMENT.command] = JSON.stringify(parsed.command);
   else delete environment[ATTACH_ENVIRONMENT.command];
   const args = [path.join(projectDir, 'scripts/start.js'), ...(parsed.port ? ['--port', parsed.port] : [])];
+  if (install.mode === 'package') return runServerHere({ projectDir, environment, args });
   const server = spawn(process.execPath, args, { cwd: projectDir, env: environment, stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => () => server.kill(signal);
   const onInt = forward('SIGINT');
@@ -75,4 +81,19 @@ export function runStartCommand(options: { argv: readonly string[]; environment:
       resolve(code ?? (signal === 'SIGINT' ? 130 : 143));
     });
   });
+}
+
+/**
+ * The installed package registers no TypeScript loader in this process, so its server runs here
+ * rather than in a child: one Node start fewer between `npx loopscope start` and the app attached
+ * (bench/package.bench.ts). scripts/start.js sees what a child would (its arguments, environment
+ * and working folder); it handles the signals and ends the process itself, so this never resolves.
+ */
+async function runServerHere(options: { projectDir: string; environment: NodeJS.ProcessEnv; args: string[] }): Promise<number> {
+  for (const key of Object.keys(process.env)) if (!(key in options.environment)) delete process.env[key];
+  Object.assign(process.env, options.environment);
+  process.chdir(options.projectDir);
+  process.argv = [process.argv[0], ...options.args];
+  await import(pathToFileURL(options.args[0]).href);
+  return new Promise<number>(() => undefined);
 }

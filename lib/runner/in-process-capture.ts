@@ -4,13 +4,23 @@
  *
  * Call `startInProcessCapture()` BEFORE genkit is imported: genkit's tracer binds to the global
  * provider it finds on first use, and `enableTelemetry` after the first action does nothing
- * (docs/interrupt-model.md §5). Everything here is imported lazily so that modules which only read
- * traces (the `graph` command) never pay for the SDK.
+ * (docs/interrupt-model.md §5). Its callers import this module lazily (`import()`, the CLI's answer
+ * paths only), so that modules which only read traces (the `graph` command) never pay for the SDK;
+ * its own imports are static: bundled into the installed package (scripts/build-package.ts), an
+ * `import()` of a CommonJS package such as the OpenTelemetry SDK yields only `default` (esbuild's
+ * code splitting), and named exports read from it were undefined.
  */
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { LoopscopeError } from '../errors';
 import { decodeOtlpJson } from '../spans/otlp-json';
 import { parseJsonLimited } from '../spans/parse-json-limited';
 import type { Span } from '../spans/span';
+import { AnswerLinkProcessor } from './answer-link';
 
 export interface CapturedSpans {
   spans: Span[];
@@ -30,21 +40,11 @@ export interface InProcessCapture {
  * every genkit span becomes the root of its own trace.
  */
 export async function startInProcessCapture(options: { serviceName: string }): Promise<InProcessCapture> {
-  const [{ context, trace }, { AsyncLocalStorageContextManager }, { resourceFromAttributes }, sdk, { JsonTraceSerializer }, { disableGenkitOTelInitialization }, { AnswerLinkProcessor }] =
-    await Promise.all([
-      import('@opentelemetry/api'),
-      import('@opentelemetry/context-async-hooks'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/otlp-transformer'),
-      import('genkit/tracing'),
-      import('./answer-link'),
-    ]);
   // Genkit would otherwise start its own SDK (an older OTel generation) on first use.
   disableGenkitOTelInitialization();
 
   let started = 0;
-  const counter: import('@opentelemetry/sdk-trace-base').SpanProcessor = {
+  const counter: SpanProcessor = {
     onStart: () => {
       started += 1;
     },
@@ -52,12 +52,12 @@ export async function startInProcessCapture(options: { serviceName: string }): P
     forceFlush: async () => undefined,
     shutdown: async () => undefined,
   };
-  const exporter = new sdk.InMemorySpanExporter();
-  const provider = new sdk.BasicTracerProvider({
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     // In memory, one export per span costs nothing and cannot be dropped: the drops seen with
     // a SimpleSpanProcessor come from too many OTLP/HTTP requests in flight (§5), not from here.
-    spanProcessors: [new AnswerLinkProcessor(), counter, new sdk.SimpleSpanProcessor(exporter)],
+    spanProcessors: [new AnswerLinkProcessor(), counter, new SimpleSpanProcessor(exporter)],
   });
   trace.setGlobalTracerProvider(provider);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

@@ -12,7 +12,12 @@ export interface AnswerHereOptions {
   context: ResumeContext;
   /** The answers, as the workbench sends them (the runtime takes the kinds it has). */
   request: ResumeFromTrace;
-  where: { projectDir: string; toolsDir: string; scenariosDir: string; toolTimeoutMs: number };
+  /**
+   * `projectDir` is Loopscope's own folder (a clone, or the installed package: go/runner,
+   * tools/go), `dataDir` its data folder (where the Go runner's binary is built: never inside an
+   * installed package).
+   */
+  where: { projectDir: string; dataDir: string; toolsDir: string; scenariosDir: string; toolTimeoutMs: number };
   /** An OTLP receiver on loopback, for a runtime that exports its spans from another process (the genkit Go runner). */
   receiveSpans: () => Promise<{ endpoint: string; token: string; spansOf(traceIds: readonly string[]): Promise<Span[]>; close(): Promise<void> }>;
   /** Warnings and unchecked parts, to stderr. */

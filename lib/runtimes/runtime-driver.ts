@@ -55,6 +55,10 @@ export interface ReplaySupport {
     mode: 'strict' | 'lenient';
     liveTools: boolean;
     toolsDir: string;
+    /** Loopscope's own folder (a clone, or the installed package): a runtime host's sources are there (go/runner, tools/go). */
+    projectDir: string;
+    /** Loopscope's data folder: what a runtime builds for this machine goes there (the Go runner's binary), never into the installed package. */
+    dataDir: string;
     warn: (text: string) => void;
     /** An OTLP receiver on loopback for a runtime that exports its spans from another process (the CLI's, lib/server/ingest/loopback-receiver.ts). */
     receiveSpans: () => Promise<{ endpoint: string; token: string; close(): Promise<void> }>;

@@ -109,6 +109,7 @@ function createAppContext(): AppContext {
   });
   const goRunner = new GoRunnerService({
     projectDir: config.projectDir,
+    dataDir: config.dataDir,
     otlpEndpoint: `http://127.0.0.1:${config.port}/v1/traces`,
     token: config.token,
     watchSources: true,

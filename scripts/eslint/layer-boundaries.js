@@ -32,6 +32,8 @@ export const LIB_LAYERS = [
   'lib/store',
   'lib/graph',
   'lib/replay',
+  // Where Loopscope's own files and data folders are (a clone or the installed package): imports no other layer.
+  'lib/install',
   'lib/runner',
   'lib/runtimes',
   'lib/server',

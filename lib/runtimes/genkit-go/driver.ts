@@ -3,6 +3,7 @@
  * (go/runner, built by the go toolchain), its recordings replay there with genkit Go's own loop,
  * and export as one Go program that needs only genkit Go.
  */
+import path from 'node:path';
 import { goResumeTarget } from './answer/resume-target';
 import type { RuntimeDriver } from '../runtime-driver';
 import { reproFileName } from '../../replay/repro-file-name';
@@ -32,12 +33,11 @@ export const genkitGoDriver: RuntimeDriver = {
     forkPoints: genkitForkPoints,
     read: ({ index, resumeOf }) => readGoRecording({ index, continuation: genkitContinuation(resumeOf) }),
     /** In a Go runner of this process's own; its spans go to a receiver the caller starts, and are dropped, as a JS replay's are. */
-    async replayHere({ recording, mode, liveTools, receiveSpans }) {
+    async replayHere({ recording, mode, liveTools, projectDir, dataDir, receiveSpans }) {
       const [{ buildGoRunner, startGoRunner }, { replayGoRecording }] = await Promise.all([import('./run/go-runner'), import('./replay/replay-go')]);
-      const projectDir = process.cwd();
       const receiver = await receiveSpans();
       try {
-        const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir }), projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token });
+        const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir, binary: path.join(dataDir, 'go-runner') }), projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token });
         try {
           return (await replayGoRecording(recording as Recording, { runner, mode, liveTools })).report;
         } finally {

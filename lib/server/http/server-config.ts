@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseOtlpHeaders } from '../ingest/otlp-forwarder';
 import { LoopscopeError } from '../../errors';
+import { loopscopeInstall } from '../../install/loopscope-install';
+import { loopscopePaths } from '../../install/loopscope-paths';
 
 export const DEFAULT_PORT = 4747;
 
@@ -43,16 +45,21 @@ export function serverPort(): number {
   return positiveNumber(process.env.PORT, DEFAULT_PORT);
 }
 
-/** Server settings from the environment (docs/settings.md: PORT, LOOPSCOPE_TOKEN, LOOPSCOPE_DATA_DIR, …). */
+/**
+ * Server settings from the environment (docs/settings.md). The server runs in Loopscope's own
+ * folder (a clone, or the installed package: lib/cli/start-command.ts starts it there); its
+ * folders come from lib/install/loopscope-paths.ts, relative settings from the folder
+ * `loopscope start` was typed in (LOOPSCOPE_APP_CWD).
+ */
 export function readServerConfig(): ServerConfig {
   const projectDir = process.cwd();
+  const workDir = path.resolve(/* turbopackIgnore: true */ process.env.LOOPSCOPE_APP_CWD ?? projectDir);
+  const paths = loopscopePaths({ install: loopscopeInstall(projectDir), workDir, environment: process.env });
   return {
     port: serverPort(),
     token: serverToken(),
     projectDir,
-    dataDir: path.resolve(/* turbopackIgnore: true */ projectDir, process.env.LOOPSCOPE_DATA_DIR ?? '.loopscope'),
-    savedDir: path.resolve(/* turbopackIgnore: true */ projectDir, process.env.LOOPSCOPE_TRACES_DIR ?? 'traces'),
-    toolsDir: path.resolve(/* turbopackIgnore: true */ projectDir, process.env.LOOPSCOPE_TOOLS_DIR ?? 'tools'),
+    ...paths,
     toolTimeoutMs: positiveNumber(process.env.LOOPSCOPE_TOOL_TIMEOUT_MS, 30_000),
     heartbeatTimeoutMs: positiveNumber(process.env.LOOPSCOPE_HEARTBEAT_TIMEOUT_MS, 5_000),
     runnerMemoryMb: positiveNumber(process.env.LOOPSCOPE_RUNNER_MEMORY_MB, 1_024),

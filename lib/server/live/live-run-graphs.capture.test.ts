@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../graph/build-run-graph';
 import { EventBus, type LiveEvent } from './event-bus';
@@ -43,7 +44,7 @@ beforeAll(async () => {
   bus.subscribe((event) => {
     if (event.type === 'graph') graphEvents.push(event);
   });
-  context = { store: harness.store, runs, supervisor: harness.supervisor, bus, liveGraphs, goRunner: new GoRunnerService({ projectDir: process.cwd(), otlpEndpoint: harness.endpoint, token: harness.token }) } as unknown as AppContext;
+  context = { store: harness.store, runs, supervisor: harness.supervisor, bus, liveGraphs, goRunner: new GoRunnerService({ projectDir: process.cwd(), dataDir: path.join(process.cwd(), '.loopscope'), otlpEndpoint: harness.endpoint, token: harness.token }) } as unknown as AppContext;
 });
 afterAll(async () => {
   context?.liveGraphs.close();

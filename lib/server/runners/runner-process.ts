@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { loopscopeInstall, programArguments } from '../../install/loopscope-install';
 import type { GenerateCommand, ReplayCommand, RunnerEvent, SpanStartEvent, ToolInfo } from '../../runner/runner-protocol';
 import type { Scenario } from '../../runner/scenario';
 import type { PauseInfo } from '../../runner/step-protocol';
@@ -103,18 +103,17 @@ export class RunnerProcess {
     settings: RunnerSpawnSettings,
     private readonly events: RunnerProcessEvents,
   ) {
-    const script = path.join(settings.projectDir, 'lib', 'runtimes', 'node-runner-main.ts');
-    // node + --import tsx (not the tsx CLI): the pid we hold is the runner's own, and it
-    // exits on IPC disconnect even if the server is SIGKILLed (docs/runtime-notes.md).
+    // node + --import tsx + the source in a clone, node + the bundle in the installed package
+    // (lib/install/loopscope-install.ts); never the tsx CLI: the pid we hold is the runner's own,
+    // and it exits on IPC disconnect even if the server is SIGKILLed (docs/runtime-notes.md).
+    const program = programArguments({ install: loopscopeInstall(settings.projectDir), program: 'runner' });
     this.child = spawn(
       process.execPath,
       [
         `--max-old-space-size=${settings.memoryLimitMb}`,
         // For benchmarks (bench/lib/bench-server.ts): a CPU profile of each runner, written when it exits.
         ...(process.env.LOOPSCOPE_RUNNER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOOPSCOPE_RUNNER_CPU_PROF}`] : []),
-        '--import',
-        'tsx',
-        /* turbopackIgnore: true */ script,
+        ...program,
       ],
       {
         cwd: settings.projectDir,

@@ -79,6 +79,8 @@ export class RunnerSupervisor {
   private watcher?: FSWatcher;
   private watchTimer?: NodeJS.Timeout;
   private stopped = true;
+  /** startAfter() waits for its signal: the first run starts the runners instead. */
+  private startPending = false;
   private catalog: RunnerCatalog = { toolsByRuntime: {}, models: [], scenarios: [], problems: [] };
   /** Signs AI SDK approvals (`experimental_toolApprovalSecret`); lives as long as this server, never written anywhere. */
   private readonly approvalSecret = randomBytes(32).toString('base64url');
@@ -106,6 +108,7 @@ export class RunnerSupervisor {
   }
 
   start(): void {
+    this.startPending = false;
     if (!this.stopped) return;
     this.stopped = false;
     if (this.options.watchTools && !this.watcher) this.watchTools();
@@ -270,7 +273,22 @@ export class RunnerSupervisor {
     return this.request({ type: 'replay', ...command });
   }
 
+  /**
+   * Starts the runners once `signal` settles, or at once when a run asks for one (or `start()`
+   * is called: the scenario list does) before that. For the server that starts the developer's
+   * app: the runners' warm-up, ≈1.5 s of CPU each, waits until the app's own start is done
+   * (start-runners.ts).
+   */
+  startAfter(signal: Promise<unknown>): void {
+    if (!this.stopped) return;
+    this.startPending = true;
+    void signal.finally(() => {
+      if (this.startPending) this.start();
+    });
+  }
+
   private async request(command: RunnerRequest): Promise<GenerateResult> {
+    if (this.startPending) this.start();
     const acquired = await this.pool.acquire(command.runId);
     if ('failure' in acquired) return { traceIds: [], failure: { message: acquired.failure, status: acquired.status ?? 'UNAVAILABLE' } };
     const { process, sharedWith } = acquired.assignment;
@@ -328,6 +346,7 @@ export class RunnerSupervisor {
   }
 
   async stop(): Promise<void> {
+    this.startPending = false;
     this.stopped = true;
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;

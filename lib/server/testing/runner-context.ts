@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { AppContext } from '../app-context-ports';
 import { GoRunnerService } from '../../runtimes/genkit-go/run/go-runner-service';
@@ -17,7 +18,7 @@ export function useRunnerContext(): { readonly harness: CaptureHarness; readonly
     holder.harness = await startCaptureHarness();
     expect(await holder.harness.supervisor.whenReady()).toBe(true);
     const runs = new RunRegistry(() => undefined);
-    const goRunner = new GoRunnerService({ projectDir: process.cwd(), otlpEndpoint: holder.harness.endpoint, token: holder.harness.token, ...goStepEvents({ runs }) });
+    const goRunner = new GoRunnerService({ projectDir: process.cwd(), dataDir: path.join(process.cwd(), '.loopscope'), otlpEndpoint: holder.harness.endpoint, token: holder.harness.token, ...goStepEvents({ runs }) });
     // No real-model endpoint: the server's setting as after a start without LOOPSCOPE_OPENAI_BASE_URL.
     const providers = new ProviderConfig({ environment: {}, onEndpointChanged: () => undefined });
     holder.context = { store: holder.harness.store, runs, supervisor: holder.harness.supervisor, goRunner, providers } as unknown as AppContext;
@@ -45,7 +46,8 @@ export async function startRunnerContext(options: { harnessOptions?: Parameters<
     onPauseEnded: (runId, pauseId) => runs.removePause(runId, pauseId),
     onRunRunner: (runId, info) => runs.setRunner(runId, info),
   });
-  const goRunner = new GoRunnerService({ projectDir: options.projectDir ?? process.cwd(), otlpEndpoint: harness.endpoint, token: harness.token, ...goStepEvents({ runs }) });
+  const projectDir = options.projectDir ?? process.cwd();
+  const goRunner = new GoRunnerService({ projectDir, dataDir: path.join(projectDir, '.loopscope'), otlpEndpoint: harness.endpoint, token: harness.token, ...goStepEvents({ runs }) });
   const providers = new ProviderConfig({ environment: {}, onEndpointChanged: () => undefined });
   // No attached app: no run's pauses live there.
   const attachedSteps = { holdsRun: () => false, command: async () => ({ ok: false, message: 'No attached app.' }) };

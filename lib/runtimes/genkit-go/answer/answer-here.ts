@@ -18,7 +18,7 @@ export async function goAnswerHere(options: AnswerHereOptions): Promise<AnswerHe
   const scenarios = (await loadScenarios(path.join(where.projectDir, 'tools', 'go', 'scenarios'))).scenarios.filter(isGenkitGoScenario);
   const request = { ...options.request, restart: options.request.restart };
   const receiver = await options.receiveSpans();
-  const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: where.projectDir }), projectDir: where.projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token }).catch(async (error: unknown) => {
+  const runner = await startGoRunner({ binary: await buildGoRunner({ projectDir: where.projectDir, binary: path.join(where.dataDir, 'go-runner') }), projectDir: where.projectDir, otlpEndpoint: receiver.endpoint, token: receiver.token }).catch(async (error: unknown) => {
     await receiver.close();
     throw error;
   });

@@ -30,7 +30,10 @@ export interface GoRunnerState {
 }
 
 export interface GoRunnerServiceOptions {
+  /** Loopscope's folder: go/runner and tools/go are there. */
   projectDir: string;
+  /** Where the runner binary is built (the data folder: never inside an installed package). */
+  dataDir: string;
   otlpEndpoint: string;
   token?: string;
   /** Rebuild when go/ or tools/go/ change (the server); off in tests. */
@@ -203,7 +206,7 @@ export class GoRunnerService {
   private async buildAndStart(): Promise<GoRunner> {
     this.status = { state: 'building', tools: [] };
     try {
-      const binary = await buildGoRunner({ projectDir: this.options.projectDir });
+      const binary = await buildGoRunner({ projectDir: this.options.projectDir, binary: path.join(this.options.dataDir, 'go-runner') });
       this.runner = await startGoRunner({
         binary,
         projectDir: this.options.projectDir,

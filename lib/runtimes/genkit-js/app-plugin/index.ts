@@ -15,14 +15,14 @@
  * waits for the developer's decision, checks it against the app's own tool schemas, and
  * carries it out (lib/contract/attach-step.ts is the wire).
  */
-import { getContext } from '@genkit-ai/core';
 import { trace } from '@opentelemetry/api';
 import type { Genkit } from 'genkit';
 import { generateMiddleware, type GenkitBeta } from 'genkit/beta';
-import { genkitPlugin } from 'genkit/plugin';
+import { genkitPlugin, type GenkitPlugin } from 'genkit/plugin';
 import { AttachStepConfigSchema, STEP_CONTEXT_KEY, STEP_MIDDLEWARE, type AttachHookRequest } from '../../../contract/attach-step';
 import { checkDecision, defineHandWrittenModel, stepHooks } from '../run/genkit-step-middleware';
 import { RemoteStepper } from '../../../runner/remote-stepper';
+import { genkitCore } from './genkit-core';
 
 /** The active span's trace (the generate's): the server adds it to the run, so the page follows it live. */
 function activeTraceId(): string | undefined {
@@ -78,7 +78,7 @@ type GenerateArgument = Parameters<Genkit['generate']>[0];
  * the step middleware; any other generate is left exactly as the app wrote it.
  */
 function withStepMiddleware(options: GenerateArgument): GenerateArgument {
-  const parsed = AttachStepConfigSchema.safeParse((getContext() as Record<string, unknown> | undefined)?.[STEP_CONTEXT_KEY]);
+  const parsed = AttachStepConfigSchema.safeParse((genkitCore().getContext() as Record<string, unknown> | undefined)?.[STEP_CONTEXT_KEY]);
   if (!parsed.success) return options;
   if (typeof options !== 'object' || options === null || Array.isArray(options) || 'then' in options) return options;
   const use = (options as { use?: unknown[] }).use ?? [];
@@ -93,7 +93,7 @@ function withStepMiddleware(options: GenerateArgument): GenerateArgument {
  * runs stepped calls them (genkit has no app-wide middleware: the two methods are wrapped, and
  * pass every other call through unchanged).
  */
-export function loopscope() {
+export function loopscope(): GenkitPlugin {
   const plugin = genkitPlugin('loopscope', async (ai) => {
     defineHandWrittenModel(ai as unknown as GenkitBeta);
   });

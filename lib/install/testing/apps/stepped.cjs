@@ -1,0 +1,23 @@
+/** stepped.mjs as CommonJS: `require('loopscope/genkit')` from the installed package. */
+const { genkit, z } = require('genkit');
+const { loopscope } = require('loopscope/genkit');
+
+const ai = genkit({ name: 'stepped-cjs', plugins: [loopscope()] });
+
+const getWeather = ai.defineTool(
+  { name: 'getWeather', description: 'The weather in a city.', inputSchema: z.object({ city: z.string() }), outputSchema: z.object({ city: z.string(), tempC: z.number() }) },
+  async ({ city }) => ({ city, tempC: 21 }),
+);
+
+ai.defineModel({ name: 'demo/scripted', supports: { tools: true, multiturn: true } }, async (request) => {
+  const last = request.messages.at(-1);
+  if (last?.role === 'tool') return { message: { role: 'model', content: [{ text: `It is ${last.content[0].toolResponse.output.tempC} °C.` }] }, finishReason: 'stop' };
+  return { message: { role: 'model', content: [{ toolRequest: { name: 'getWeather', ref: 'w1', input: { city: 'Oslo' } } }] }, finishReason: 'stop' };
+});
+
+ai.defineFlow({ name: 'weatherFlow', inputSchema: z.object({ city: z.string() }), outputSchema: z.string() }, async ({ city }) => {
+  const response = await ai.generate({ model: 'demo/scripted', prompt: `Weather in ${city}?`, tools: [getWeather] });
+  return response.text;
+});
+
+console.log('stepped-cjs up');
