@@ -24,7 +24,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link href="/" className="brand">
             Loopscope
           </Link>
-          <span className="tagline">tool rounds, pauses and answers of your genkit (JS, Go) and AI SDK loops</span>
+          <span className="tagline">tool rounds, pauses and answers of your tool loops: genkit, the AI SDK, agent frameworks</span>
           <TopbarLinks />
           <ShortcutHelp />
         </nav>

@@ -5,7 +5,7 @@ export function GraphLegend() {
   const items: [string, string][] = [
     ['ok', 'ran and finished'],
     ['interrupted', 'paused — waiting for an answer'],
-    ['answered', 'resume: respond / restart / pendingOutput'],
+    ['answered', 'an answer: respond, restart, approve, deny, a value'],
     ['error', 'failed'],
     ['running', 'running'],
   ];
@@ -17,7 +17,7 @@ export function GraphLegend() {
         </span>
       ))}
       <span>
-        <i className="dashed" /> interrupt → the resume that answered it
+        <i className="dashed" /> pause → the answer that resumed it
       </span>
       <span className="keys">←/→ move between nodes · Enter expands collapsed rounds</span>
     </div>
