@@ -66,7 +66,8 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     await registry.scan();
     const [runtime] = registry.runtimes();
     expect(runtime).toMatchObject({ runtime: 'genkit-python', pid: process.pid });
-    expect(lists()).toBe(3);
+    // Three scans' lists, and the one it is described by as it attaches.
+    await expect.poll(() => lists()).toBe(4);
     const described = await registry.describe(runtime);
     expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
     expect(notified).toHaveLength(1);
@@ -100,7 +101,8 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     cleanup.push(async () => registry.stop());
     registry.start();
     await expect.poll(() => registry.runtimes().length, { timeout: 5_000 }).toBe(1);
-    expect(lists()).toBe(2);
+    // The two that settled it, and the one it is described by as it attaches.
+    await expect.poll(() => lists()).toBe(3);
   });
 
   it('a list that grew starts the settle time again, and the settle scan still attaches it with all its actions', async () => {
@@ -108,8 +110,20 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     cleanup.push(async () => registry.stop());
     registry.start();
     await expect.poll(() => registry.runtimes().length, { timeout: 5_000 }).toBe(1);
-    expect(lists()).toBe(3);
+    await expect.poll(() => lists()).toBe(4);
     const described = await registry.describe(registry.runtimes()[0]);
     expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
+  });
+
+  it('an attached runtime is described at once: the first describe asks the app nothing more', async () => {
+    const { registry, lists } = await fakeRuntime({ earlyLists: 0 });
+    await registry.scan();
+    await registry.scan();
+    expect(registry.runtimes()).toHaveLength(1);
+    // The two lists that settled it, then the one describe asked for as it attached.
+    await expect.poll(() => lists(), { timeout: 5_000 }).toBe(3);
+    const described = await registry.describe(registry.runtimes()[0]);
+    expect(described.actions).toHaveLength(ALL.length);
+    expect(lists()).toBe(3);
   });
 });

@@ -214,7 +214,7 @@ export class RuntimeRegistry {
         const before = this.known.get(file);
         if (runtime && (await runtime.reflection.healthy())) {
           if ((!before || before.id !== runtime.id) && (await this.settled({ source: file, runtime }))) {
-            this.known.set(file, runtime);
+            this.attach({ source: file, runtime });
             console.error(`loopscope: attached ${runtime.name} (${runtime.id}) by its runtime file. ${reflectionWarning(runtime.reflection.where)}`);
             changed = true;
           }
@@ -231,7 +231,7 @@ export class RuntimeRegistry {
       if (this.known.has(source)) continue;
       const runtime = this.fromRegistration(dialed);
       if (runtime && (await this.settled({ source, runtime })) && this.dialed.has(source)) {
-        this.known.set(source, runtime);
+        this.attach({ source, runtime });
         changed = true;
       }
     }
@@ -244,6 +244,16 @@ export class RuntimeRegistry {
     }
     if (changed) for (const listener of this.listeners) listener();
     this.scheduleSettleScan();
+  }
+
+  /**
+   * Lists a settled runtime, and asks it at once what `describe` shows (its actions, its step
+   * plugin): the first `GET /api/runtimes` after it attached then answers from that, without a
+   * round trip to the app of its own.
+   */
+  private attach(options: { source: string; runtime: KnownRuntime }): void {
+    this.known.set(options.source, options.runtime);
+    void this.describe(options.runtime);
   }
 
   /** A dialed-in runtime as the registry lists it, or undefined (closed) when its genkit is no runtime Loopscope knows. */
