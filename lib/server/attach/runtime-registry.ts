@@ -20,7 +20,8 @@
  * no span (docs/attach-runtimes.md). genkit JS and Go define theirs within milliseconds. The
  * confirming list is asked for SETTLE_MS after the first, on a timer of its own: waiting for the
  * next poll instead put anywhere from ~0 to 500 ms between the two (the poll's phase), and made
- * attaching wait for it (bench/package.bench.ts measured 470 ms of it; docs/performance.md).
+ * attaching wait for it (270–475 ms of it in six starts of the installed package;
+ * docs/performance.md).
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
@@ -277,7 +278,8 @@ export class RuntimeRegistry {
   }
 
   /**
-   * True once the runtime listed the same actions as at the previous scan. Its first sighting
+   * True once the runtime listed the same actions as at the previous scan, at least SETTLE_MS
+   * after that list. Its first sighting
    * tells it Loopscope's telemetry URL (so an early run's spans are not lost either).
    */
   private async settled(options: { source: string; runtime: KnownRuntime }): Promise<boolean> {
