@@ -97,7 +97,7 @@ describe('reflection answers are read within the limits of every JSON Loopscope 
     // Deep enough to overflow the schema reader's stack even in a fresh process (1,000 did in the server).
     await reflectionServer({ projectDir, name: 'deeper', hostile: (request, response) => request.url === '/api/actions' && !!response.writeHead(200).end(actionList('deeper', nested(10_000))) });
     await reflectionServer({ projectDir, name: 'huge', hostile: (request, response) => request.url === '/api/actions' && (streamHuge(response, 200 * 1024 * 1024, huge), true) });
-    const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit' });
+    const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit', settleMs: 0 });
     // Attached once two lists in a row agree: a refused list twice is attached with its problem.
     await registry.scan();
     await registry.scan();
@@ -132,7 +132,7 @@ describe('reflection answers are read within the limits of every JSON Loopscope 
         return true;
       },
     });
-    const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit' });
+    const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit', settleMs: 0 });
     await registry.scan();
     await registry.scan();
     const [runtime] = await Promise.all(registry.runtimes().map((known) => registry.describe(known)));
@@ -175,7 +175,7 @@ describe('runtime files are read within limits too', () => {
     const originalError = console.error;
     console.error = (...args: unknown[]) => void refusals.push(String(args[0]));
     try {
-      const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit' });
+      const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit', settleMs: 0 });
       await registry.scan();
       await registry.scan();
       expect(registry.runtimes().map((runtime) => runtime.name)).toEqual(['good']);

@@ -30,7 +30,7 @@ afterEach(async () => {
 
 async function startDoor(): Promise<{ port: number; registry: RuntimeRegistry }> {
   const port = await freePort();
-  const registry = new RuntimeRegistry({ projectDirs: [], telemetryServerUrl: `http://127.0.0.1:${port}/genkit`, dialedProjectDir: '/the/app' });
+  const registry = new RuntimeRegistry({ projectDirs: [], telemetryServerUrl: `http://127.0.0.1:${port}/genkit`, dialedProjectDir: '/the/app', settleMs: 0 });
   const attachment: Attachment = { registry, arrivals: new TraceArrivals(), reflectionSecret: SECRET, appSecret: '' };
   const upgrade = createReflectionDoor({ attachment: () => attachment, guard: { port, token: TOKEN } });
   running = await startHttpServers({

@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 /** A reflection server whose first `earlyLists` action lists name only EARLY, and a project whose runtime file points at it. */
-async function fakeRuntime(options: { earlyLists: number }) {
+async function fakeRuntime(options: { earlyLists: number; settleMs?: number; pollMs?: number }) {
   let lists = 0;
   const notified: unknown[] = [];
   const server = http.createServer((request, response) => {
@@ -49,7 +49,8 @@ async function fakeRuntime(options: { earlyLists: number }) {
   await mkdir(path.join(projectDir, '.genkit', 'runtimes'), { recursive: true });
   const runtimeFile = { id: `${process.pid}-${port}`, pid: process.pid, reflectionServerUrl: `http://127.0.0.1:${port}`, timestamp: '2026-12-01T22:47:14.971673', genkitVersion: 'py/0.12.0', reflectionApiSpecVersion: 1 };
   await writeFile(path.join(projectDir, '.genkit', 'runtimes', `${process.pid}-${port}-1796165234971.json`), JSON.stringify(runtimeFile));
-  const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit' });
+  // Scans back to back unless a test says otherwise: these tests count lists, not milliseconds.
+  const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit', settleMs: options.settleMs ?? 0, ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
   return { registry, notified, lists: () => lists };
 }
 
@@ -65,7 +66,8 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     await registry.scan();
     const [runtime] = registry.runtimes();
     expect(runtime).toMatchObject({ runtime: 'genkit-python', pid: process.pid });
-    expect(lists()).toBe(3);
+    // Three scans' lists, and the one it is described by as it attaches.
+    await expect.poll(() => lists()).toBe(4);
     const described = await registry.describe(runtime);
     expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
     expect(notified).toHaveLength(1);
@@ -82,5 +84,46 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     // Once attached it is not listed again by the scan.
     await registry.scan();
     expect(registry.runtimes()).toHaveLength(1);
+  });
+
+  it('two equal lists taken back to back do not attach it: they must be the settle time apart', async () => {
+    const { registry, lists } = await fakeRuntime({ earlyLists: 0, settleMs: 60_000 });
+    await registry.scan();
+    await registry.scan();
+    await registry.scan();
+    expect(lists()).toBe(3);
+    expect(registry.runtimes()).toEqual([]);
+  });
+
+  it('a started registry takes the confirming list after the settle time, not at the next poll', async () => {
+    // A poll a minute apart: only the settle scan can attach it within the test.
+    const { registry, lists } = await fakeRuntime({ earlyLists: 0, settleMs: 50, pollMs: 60_000 });
+    cleanup.push(async () => registry.stop());
+    registry.start();
+    await expect.poll(() => registry.runtimes().length, { timeout: 5_000 }).toBe(1);
+    // The two that settled it, and the one it is described by as it attaches.
+    await expect.poll(() => lists()).toBe(3);
+  });
+
+  it('a list that grew starts the settle time again, and the settle scan still attaches it with all its actions', async () => {
+    const { registry, lists } = await fakeRuntime({ earlyLists: 1, settleMs: 50, pollMs: 60_000 });
+    cleanup.push(async () => registry.stop());
+    registry.start();
+    await expect.poll(() => registry.runtimes().length, { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => lists()).toBe(4);
+    const described = await registry.describe(registry.runtimes()[0]);
+    expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
+  });
+
+  it('an attached runtime is described at once: the first describe asks the app nothing more', async () => {
+    const { registry, lists } = await fakeRuntime({ earlyLists: 0 });
+    await registry.scan();
+    await registry.scan();
+    expect(registry.runtimes()).toHaveLength(1);
+    // The two lists that settled it, then the one describe asked for as it attached.
+    await expect.poll(() => lists(), { timeout: 5_000 }).toBe(3);
+    const described = await registry.describe(registry.runtimes()[0]);
+    expect(described.actions).toHaveLength(ALL.length);
+    expect(lists()).toBe(3);
   });
 });

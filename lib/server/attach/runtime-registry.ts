@@ -13,11 +13,15 @@
  *   too. Its reflection server checks neither Host nor Origin: the runtime is described with a
  *   `reflectionWarning` saying so (docs/security-model.md).
  *
- * A runtime is attached only once two action lists in a row (one scan apart) name the same
- * actions: genkit writes its runtime file (and dials in) as soon as its reflection API is up,
+ * A runtime is attached only once two action lists in a row, at least SETTLE_MS apart, name the
+ * same actions: genkit writes its runtime file (and dials in) as soon as its reflection API is up,
  * before the app has defined its flows and tools. Measured on genkit Python 0.12: a list read
  * straight after the file appeared named 4 of 8 actions, and a flow run in that window exported
- * no span (docs/attach-runtimes.md). genkit JS and Go define theirs within milliseconds; they wait one scan.
+ * no span (docs/attach-runtimes.md). genkit JS and Go define theirs within milliseconds. The
+ * confirming list is asked for SETTLE_MS after the first, on a timer of its own: waiting for the
+ * next poll instead put anywhere from ~0 to 500 ms between the two (the poll's phase), and made
+ * attaching wait for it (270–475 ms of it in six starts of the installed package;
+ * docs/performance.md).
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
@@ -79,6 +83,11 @@ function processAlive(pid: number): boolean {
 }
 
 const ACTIONS_FRESH_MS = 1_000;
+/**
+ * The least time between the two equal action lists that attach a runtime: the mean gap of the
+ * 500 ms poll this replaced, now also its minimum (two lists taken back to back prove nothing).
+ */
+export const SETTLE_MS = 250;
 /** genkit's runtime files are ~300 bytes; a larger one is not read. */
 const RUNTIME_FILE_MAX_BYTES = 64 * 1024;
 
@@ -98,16 +107,23 @@ export class RuntimeRegistry {
   private scanning: Promise<void> | undefined;
   private readonly actions = new Map<string, { at: number; value: Promise<Pick<AttachedRuntime, 'actions' | 'problem' | 'stepPlugin'>> }>();
   private readonly listeners = new Set<() => void>();
-  /** Healthy runtimes not attached yet: the action keys of their last list, by source. */
-  private readonly settling = new Map<string, { id: string; keys: string }>();
+  /** Healthy runtimes not attached yet: the action keys of their last list and when it was taken (ms), by source. */
+  private readonly settling = new Map<string, { id: string; keys: string; at: number }>();
+  /** The scan that takes a settling runtime's confirming list (one timer for all of them). */
+  private settleTimer: NodeJS.Timeout | undefined;
 
   /**
    * @param options.projectDirs project roots whose `.genkit/runtimes/` to watch
    * @param options.telemetryServerUrl told to every runtime found (genkit's notify) and answered to each that dials in
    * @param options.dialedProjectDir the project folder of runtimes that dial in (the app's: they do not say theirs)
    * @param options.pollMs how often the folders and the runtimes' health are checked
+   * @param options.settleMs the least time between the two equal action lists that attach a runtime (SETTLE_MS)
    */
-  constructor(private readonly options: { projectDirs: string[]; telemetryServerUrl: string; dialedProjectDir?: string; pollMs?: number }) {}
+  constructor(private readonly options: { projectDirs: string[]; telemetryServerUrl: string; dialedProjectDir?: string; pollMs?: number; settleMs?: number }) {}
+
+  private get settleMs(): number {
+    return this.options.settleMs ?? SETTLE_MS;
+  }
 
   /**
    * A runtime that opened a connection to the reflection door (reflection-door.ts, which checked
@@ -145,6 +161,26 @@ export class RuntimeRegistry {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
+  }
+
+  /**
+   * A started registry scans again as soon as the oldest settling runtime's first list is
+   * SETTLE_MS old, rather than at the next poll: attaching waits for the settle time, not for the
+   * poll's phase.
+   */
+  private scheduleSettleScan(): void {
+    if (!this.timer || this.settleTimer || this.settling.size === 0) return;
+    const oldest = Math.min(...[...this.settling.values()].map((entry) => entry.at));
+    this.settleTimer = setTimeout(
+      () => {
+        this.settleTimer = undefined;
+        void this.scan();
+      },
+      Math.max(0, oldest + this.settleMs - performance.now()),
+    );
+    this.settleTimer.unref();
   }
 
   /** Called after each scan that changed the set of runtimes. */
@@ -179,7 +215,7 @@ export class RuntimeRegistry {
         const before = this.known.get(file);
         if (runtime && (await runtime.reflection.healthy())) {
           if ((!before || before.id !== runtime.id) && (await this.settled({ source: file, runtime }))) {
-            this.known.set(file, runtime);
+            this.attach({ source: file, runtime });
             console.error(`loopscope: attached ${runtime.name} (${runtime.id}) by its runtime file. ${reflectionWarning(runtime.reflection.where)}`);
             changed = true;
           }
@@ -196,7 +232,7 @@ export class RuntimeRegistry {
       if (this.known.has(source)) continue;
       const runtime = this.fromRegistration(dialed);
       if (runtime && (await this.settled({ source, runtime })) && this.dialed.has(source)) {
-        this.known.set(source, runtime);
+        this.attach({ source, runtime });
         changed = true;
       }
     }
@@ -208,6 +244,17 @@ export class RuntimeRegistry {
       }
     }
     if (changed) for (const listener of this.listeners) listener();
+    this.scheduleSettleScan();
+  }
+
+  /**
+   * Lists a settled runtime, and asks it at once what `describe` shows (its actions, its step
+   * plugin): the first `GET /api/runtimes` after it attached then answers from that, without a
+   * round trip to the app of its own.
+   */
+  private attach(options: { source: string; runtime: KnownRuntime }): void {
+    this.known.set(options.source, options.runtime);
+    void this.describe(options.runtime);
   }
 
   /** A dialed-in runtime as the registry lists it, or undefined (closed) when its genkit is no runtime Loopscope knows. */
@@ -231,7 +278,8 @@ export class RuntimeRegistry {
   }
 
   /**
-   * True once the runtime listed the same actions as at the previous scan. Its first sighting
+   * True once the runtime listed the same actions as at the previous scan, at least SETTLE_MS
+   * after that list. Its first sighting
    * tells it Loopscope's telemetry URL (so an early run's spans are not lost either).
    */
   private async settled(options: { source: string; runtime: KnownRuntime }): Promise<boolean> {
@@ -253,10 +301,12 @@ export class RuntimeRegistry {
       }
     }
     if (previous?.id === runtime.id && previous.keys === keys) {
+      // Too soon after the first to prove the list stopped growing: the settle scan asks again.
+      if (performance.now() - previous.at < this.settleMs) return false;
       this.settling.delete(source);
       return true;
     }
-    this.settling.set(source, { id: runtime.id, keys });
+    this.settling.set(source, { id: runtime.id, keys, at: performance.now() });
     return false;
   }
 
