@@ -10,6 +10,7 @@ import { traceGenerate } from '../../../runner/answer-link';
 import { startInProcessCapture, type InProcessCapture } from '../../../runner/in-process-capture';
 import { loadAiSdkTools } from '../run/load-ai-sdk-tools';
 import { replayAiSdkRecording } from './replay-ai-sdk';
+import { tamperedSpans } from '../../../spans/testing/tampered-spans';
 
 const FIXTURES = path.join(process.cwd(), 'lib', 'runtimes', 'ai-sdk', '__fixtures__');
 // The fixtures, and the AI SDK example traces shipped in traces/ (paths from the project folder).
@@ -32,17 +33,6 @@ function aiSdkRecording(spans: Span[]): AiSdkRecording {
   const read = readReplayable(spans);
   if (read.runtime !== 'ai-sdk') throw new Error(`expected an AI SDK recording, got ${read.runtime}`);
   return read.recording as AiSdkRecording;
-}
-
-/** A copy of the spans with one attribute of the first span matching `where` rewritten. */
-function changed({ spans, where, attribute, change }: { spans: Span[]; where: (span: Span) => boolean; attribute: string; change: (value: string) => string }): Span[] {
-  const copy = structuredClone(spans);
-  const span = copy.find(where);
-  if (!span || typeof span.attributes[attribute] !== 'string') throw new Error(`no span with ${attribute}`);
-  const before = span.attributes[attribute] as string;
-  span.attributes[attribute] = change(before);
-  if (span.attributes[attribute] === before) throw new Error('the change changed nothing');
-  return copy;
 }
 
 describe('replayAiSdkRecording: every AI SDK fixture (GenAI and legacy spans) and example trace replays as recorded', () => {
@@ -136,7 +126,7 @@ describe('replayAiSdkRecording: the replay is captured like a run, nested under 
 
 describe('replayAiSdkRecording: divergences named by call and field', () => {
   it('a changed recorded tool output: the next model request differs, at call 1, model call 2, in its messages (strict stops there)', async () => {
-    const spans = changed({ spans: await load('ai-sdk-plain-tool-round.otlp.json'), where: (span) => span.name === 'execute_tool getWeather', attribute: 'gen_ai.tool.call.result', change: (value) => value.replace('"sunny"', '"hail"') });
+    const spans = tamperedSpans({ spans: await load('ai-sdk-plain-tool-round.otlp.json'), where: (span) => span.name === 'execute_tool getWeather', attribute: 'gen_ai.tool.call.result', change: (value) => value.replace('"sunny"', '"hail"') });
     const report = await replayAiSdkRecording(aiSdkRecording(spans));
     expect(report.matched).toBe(false);
     expect(report.stoppedAtStep).toBe(0);
@@ -152,7 +142,7 @@ describe('replayAiSdkRecording: divergences named by call and field', () => {
     const catalog = await loadAiSdkTools(path.join(process.cwd(), 'tools', 'ai-sdk'));
     let spans = await load('ai-sdk-tool-throws.otlp.json');
     for (const chat of spans.filter((span) => span.name.startsWith('chat '))) {
-      spans = changed({ spans, where: (span) => span.spanId === chat.spanId, attribute: 'gen_ai.tool.definitions', change: (value) => value.replace(/"description":"[^"]*"/, '"description":"an older description"') });
+      spans = tamperedSpans({ spans, where: (span) => span.spanId === chat.spanId, attribute: 'gen_ai.tool.definitions', change: (value) => value.replace(/"description":"[^"]*"/, '"description":"an older description"') });
     }
     const report = await replayAiSdkRecording(aiSdkRecording(spans), { mode: 'lenient', liveTools: catalog.tools });
     expect(report.divergences[0]).toMatchObject({ call: 'model call 1', field: 'tools[0].description', recorded: 'an older description', replayed: 'Stock level of a product.' });
@@ -162,7 +152,7 @@ describe('replayAiSdkRecording: divergences named by call and field', () => {
   });
 
   it('a changed denial reason: the answering call sends another denial, seen in its first model request', async () => {
-    const spans = changed({
+    const spans = tamperedSpans({
       spans: await load('ai-sdk-approval-denied.otlp.json'),
       where: (span) => span.name.startsWith('chat ') && String(span.attributes['gen_ai.input.messages']).includes('denied'),
       attribute: 'gen_ai.input.messages',
@@ -217,7 +207,7 @@ describe('replayAiSdkRecording: live tools', () => {
 
   it('a live tool that returns something else than recorded is a tool-outcome divergence', async () => {
     const catalog = await loadAiSdkTools(path.join(process.cwd(), 'tools', 'ai-sdk'));
-    const spans = changed({ spans: await load('ai-sdk-plain-tool-round.otlp.json'), where: (span) => span.name === 'execute_tool getWeather', attribute: 'gen_ai.tool.call.result', change: (value) => value.replace('"sunny"', '"hail"') });
+    const spans = tamperedSpans({ spans: await load('ai-sdk-plain-tool-round.otlp.json'), where: (span) => span.name === 'execute_tool getWeather', attribute: 'gen_ai.tool.call.result', change: (value) => value.replace('"sunny"', '"hail"') });
     const report = await replayAiSdkRecording(aiSdkRecording(spans), { liveTools: catalog.tools, mode: 'lenient' });
     expect(report.divergences[0]).toMatchObject({ kind: 'tool-outcome', call: 'tool getWeather', recorded: 'hail', replayed: 'sunny' });
   });

@@ -9,6 +9,7 @@ import type { Span } from '../../../spans/span';
 import { ANSWERS_LINK_ATTRIBUTE, ANSWERS_LINK_VALUE, REPLAYS_LINK_VALUE } from '../../../spans/trace-link-keys';
 import { buildGoRunner, startGoRunner, type GoRunner } from '../run/go-runner';
 import { replayGoRecording } from './replay-go';
+import { tamperedSpans } from '../../../spans/testing/tampered-spans';
 
 /**
  * Every genkit Go fixture replayed in the real Go runner (go/runner/replay.go: genkit Go's own
@@ -43,17 +44,6 @@ async function spansOf(traceIds: string[]): Promise<Span[]> {
   const spans: Span[] = [];
   for (const traceId of traceIds) spans.push(...((await receiver.store.get(traceId)) ?? []));
   return spans;
-}
-
-/** A copy of the spans with one attribute of the first span matching `where` rewritten. */
-function changed({ spans, where, attribute, change }: { spans: Span[]; where: (span: Span) => boolean; attribute: string; change: (value: string) => string }): Span[] {
-  const copy = structuredClone(spans);
-  const span = copy.find(where);
-  if (!span || typeof span.attributes[attribute] !== 'string') throw new Error(`no span with ${attribute}`);
-  const before = span.attributes[attribute] as string;
-  span.attributes[attribute] = change(before);
-  if (span.attributes[attribute] === before) throw new Error('the change changed nothing');
-  return copy;
 }
 
 describe('replayGoRecording: every genkit Go fixture replays in the Go runner as recorded', () => {
@@ -103,7 +93,7 @@ describe('replayGoRecording: every genkit Go fixture replays in the Go runner as
 
 describe('replayGoRecording: divergences are named by call and field', () => {
   it('a changed recorded tool output is a divergence of the model request that carries it (strict: the replay stops there)', async () => {
-    const spans = changed({
+    const spans = tamperedSpans({
       spans: await loadTraceFile(path.join(FIXTURES, 'go-plain-tool-round.otlp.json')),
       where: (span) => span.name === 'getWeather',
       attribute: 'genkit:output',
@@ -122,7 +112,7 @@ describe('replayGoRecording: divergences are named by call and field', () => {
   });
 
   it('with live tools, a changed recorded tool output is the tool’s divergence: tool getWeather, field output.conditions', async () => {
-    const spans = changed({
+    const spans = tamperedSpans({
       spans: await loadTraceFile(path.join(FIXTURES, 'go-plain-tool-round.otlp.json')),
       where: (span) => span.name === 'getWeather',
       attribute: 'genkit:output',
@@ -133,7 +123,7 @@ describe('replayGoRecording: divergences are named by call and field', () => {
   });
 
   it('a changed recorded final answer is named as the final message of the last step (lenient: every step replays)', async () => {
-    const spans = changed({
+    const spans = tamperedSpans({
       spans: await loadTraceFile(path.join(FIXTURES, 'go-restart-after-approval.otlp.json')),
       where: (span) => span.name === 'generate' && span.parentSpanId === undefined && String(span.attributes['genkit:output']).includes('Transfer done'),
       attribute: 'genkit:output',
