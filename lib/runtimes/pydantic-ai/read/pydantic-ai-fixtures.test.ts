@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRunGraph } from '../../../graph/build-run-graph';
 import type { GraphSummary, RunGraph, ToolCall } from '../../../graph/run-graph';
 import { dialectOf } from '../../index';
+import { expectAnswersLinked } from '../../testing/expect-answers-linked';
 import { frameworkFixtureCases, loadFrameworkFixture, recordedRuns } from '../../testing/framework-fixtures';
 import { PYDANTIC_AI_DIALECT_ID } from './dialect-id';
 
@@ -141,14 +142,10 @@ describe('Pydantic AI fixtures, read as the app ran them', () => {
           return;
         }
         // Each answer of a later run: tied to the call it answers, drawn by an answer edge, in Pydantic AI's words.
-        const resolutions = generate.resume?.resolutions ?? [];
-        expect(resolutions.map((resolution) => resolution.request.ref).sort()).toEqual((run.answers ?? []).map((answer) => answer.toolCallId).sort());
-        for (const answer of run.answers ?? []) {
-          const resolution = resolutions.find((candidate) => candidate.request.ref === answer.toolCallId)!;
-          const paused = graph.generates.slice(0, position).flatMap((earlier) => earlier.turns.flatMap((turn) => turn.toolCalls)).find((call) => call.ref === answer.toolCallId && call.status === 'interrupted')!;
-          expect(resolution.answersToolCallId).toBe(paused.id);
-          expect(paused.resolvedBy).toContainEqual({ generateId: generate.id, kind: resolution.kind, nodeId: resolution.id });
-          expect(graph.edges).toContainEqual(expect.objectContaining({ kind: 'answer', source: paused.id, target: resolution.id }));
+        const answers = run.answers ?? [];
+        const linked = expectAnswersLinked({ graph, position, toolCallIds: answers.map((answer) => answer.toolCallId) });
+        for (const [at, answer] of answers.entries()) {
+          const { resolution, paused } = linked[at];
           if (answer.answer === 'approve') {
             const ran = run.toolsRun.find((tool) => tool.toolCallId === answer.toolCallId)!;
             const changed = ran.args !== undefined && JSON.stringify(ran.args) !== JSON.stringify(paused.input);
