@@ -8,6 +8,7 @@
  */
 import { compareNanos, spanKey, type Span } from '../../spans/span';
 import { newGenerateCall } from '../../loop/new-generate-call';
+import { genAiCallFields } from '../otel-genai/read/genai-call-fields';
 import type { GenerateCall, ModelCall, ToolCall, ToolRequestData, Turn } from '../../loop/loop-model';
 import type { ReadCall } from '../../loop/runtime-dialect';
 import type { SpanIndex } from '../../loop/span-index';
@@ -178,13 +179,8 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
   }
 
   const paused = [...resumeToolCalls, ...turns.flatMap((turn) => turn.toolCalls)].filter((call) => call.status === 'interrupted');
-  let status: GenerateCall['status'];
-  if (running) status = 'running';
-  else if (failed) status = 'error';
-  else if (paused.length > 0) status = 'interrupted';
-  else status = 'ok';
-  const lastStep = steps.at(-1);
-  const finishReason = status === 'ok' || status === 'interrupted' ? (callView.finishReasons[0] ?? lastStep?.view.finishReasons[0]) : undefined;
+  const outcome = genAiCallFields({ running, failed, paused, classification, call: callView, lastStep: steps.at(-1)?.view, turns });
+  const { status } = outcome;
 
   // The history the call started from: its own recorded input, else its first model call's.
   const history = callView.input.messages.length > 0 ? callView.input.messages : (steps[0]?.view.input.messages ?? []);
@@ -201,16 +197,10 @@ export function readLoopCall(flavor: LoopFlavor, options: { index: SpanIndex; ro
     root,
     flowSpanId,
     read: {
-      status,
-      finishReason,
-      errorMessage: status === 'error' ? classification.errorMessage : undefined,
-      errorStatus: status === 'error' ? classification.exceptionType : undefined,
-      model: callView.model ?? turns.find((turn) => turn.model)?.model?.model,
+      ...outcome,
       turns,
       resumeToolCalls,
       resume: resolutions ? { resolutions } : undefined,
-      pendingInterrupts: paused.map((tool) => ({ name: tool.name, ...(tool.ref !== undefined ? { ref: tool.ref } : {}), input: tool.input })),
-      text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
       notes,
     },
   });

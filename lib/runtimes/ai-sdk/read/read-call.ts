@@ -5,7 +5,7 @@
  * (docs/interrupt-model.md, "Vercel AI SDK v7").
  */
 import { compareNanos, spanKey, type Span } from '../../../spans/span';
-import type { GenerateCall, ToolCall, ToolRequestData, Turn } from '../../../loop/loop-model';
+import type { ToolCall, ToolRequestData, Turn } from '../../../loop/loop-model';
 import type { ReadCall } from '../../../loop/runtime-dialect';
 import type { SpanIndex } from '../../../loop/span-index';
 import { TOOL_CALLS_FINISH_REASONS } from '../../otel-genai/read/genai-attributes';
@@ -16,6 +16,7 @@ import { toolCallFromSpan, toolCallWithoutSpan, type CallContext } from './read-
 import { STATES } from './sdk-words';
 import { messagesView, toolView, type MessagesView } from './span-views';
 import { newGenerateCall } from '../../../loop/new-generate-call';
+import { genAiCallFields } from '../../otel-genai/read/genai-call-fields';
 import { AI_SDK_STEP_MARKERS, HAND_WRITTEN_MODEL } from './loopscope-markers';
 
 interface ModelStep {
@@ -137,12 +138,8 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
   const resumeToolCalls = beforeFirstStep.map((span) => toolCallFromSpan({ index, span, context: { loopWentOn: steps.length > 0 } }));
 
   const pending = turns.at(-1)?.toolCalls.filter((call) => call.status === 'interrupted') ?? [];
-  let status: GenerateCall['status'];
-  if (running) status = 'running';
-  else if (failed) status = 'error';
-  else if (pending.length > 0) status = 'interrupted';
-  else status = 'ok';
-  const finishReason = status === 'ok' || status === 'interrupted' ? (callView.finishReasons[0] ?? lastStep?.view.finishReasons[0]) : undefined;
+  const outcome = genAiCallFields({ running, failed, paused: pending, classification, call: callView, lastStep: lastStep?.view, turns });
+  const { status, finishReason } = outcome;
   const resume = readAiSdkResolutions({ generateId: id, input: callView.input.messages, firstModelInput: steps[0]?.view.input.messages ?? [], resumeToolCalls, failedWith: failed ? (classification.exceptionType ?? classification.errorMessage) : undefined });
   // Stopped with `tool-calls` and nothing pending: every call ran, the step limit (stopWhen) ended the loop.
   const stepLimit = status === 'ok' && finishReason !== undefined && TOOL_CALLS_FINISH_REASONS.has(finishReason) && (lastStep?.requests.length ?? 0) > 0;
@@ -150,16 +147,10 @@ export function readAiSdkCall(options: { index: SpanIndex; root: Span; flowSpanI
     root,
     flowSpanId,
     read: {
-      status,
-      finishReason,
-      errorMessage: status === 'error' ? classification.errorMessage : undefined,
-      errorStatus: status === 'error' ? classification.exceptionType : undefined,
-      model: callView.model ?? turns.find((turn) => turn.model)?.model?.model,
+      ...outcome,
       turns,
       resumeToolCalls,
       resume: resume ? { resolutions: resume.resolutions } : undefined,
-      pendingInterrupts: pending.map((call) => ({ name: call.name, ...(call.ref !== undefined ? { ref: call.ref } : {}), input: call.input })),
-      text: status === 'ok' ? messageText(lastStep?.view.output.messages.at(-1)) : undefined,
       notes,
       runtimeState: stepLimit ? STATES.stepLimit : undefined,
     },
