@@ -11,12 +11,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { buildRunGraph } from '../lib/graph/build-run-graph';
 import { loadTraceFile } from '../lib/store/load-trace-file';
 import type { Span } from '../lib/spans/span';
-import { median } from './lib/bench-stats';
 import { writeCopiedTraces } from './lib/copied-traces';
+import { measureGraphBuild } from './lib/measure-graph-build';
 import { startBenchResult } from './lib/start-bench-result';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -33,21 +31,10 @@ const FOLDERS = readdirSync(path.join('lib', 'runtimes'), { withFileTypes: true 
     }
   });
 
-/** Medians of `rounds` alternating runs of a bare parse and a graph build of one file (two warm-up rounds not counted). */
+/** Medians of `rounds` alternating runs of a bare parse and a graph build of one file, and the runtimes its calls were read by. */
 async function measure(file: string, rounds: number): Promise<{ parseMs: number; buildMs: number; runtimes: string[] }> {
-  const bare: number[] = [];
-  const full: number[] = [];
-  let runtimes: string[] = [];
-  for (let round = -2; round < rounds; round++) {
-    let start = performance.now();
-    JSON.parse(readFileSync(file, 'utf8'));
-    if (round >= 0) bare.push(performance.now() - start);
-    start = performance.now();
-    const graph = buildRunGraph(await loadTraceFile(file));
-    if (round >= 0) full.push(performance.now() - start);
-    runtimes = [...new Set(graph.generates.map((generate) => generate.runtime ?? '—'))];
-  }
-  return { parseMs: median(bare), buildMs: median(full), runtimes };
+  const { parseMs, buildMs, graph } = await measureGraphBuild(file, rounds);
+  return { parseMs, buildMs, runtimes: [...new Set(graph.generates.map((generate) => generate.runtime ?? '—'))] };
 }
 
 const result = startBenchResult('framework-graph-build');
