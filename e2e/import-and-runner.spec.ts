@@ -151,15 +151,19 @@ test('the home page’s live runner events carry the pool, not the catalog, whic
     const source = new EventSource('/api/events');
     const runner: string[] = [];
     source.addEventListener('runner', (message) => runner.push((message as MessageEvent<string>).data));
+    // Runs that ended, heard from the moment the stream opens: a quick run can end before its POST is answered.
+    const ended = new Set<string>();
+    let waiting: { runId: string; resolve: () => void } | undefined;
+    source.addEventListener('run', (message) => {
+      const event = JSON.parse((message as MessageEvent<string>).data) as { run: { runId: string; status: string } };
+      if (event.run.status === 'running') return;
+      ended.add(event.run.runId);
+      if (waiting?.runId === event.run.runId) waiting.resolve();
+    });
     await new Promise<void>((resolve) => source.addEventListener('ready', () => resolve(), { once: true }));
     const response = await fetch('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: 'plain-tool-round' }) });
     const { run } = (await response.json()) as { run: { runId: string } };
-    await new Promise<void>((resolve) =>
-      source.addEventListener('run', (message) => {
-        const event = JSON.parse((message as MessageEvent<string>).data) as { run: { runId: string; status: string } };
-        if (event.run.runId === run.runId && event.run.status !== 'running') resolve();
-      }),
-    );
+    if (!ended.has(run.runId)) await new Promise<void>((resolve) => (waiting = { runId: run.runId, resolve }));
     // The pool's release comes with the run's end: give it a moment.
     await new Promise((resolve) => setTimeout(resolve, 300));
     source.close();
