@@ -64,14 +64,27 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * Bytes must be UTF-8 (JSON's encoding): anything else is not valid JSON.
  */
 export function tryParseJsonLimited(input: string | Uint8Array, maxDepth = MAX_JSON_DEPTH): JsonParseOutcome {
+  const parsed = tryParseJsonUnbounded(input);
+  return parsed.ok ? checkNesting(parsed.value, maxDepth) : parsed;
+}
+
+/**
+ * `tryParseJsonLimited` without the nesting check, for a reader that bounds the depth of what it
+ * keeps by itself (the fast OTLP decoder, otlp-json-fast.ts): whatever else walks the value must
+ * have it through `checkNesting` first.
+ */
+export function tryParseJsonUnbounded(input: string | Uint8Array): JsonParseOutcome {
   try {
-    const value = JSON.parse(typeof input === 'string' ? input : utf8.decode(input)) as unknown;
-    const depth = valueNestingDepth(value);
-    if (depth > maxDepth) return { ok: false, problem: `nested ${depth} levels deep; the limit is ${maxDepth}` };
-    return { ok: true, value };
+    return { ok: true, value: JSON.parse(typeof input === 'string' ? input : utf8.decode(input)) as unknown };
   } catch (error) {
     return { ok: false, problem: `not valid JSON: ${errorMessage(error)}`, cause: error };
   }
+}
+
+/** A parsed value behind the nesting limit (`tryParseJsonLimited`'s second half). */
+export function checkNesting(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonParseOutcome {
+  const depth = valueNestingDepth(value);
+  return depth > maxDepth ? { ok: false, problem: `nested ${depth} levels deep; the limit is ${maxDepth}` } : { ok: true, value };
 }
 
 /**

@@ -6,7 +6,8 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { decodeGenkitTraceData, isGenkitTraceData } from './genkit-trace-data';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson } from './otlp-json';
-import { parseJsonLimited, tryParseJsonLimited } from './parse-json-limited';
+import { decodeCanonicalOtlpJson } from './otlp-json-fast';
+import { checkNesting, parseJsonLimited, tryParseJsonLimited, tryParseJsonUnbounded } from './parse-json-limited';
 import type { Span } from './span';
 
 const NOT_A_TRACE =
@@ -49,7 +50,12 @@ export function parseTraceText(text: string, sourceName: string): Span[] {
   const content = text.replace(/^\uFEFF/, '');
   if (content.trim() === '') throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: the file is empty.`);
 
-  const whole = tryParseJsonLimited(content);
+  const parsed = tryParseJsonUnbounded(content);
+  // A canonical OTLP body (what exporters write) needs no walk for the nesting limit: the fast
+  // decoder keeps only values it bounds itself. Anything else is walked before it is read.
+  const canonical = parsed.ok && isOtlpExportRequest(parsed.value) ? decodeCanonicalOtlpJson(parsed.value) : undefined;
+  if (canonical) return mergeSpans([], canonical);
+  const whole = parsed.ok ? checkNesting(parsed.value) : parsed;
   if (whole.ok) {
     if (Array.isArray(whole.value)) {
       let spans: Span[] = [];

@@ -57,14 +57,19 @@ export interface Span {
   scope: { name: string; version?: string };
 }
 
-/** Creates an empty attribute map that cannot be polluted through `__proto__` keys. */
 /** `${traceId}:${spanId}`: a span's key when several traces share a set (also a graph node id). */
 export function spanKey(span: { traceId: string; spanId: string }): string {
   return `${span.traceId}:${span.spanId}`;
 }
 
+/**
+ * Creates an empty attribute map that cannot be polluted through `__proto__` keys: its
+ * prototype is null. Made with `setPrototypeOf` on a literal, not `Object.create(null)`, which V8
+ * makes a dictionary: a build's ten thousand maps stay fast objects, which decode ~20% faster
+ * (bench/graph-build.bench.ts) and take less memory.
+ */
 export function createAttributes(): Attributes {
-  return Object.create(null) as Attributes;
+  return Object.setPrototypeOf({}, null) as Attributes;
 }
 
 const NANOS_TEXT = /^(0|[1-9]\d{0,19})$/;

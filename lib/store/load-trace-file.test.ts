@@ -121,6 +121,20 @@ describe('parseTraceText: input nested past the limit', () => {
     );
   });
 
+  it('reads a canonical file whose attribute nests deeper than the fast decoder keeps, within the limit, as the tolerant path does', () => {
+    // 29 kvlistValues: 10 + 4 × 29 = 126 levels, past the fast decoder's 24 AnyValues.
+    const [span] = parseTraceText(deepOtlp(29), 'deep.json');
+    let value = span.attributes.deep;
+    for (let level = 0; level < 29; level++) value = (value as Record<string, unknown>).k as typeof value;
+    expect(value).toBe('leaf');
+    expect(() => parseTraceText(deepOtlp(30), 'deep.json')).toThrow(`deep.json: nested ${OTLP_ATTRIBUTE_VALUE_DEPTH + 120} levels deep; the limit is ${MAX_JSON_DEPTH}.`);
+  });
+
+  it('reads a canonical file with a deep field it does not keep: nothing walks what is dropped', () => {
+    const text = otlpBodyText().replace('{"resourceSpans":', `{"unknownField":${deepArrayText(10_000)},"resourceSpans":`);
+    expect(parseTraceText(text, 'extra.json')).toHaveLength(1);
+  });
+
   it('names the JSONL line nested too deep', () => {
     const good = JSON.stringify(encodeOtlpJson([rootEnded]));
     const error = thrownLoopscopeError(() => parseTraceText([good, '', deepOtlp(10_000), good].join('\n'), 'capture.jsonl'));

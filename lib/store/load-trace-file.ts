@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { errorMessage, LoopscopeError } from '../errors';
 import { mergeSpans } from '../spans/merge-spans';
@@ -99,7 +99,9 @@ export function parseTraceBytes(bytes: Uint8Array, sourceName: string): Span[] {
 export async function loadTraceFile(path: string): Promise<Span[]> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    // Read at once: parsing blocks far longer than the read, and the asynchronous read of a
+    // 23 MB file takes ~2.5 ms more (it goes to the thread pool in 512 KiB pieces).
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new LoopscopeError('NOT_FOUND', `Trace file not found: ${path}`, { cause: error });
