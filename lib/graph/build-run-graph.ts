@@ -3,7 +3,7 @@ import { toolCallLookup } from '../loop/loop-model';
 import { DIALECTS } from '../runtimes/index';
 import type { RuntimeDialect } from '../loop/runtime-dialect';
 import { buildSpanIndex, enclosingFlow, type SpanIndex } from '../loop/span-index';
-import type { Span } from '../spans/span';
+import { compareIds, type Span } from '../spans/span';
 import type { TraceLinkKeys } from '../spans/trace-link-keys';
 import { graphElements } from './graph-elements';
 import { linkResumes } from './link-resumes';
@@ -79,7 +79,7 @@ export function readGenerates(index: SpanIndex): { generates: GenerateCall[]; st
     if (read.interrupted) keys.interrupted.push(read.interrupted);
     if (read.resume) keys.resumes.push(read.resume);
   }
-  generates.sort((a, b) => a.startTime - b.startTime || a.id.localeCompare(b.id));
+  generates.sort((a, b) => a.startTime - b.startTime || compareIds(a.id, b.id));
   return { generates, standaloneToolCalls, keys };
 }
 

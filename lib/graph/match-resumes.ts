@@ -1,4 +1,5 @@
 import type { ResumeMatch } from '../contract/session';
+import { compareIds } from '../spans/span';
 import { sameResource, type InterruptedGenerateKey, type ResumeGenerateKey, type TraceLinkKeys } from '../spans/trace-link-keys';
 
 // A match travels to the page (the session route): its one definition is the contract's.
@@ -21,7 +22,7 @@ function startedBy(sorted: readonly { startTime: number }[], time: number): numb
   return low;
 }
 
-const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T) => a.startTime - b.startTime || a.generateId.localeCompare(b.generateId);
+const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T) => a.startTime - b.startTime || compareIds(a.generateId, b.generateId);
 
 /**
  * The candidates of one resume among its group's keys that started no later (`group[0..end)`):

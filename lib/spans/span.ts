@@ -68,6 +68,15 @@ export function spanKey(span: { traceId: string; spanId: string }): string {
  * makes a dictionary: a build's ten thousand maps stay fast objects, which decode ~20% faster
  * (bench/graph-build.bench.ts) and take less memory.
  */
+/**
+ * Orders span keys and ids (`spanKey`): by UTF-16 code unit. For lowercase hex with the colon
+ * always at the same place this is the order `localeCompare` gave, without its cost — on the
+ * 10,000-span benchmark, ties in start time sorted by `localeCompare` took ~2% of a build.
+ */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function createAttributes(): Attributes {
   return Object.setPrototypeOf({}, null) as Attributes;
 }
