@@ -65,7 +65,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function tryParseJsonLimited(input: string | Uint8Array, maxDepth = MAX_JSON_DEPTH): JsonParseOutcome {
   const parsed = tryParseJsonUnbounded(input);
-  return parsed.ok ? checkNesting(parsed.value, maxDepth) : parsed;
+  if (!parsed.ok) return parsed;
+  // Each level takes two characters at least (`[]`): a shorter text cannot nest past the limit,
+  // and most of what is parsed (a tool's arguments, a model's answer) is that short.
+  if (input.length < 2 * (maxDepth + 1)) return parsed;
+  return checkNesting(parsed.value, maxDepth);
 }
 
 /**
