@@ -25,12 +25,14 @@ function startedBy(sorted: readonly { startTime: number }[], time: number): numb
 const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T) => a.startTime - b.startTime || compareIds(a.generateId, b.generateId);
 
 /**
- * The candidates of one resume among its group's keys that started no later (`group[0..end)`):
- * from its resource and not itself; with `byHistory`, only those with its whole conversation;
- * with `byTrace`, only those in its own trace.
+ * The candidates of one resume among a start-ordered list of its group's keys that started no
+ * later (`keys[0..end)`): from its resource and not itself; with `byHistory`, only those with its
+ * whole conversation; with `byTrace`, only those in its own trace. `keys` is the whole group, or —
+ * once the pool is narrowed to the conversation — the group's keys with that conversation, in
+ * the same order: the same candidates either way, without walking the rest of the group.
  */
 interface Pool {
-  group: readonly InterruptedGenerateKey[];
+  keys: readonly InterruptedGenerateKey[];
   end: number;
   resume: ResumeGenerateKey;
   byHistory: boolean;
@@ -47,21 +49,55 @@ function inPool(candidate: InterruptedGenerateKey, pool: Pool): boolean {
   );
 }
 
-/** In one pass over the prefix: whether any candidate is there at all, any with the resume's conversation, any in its trace (of those, and of all). */
-function poolShape(pool: Pool): { any: boolean; history: boolean; trace: boolean; traceWithHistory: boolean } {
-  const { resume } = pool;
-  const shape = { any: false, history: false, trace: false, traceWithHistory: false };
-  for (let index = 0; index < pool.end; index++) {
-    const candidate = pool.group[index];
+/** In one pass over the prefix: whether any candidate is there at all, any in the resume's trace. */
+function poolShape(pool: Pool): { any: boolean; trace: boolean } {
+  const shape = { any: false, trace: false };
+  for (let index = 0; index < pool.end && !shape.trace; index++) {
+    const candidate = pool.keys[index];
     if (!inPool(candidate, pool)) continue;
     shape.any = true;
-    const history = resume.history !== undefined && candidate.history === resume.history;
-    const trace = candidate.traceId === resume.traceId;
-    if (history) shape.history = true;
-    if (trace) shape.trace = true;
-    if (history && trace) shape.traceWithHistory = true;
+    if (candidate.traceId === pool.resume.traceId) shape.trace = true;
   }
   return shape;
+}
+
+/**
+ * A group's keys by conversation, each list in the group's (start) order: made on the first
+ * resume of the group that has a history. A thousand paused runs of one agent form one group
+ * (the OpenAI Agents SDK's link scope is the agent), and a resume whose conversation only its
+ * own interrupt had looks at that one key, not at the thousand.
+ */
+function keysByHistory(group: readonly InterruptedGenerateKey[]): Map<string, InterruptedGenerateKey[]> {
+  const byHistory = new Map<string, InterruptedGenerateKey[]>();
+  for (const key of group) {
+    if (key.history === undefined) continue;
+    const list = byHistory.get(key.history);
+    if (list) list.push(key);
+    else byHistory.set(key.history, [key]);
+  }
+  return byHistory;
+}
+
+/**
+ * The pool a content resume chooses from (rule 2 of `matchResumes`): narrowed to its
+ * conversation when any candidate has it, then to its trace when any of those is in it.
+ */
+function narrowedPool(options: { group: readonly InterruptedGenerateKey[]; histories: () => Map<string, InterruptedGenerateKey[]>; resume: ResumeGenerateKey }): Pool | undefined {
+  const { group, resume } = options;
+  if (resume.history !== undefined) {
+    const keys = options.histories().get(resume.history) ?? [];
+    const pool: Pool = { keys, end: startedBy(keys, resume.startTime), resume, byHistory: true, byTrace: false };
+    const seen = poolShape(pool);
+    if (seen.any) {
+      pool.byTrace = seen.trace;
+      return pool;
+    }
+  }
+  const pool: Pool = { keys: group, end: startedBy(group, resume.startTime), resume, byHistory: false, byTrace: false };
+  const seen = poolShape(pool);
+  if (!seen.any) return undefined;
+  pool.byTrace = seen.trace;
+  return pool;
 }
 
 /**
@@ -110,22 +146,22 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
     } else if (!resume.authoritative) contentResumes.push(resume);
   }
 
+  const histories = new Map<readonly InterruptedGenerateKey[], Map<string, InterruptedGenerateKey[]>>();
   for (const resume of contentResumes) {
     const group = byRequests.get(resume.requests) ?? [];
-    // The group is in start order: only the prefix that started no later than the resume counts.
-    // The pool is narrowed by flags over that prefix, not by copies of it: a thousand runs of
-    // one loop put a thousand keys in one group, and every resume walks it.
-    const pool: Pool = { group, end: startedBy(group, resume.startTime), resume, byHistory: false, byTrace: false };
-    // Narrowed to its conversation when any candidate has it, then to its trace when any is in it.
-    const seen = poolShape(pool);
-    if (!seen.any) continue;
-    pool.byHistory = seen.history;
-    pool.byTrace = seen.history ? seen.traceWithHistory : seen.trace;
+    // Only the prefix of a start-ordered list that started no later than the resume counts, and
+    // the pool is narrowed by flags over it, not by copies: every resume of a group walks it.
+    const pool = narrowedPool({
+      group,
+      resume,
+      histories: () => histories.get(group) ?? (histories.set(group, keysByHistory(group)), histories.get(group)!),
+    });
+    if (!pool) continue;
     // Nearest earlier first; an interrupt not answered yet before one that is.
     let chosen: InterruptedGenerateKey | undefined;
     let nearest: InterruptedGenerateKey | undefined;
     for (let index = pool.end - 1; index >= 0 && chosen === undefined; index--) {
-      const candidate = group[index];
+      const candidate = pool.keys[index];
       if (!inPool(candidate, pool)) continue;
       nearest ??= candidate;
       if (!answers.has(candidate.generateId)) chosen = candidate;
@@ -134,7 +170,7 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
     const named: string[] = [];
     let count = 0;
     for (let index = pool.end - 1; index >= 0; index--) {
-      const candidate = group[index];
+      const candidate = pool.keys[index];
       if (!inPool(candidate, pool) || candidate === chosen || claimedByLink.has(candidate.generateId)) continue;
       count += 1;
       if (named.length < MAX_NAMED_ALTERNATIVES) named.push(candidate.generateId);
