@@ -36,7 +36,7 @@ const serverSource = path.join(projectDir, entryPoints.programs.sources.server);
 const server = existsSync(serverSource)
   ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(serverSource).href, import.meta.url)
   : await import(pathToFileURL(path.join(projectDir, entryPoints.programs.bundleDir, 'server.js')).href);
-const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createEventsFastPath, existingAppContext, getAppContext, createReflectionDoor } = server;
+const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createRuntimesFastPath, createEventsFastPath, existingAppContext, getAppContext, createReflectionDoor } = server;
 const install = server.loopscopeInstall(projectDir);
 // The Next app: built in the clone's .next/ (npm run build); prebuilt in the package's dist/web/,
 // beside the part of Next's runtime it needs (scripts/build-package.ts).
@@ -83,13 +83,14 @@ let resolveHandler;
 const nextHandler = new Promise((resolve) => (resolveHandler = resolve));
 let servers;
 try {
-  // POST /v1/traces, POST /api/runs and the event stream are answered here, before Next, with
-  // the process-wide context (lib/server/http/otlp-fast-path.ts, runs-fast-path.ts,
-  // events-fast-path.ts); every other request goes to Next.
+  // POST /v1/traces, POST /api/runs, GET /api/runtimes and the event stream are answered here,
+  // before Next, with the process-wide context (lib/server/http/otlp-fast-path.ts,
+  // runs-fast-path.ts, runtimes-fast-path.ts, events-fast-path.ts); every other request goes to Next.
   const guard = { port, token, extraHost: plan.extraHost };
   const otlp = createOtlpFastPath({ context: existingAppContext, guard });
   const runs = createRunsFastPath({ context: existingAppContext, guard });
-  const direct = (request) => otlp(request) ?? runs(request);
+  const runtimes = createRuntimesFastPath({ context: existingAppContext, guard });
+  const direct = (request) => otlp(request) ?? runs(request) ?? runtimes(request);
   const stream = createEventsFastPath({ context: existingAppContext, guard });
   // The WebSocket the app `loopscope start -- <cmd>` runs dials in on (genkit's reflection API v2).
   const upgrade = createReflectionDoor({ attachment: () => existingAppContext()?.attachment, guard });

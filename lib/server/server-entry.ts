@@ -8,6 +8,7 @@ export { startHttpServers } from './http/start-http-servers';
 export { readHttpTimeouts, readForwarding } from './http/server-config';
 export { createOtlpFastPath } from './http/otlp-fast-path';
 export { createRunsFastPath } from './http/runs-fast-path';
+export { createRuntimesFastPath } from './http/runtimes-fast-path';
 export { createEventsFastPath } from './http/events-fast-path';
 export { existingAppContext } from './app-context-holder';
 export { getAppContext } from './app-context';
