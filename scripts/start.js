@@ -36,7 +36,7 @@ const serverSource = path.join(projectDir, entryPoints.programs.sources.server);
 const server = existsSync(serverSource)
   ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(serverSource).href, import.meta.url)
   : await import(pathToFileURL(path.join(projectDir, entryPoints.programs.bundleDir, 'server.js')).href);
-const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createRuntimesFastPath, createEventsFastPath, existingAppContext, getAppContext, createReflectionDoor } = server;
+const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createRuntimesFastPath, createEventsFastPath, existingAppContext, getAppContext, startRunners, createReflectionDoor } = server;
 const install = server.loopscopeInstall(projectDir);
 // The Next app: built in the clone's .next/ (npm run build); prebuilt in the package's dist/web/,
 // beside the part of Next's runtime it needs (scripts/build-package.ts).
@@ -74,11 +74,13 @@ if (plan.extraHost) process.env.LOOPSCOPE_EXTRA_HOST = plan.extraHost;
 else delete process.env.LOOPSCOPE_EXTRA_HOST;
 
 // The process-wide context first (the store, the runners' supervisor, the app to attach), made by
-// this script's copy of lib/server; then the server listens and the app starts, and only then is
-// Next loaded: the app boots (≈1 s of genkit) while Next loads its build, not after
-// (bench/package.bench.ts times it). A request that comes before the build is loaded waits for it.
-// prepare() runs instrumentation.ts, which finds this context and starts the runners.
+// this script's copy of lib/server, and the runners started with it (once the app attached, when
+// there is one: lib/server/runners/start-runners.ts); then the server listens and the app starts,
+// and only then is Next loaded: the app boots (≈1 s of genkit) while Next loads its build, not
+// after (bench/package.bench.ts times it). A request that comes before the build is loaded waits
+// for it. prepare() runs instrumentation.ts, which finds this context and does nothing more.
 const context = getAppContext();
+startRunners(context);
 let resolveHandler;
 const nextHandler = new Promise((resolve) => (resolveHandler = resolve));
 let servers;

@@ -12,6 +12,7 @@ export { createRuntimesFastPath } from './http/runtimes-fast-path';
 export { createEventsFastPath } from './http/events-fast-path';
 export { existingAppContext } from './app-context-holder';
 export { getAppContext } from './app-context';
+export { startRunners } from './runners/start-runners';
 export { createReflectionDoor } from './attach/reflection-door';
 export { loopscopeInstall } from '../install/loopscope-install';
 export { loopscopePaths } from '../install/loopscope-paths';
