@@ -17,7 +17,11 @@ const nextConfig = {
   // receiver's own limit (32 MiB) answers 413 past that.
   // isrFlushToDisk false: the server writes no cache into its build folder, which in an
   // installed package is inside node_modules (the prerendered /icon.svg landed there).
-  experimental: { proxyClientMaxBodySize: '33mb', isrFlushToDisk: false },
+  // preloadEntriesOnStart false: Next loads a route's code when it is first asked for, not all 51
+  // routes as it starts. That preload is ≈ 200–400 ms of the server's one thread, taken while the
+  // app `loopscope start -- <cmd>` boots on the same cores and while the first page renders
+  // (docs/adr/0014-attach-before-next-is-warm.md; bench/package.bench.ts).
+  experimental: { proxyClientMaxBodySize: '33mb', isrFlushToDisk: false, preloadEntriesOnStart: false },
   // Type errors fail the build (next build type-checks the whole project).
   typescript: { ignoreBuildErrors: false },
 };

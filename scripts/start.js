@@ -36,7 +36,7 @@ const serverSource = path.join(projectDir, entryPoints.programs.sources.server);
 const server = existsSync(serverSource)
   ? await (await import('tsx/esm/api')).tsImport(pathToFileURL(serverSource).href, import.meta.url)
   : await import(pathToFileURL(path.join(projectDir, entryPoints.programs.bundleDir, 'server.js')).href);
-const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createEventsFastPath, existingAppContext, getAppContext, createReflectionDoor } = server;
+const { planListen, startHttpServers, readHttpTimeouts, readForwarding, createOtlpFastPath, createRunsFastPath, createRuntimesFastPath, createEventsFastPath, existingAppContext, getAppContext, startRunners, createReflectionDoor } = server;
 const install = server.loopscopeInstall(projectDir);
 // The Next app: built in the clone's .next/ (npm run build); prebuilt in the package's dist/web/,
 // beside the part of Next's runtime it needs (scripts/build-package.ts).
@@ -74,22 +74,25 @@ if (plan.extraHost) process.env.LOOPSCOPE_EXTRA_HOST = plan.extraHost;
 else delete process.env.LOOPSCOPE_EXTRA_HOST;
 
 // The process-wide context first (the store, the runners' supervisor, the app to attach), made by
-// this script's copy of lib/server; then the server listens and the app starts, and only then is
-// Next loaded: the app boots (≈1 s of genkit) while Next loads its build, not after
-// (bench/package.bench.ts times it). A request that comes before the build is loaded waits for it.
-// prepare() runs instrumentation.ts, which finds this context and starts the runners.
+// this script's copy of lib/server, and the runners started with it (once the app attached, when
+// there is one: lib/server/runners/start-runners.ts); then the server listens and the app starts,
+// and only then is Next loaded: the app boots (≈1 s of genkit) while Next loads its build, not
+// after (bench/package.bench.ts times it). A request that comes before the build is loaded waits
+// for it. prepare() runs instrumentation.ts, which finds this context and does nothing more.
 const context = getAppContext();
+startRunners(context);
 let resolveHandler;
 const nextHandler = new Promise((resolve) => (resolveHandler = resolve));
 let servers;
 try {
-  // POST /v1/traces, POST /api/runs and the event stream are answered here, before Next, with
-  // the process-wide context (lib/server/http/otlp-fast-path.ts, runs-fast-path.ts,
-  // events-fast-path.ts); every other request goes to Next.
+  // POST /v1/traces, POST /api/runs, GET /api/runtimes and the event stream are answered here,
+  // before Next, with the process-wide context (lib/server/http/otlp-fast-path.ts,
+  // runs-fast-path.ts, runtimes-fast-path.ts, events-fast-path.ts); every other request goes to Next.
   const guard = { port, token, extraHost: plan.extraHost };
   const otlp = createOtlpFastPath({ context: existingAppContext, guard });
   const runs = createRunsFastPath({ context: existingAppContext, guard });
-  const direct = (request) => otlp(request) ?? runs(request);
+  const runtimes = createRuntimesFastPath({ context: existingAppContext, guard });
+  const direct = (request) => otlp(request) ?? runs(request) ?? runtimes(request);
   const stream = createEventsFastPath({ context: existingAppContext, guard });
   // The WebSocket the app `loopscope start -- <cmd>` runs dials in on (genkit's reflection API v2).
   const upgrade = createReflectionDoor({ attachment: () => existingAppContext()?.attachment, guard });

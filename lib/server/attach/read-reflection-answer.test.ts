@@ -98,8 +98,7 @@ describe('reflection answers are read within the limits of every JSON Loopscope 
     await reflectionServer({ projectDir, name: 'deeper', hostile: (request, response) => request.url === '/api/actions' && !!response.writeHead(200).end(actionList('deeper', nested(10_000))) });
     await reflectionServer({ projectDir, name: 'huge', hostile: (request, response) => request.url === '/api/actions' && (streamHuge(response, 200 * 1024 * 1024, huge), true) });
     const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit', settleMs: 0 });
-    // Attached once two lists in a row agree: a refused list twice is attached with its problem.
-    await registry.scan();
+    // genkit JS runtimes, attached at their first list: a refused list too, with its problem.
     await registry.scan();
     expect(registry.runtimes().map((runtime) => runtime.name).sort()).toEqual(['deep', 'deeper', 'good', 'huge']);
 
@@ -113,9 +112,10 @@ describe('reflection answers are read within the limits of every JSON Loopscope 
       actions: [],
       problem: `The runtime did not list its actions: The app's answer to GET /api/actions is more than ${REFLECTION_MAX_ANSWER_BYTES} bytes; Loopscope reads at most ${REFLECTION_MAX_ANSWER_BYTES} bytes from a reflection server.`,
     });
-    // Cut off every time (two scans and the listing), never read whole: the hostile server could
-    // write little more than the limit (plus what the sockets buffer) before Loopscope hung up.
-    await expect.poll(() => huge.answers.length).toBe(3);
+    // Asked once (the scan that attached it describes it too) and cut off, never read whole: the
+    // hostile server could write little more than the limit (plus what the sockets buffer) before
+    // Loopscope hung up.
+    await expect.poll(() => huge.answers.length).toBe(1);
     for (const bytes of huge.answers) expect(bytes).toBeLessThan(REFLECTION_MAX_ANSWER_BYTES + 16 * 1024 * 1024);
   });
 

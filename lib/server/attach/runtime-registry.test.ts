@@ -19,8 +19,11 @@ afterEach(async () => {
   cleanup = [];
 });
 
-/** A reflection server whose first `earlyLists` action lists name only EARLY, and a project whose runtime file points at it. */
-async function fakeRuntime(options: { earlyLists: number; settleMs?: number; pollMs?: number }) {
+/**
+ * A reflection server whose first `earlyLists` action lists name only EARLY, and a project whose
+ * runtime file points at it: genkit Python's (`py/0.12.0`) unless `genkitVersion` says otherwise.
+ */
+async function fakeRuntime(options: { earlyLists: number; settleMs?: number; pollMs?: number; genkitVersion?: string }) {
   let lists = 0;
   const notified: unknown[] = [];
   const server = http.createServer((request, response) => {
@@ -47,7 +50,7 @@ async function fakeRuntime(options: { earlyLists: number; settleMs?: number; pol
   const projectDir = await mkdtemp(path.join(os.tmpdir(), 'loopscope-registry-'));
   cleanup.push(() => rm(projectDir, { recursive: true, force: true }));
   await mkdir(path.join(projectDir, '.genkit', 'runtimes'), { recursive: true });
-  const runtimeFile = { id: `${process.pid}-${port}`, pid: process.pid, reflectionServerUrl: `http://127.0.0.1:${port}`, timestamp: '2026-12-01T22:47:14.971673', genkitVersion: 'py/0.12.0', reflectionApiSpecVersion: 1 };
+  const runtimeFile = { id: `${process.pid}-${port}`, pid: process.pid, reflectionServerUrl: `http://127.0.0.1:${port}`, timestamp: '2026-12-01T22:47:14.971673', genkitVersion: options.genkitVersion ?? 'py/0.12.0', reflectionApiSpecVersion: 1 };
   await writeFile(path.join(projectDir, '.genkit', 'runtimes', `${process.pid}-${port}-1796165234971.json`), JSON.stringify(runtimeFile));
   // Scans back to back unless a test says otherwise: these tests count lists, not milliseconds.
   const registry = new RuntimeRegistry({ projectDirs: [projectDir], telemetryServerUrl: 'http://127.0.0.1:1/genkit', settleMs: options.settleMs ?? 0, ...(options.pollMs ? { pollMs: options.pollMs } : {}) });
@@ -66,8 +69,8 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     await registry.scan();
     const [runtime] = registry.runtimes();
     expect(runtime).toMatchObject({ runtime: 'genkit-python', pid: process.pid });
-    // Three scans' lists, and the one it is described by as it attaches.
-    await expect.poll(() => lists()).toBe(4);
+    // Three scans' lists: it is described by the last, which settled it.
+    expect(lists()).toBe(3);
     const described = await registry.describe(runtime);
     expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
     expect(notified).toHaveLength(1);
@@ -101,8 +104,8 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     cleanup.push(async () => registry.stop());
     registry.start();
     await expect.poll(() => registry.runtimes().length, { timeout: 5_000 }).toBe(1);
-    // The two that settled it, and the one it is described by as it attaches.
-    await expect.poll(() => lists()).toBe(3);
+    // The two that settled it.
+    expect(lists()).toBe(2);
   });
 
   it('a list that grew starts the settle time again, and the settle scan still attaches it with all its actions', async () => {
@@ -110,20 +113,38 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
     cleanup.push(async () => registry.stop());
     registry.start();
     await expect.poll(() => registry.runtimes().length, { timeout: 5_000 }).toBe(1);
-    await expect.poll(() => lists()).toBe(4);
+    expect(lists()).toBe(3);
     const described = await registry.describe(registry.runtimes()[0]);
     expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
   });
 
-  it('an attached runtime is described at once: the first describe asks the app nothing more', async () => {
+  it('an attached runtime is described by the list that settled it: the first describe asks the app for no list', async () => {
     const { registry, lists } = await fakeRuntime({ earlyLists: 0 });
     await registry.scan();
     await registry.scan();
     expect(registry.runtimes()).toHaveLength(1);
-    // The two lists that settled it, then the one describe asked for as it attached.
-    await expect.poll(() => lists(), { timeout: 5_000 }).toBe(3);
     const described = await registry.describe(registry.runtimes()[0]);
     expect(described.actions).toHaveLength(ALL.length);
-    expect(lists()).toBe(3);
+    // The two lists that settled it, and no third.
+    expect(lists()).toBe(2);
+  });
+});
+
+describe('RuntimeRegistry: a genkit JS runtime is attached at its first list', () => {
+  it('listed by the first scan that sees it, described by that one list, with no settle time', async () => {
+    // A settle time no test waits out: only a runtime that does not settle can be listed here.
+    const { registry, lists } = await fakeRuntime({ earlyLists: 0, settleMs: 60_000, genkitVersion: 'nodejs/1.42.0' });
+    await registry.scan();
+    const [runtime] = registry.runtimes();
+    expect(runtime).toMatchObject({ runtime: 'genkit-js', pid: process.pid });
+    const described = await registry.describe(runtime);
+    expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
+    expect(lists()).toBe(1);
+  });
+
+  it('a genkit Python runtime under the same settle time is not listed by any number of scans', async () => {
+    const { registry } = await fakeRuntime({ earlyLists: 0, settleMs: 60_000 });
+    for (let scan = 0; scan < 3; scan++) await registry.scan();
+    expect(registry.runtimes()).toEqual([]);
   });
 });

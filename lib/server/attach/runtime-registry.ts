@@ -13,15 +13,17 @@
  *   too. Its reflection server checks neither Host nor Origin: the runtime is described with a
  *   `reflectionWarning` saying so (docs/security-model.md).
  *
- * A runtime is attached only once two action lists in a row, at least SETTLE_MS apart, name the
- * same actions: genkit writes its runtime file (and dials in) as soon as its reflection API is up,
- * before the app has defined its flows and tools. Measured on genkit Python 0.12: a list read
- * straight after the file appeared named 4 of 8 actions, and a flow run in that window exported
- * no span (docs/attach-runtimes.md). genkit JS and Go define theirs within milliseconds. The
- * confirming list is asked for SETTLE_MS after the first, on a timer of its own: waiting for the
- * next poll instead put anywhere from ~0 to 500 ms between the two (the poll's phase), and made
- * attaching wait for it (270–475 ms of it in six starts of the installed package;
- * docs/performance.md).
+ * A runtime of a kind that can register before it has defined all its actions (genkit Go and
+ * Python: `registersBeforeDefining` in lib/runtimes/genkit-reflection/attached-kinds.ts) is
+ * attached only once two action lists in a row, at least SETTLE_MS apart, name the same actions:
+ * genkit Python writes its runtime file (and dials in) as soon as its reflection API is up, before
+ * app.py has defined its flows and tools — measured on genkit Python 0.12: a list read straight
+ * after the file appeared named 4 of 8 actions, and a flow run in that window exported no span
+ * (docs/attach-runtimes.md). The confirming list is asked for SETTLE_MS after the first, on a
+ * timer of its own: waiting for the next poll instead put anywhere from ~0 to 500 ms between the
+ * two (the poll's phase). A genkit JS runtime registers only after the app's modules ran, with
+ * all they define: it is attached at its first list, which saves the settle time on every start
+ * of a genkit JS app (docs/performance.md, "Starting the package").
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
@@ -91,6 +93,15 @@ export const SETTLE_MS = 250;
 /** genkit's runtime files are ~300 bytes; a larger one is not read. */
 const RUNTIME_FILE_MAX_BYTES = 64 * 1024;
 
+/** What `describe` keeps of a runtime for ACTIONS_FRESH_MS, and since when (Date.now()). */
+interface DescribedActions {
+  at: number;
+  value: Promise<Pick<AttachedRuntime, 'actions' | 'problem' | 'stepPlugin'>>;
+}
+
+/** A runtime's answer to listActions as a scan took it: the list, or the refusal to read it (FAILED_PRECONDITION). */
+type Listed = { ok: true; body: unknown } | { ok: false; error: unknown };
+
 /** The action keys of a list, sorted, as one string: two scans compare them. */
 function listedKeys(body: unknown): string {
   return typeof body === 'object' && body !== null ? Object.keys(body).sort().join('\n') : `not an object: ${typeof body}`;
@@ -105,9 +116,9 @@ export class RuntimeRegistry {
   private readonly refused = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | undefined;
-  private readonly actions = new Map<string, { at: number; value: Promise<Pick<AttachedRuntime, 'actions' | 'problem' | 'stepPlugin'>> }>();
+  private readonly actions = new Map<string, DescribedActions>();
   private readonly listeners = new Set<() => void>();
-  /** Healthy runtimes not attached yet: the action keys of their last list and when it was taken (ms), by source. */
+  /** Healthy runtimes of a kind that settles, not attached yet: the action keys of their last list and when it was taken (ms), by source. */
   private readonly settling = new Map<string, { id: string; keys: string; at: number }>();
   /** The scan that takes a settling runtime's confirming list (one timer for all of them). */
   private settleTimer: NodeJS.Timeout | undefined;
@@ -214,8 +225,9 @@ export class RuntimeRegistry {
         const runtime = await this.read({ file, projectDir });
         const before = this.known.get(file);
         if (runtime && (await runtime.reflection.healthy())) {
-          if ((!before || before.id !== runtime.id) && (await this.settled({ source: file, runtime }))) {
-            this.attach({ source: file, runtime });
+          const listed = !before || before.id !== runtime.id ? await this.settled({ source: file, runtime }) : undefined;
+          if (listed) {
+            this.attach({ source: file, runtime, listed });
             console.error(`loopscope: attached ${runtime.name} (${runtime.id}) by its runtime file. ${reflectionWarning(runtime.reflection.where)}`);
             changed = true;
           }
@@ -231,8 +243,9 @@ export class RuntimeRegistry {
       seen.add(source);
       if (this.known.has(source)) continue;
       const runtime = this.fromRegistration(dialed);
-      if (runtime && (await this.settled({ source, runtime })) && this.dialed.has(source)) {
-        this.attach({ source, runtime });
+      const listed = runtime ? await this.settled({ source, runtime }) : undefined;
+      if (runtime && listed && this.dialed.has(source)) {
+        this.attach({ source, runtime, listed });
         changed = true;
       }
     }
@@ -248,13 +261,13 @@ export class RuntimeRegistry {
   }
 
   /**
-   * Lists a settled runtime, and asks it at once what `describe` shows (its actions, its step
-   * plugin): the first `GET /api/runtimes` after it attached then answers from that, without a
-   * round trip to the app of its own.
+   * Lists a settled runtime, described at once (its actions from the list that settled it, its
+   * step plugin asked now): the first `GET /api/runtimes` after it attached then answers from that,
+   * without a round trip to the app of its own.
    */
-  private attach(options: { source: string; runtime: KnownRuntime }): void {
+  private attach(options: { source: string; runtime: KnownRuntime; listed: Listed }): void {
     this.known.set(options.source, options.runtime);
-    void this.describe(options.runtime);
+    this.cacheDescription({ runtime: options.runtime, listed: options.listed.ok ? Promise.resolve(options.listed.body) : Promise.reject(options.listed.error) });
   }
 
   /** A dialed-in runtime as the registry lists it, or undefined (closed) when its genkit is no runtime Loopscope knows. */
@@ -278,36 +291,43 @@ export class RuntimeRegistry {
   }
 
   /**
-   * True once the runtime listed the same actions as at the previous scan, at least SETTLE_MS
-   * after that list. Its first sighting
-   * tells it Loopscope's telemetry URL (so an early run's spans are not lost either).
+   * The runtime's action list once it can be attached, else undefined: at once for a kind that
+   * registers only after defining its actions; for one that can register before, once it listed
+   * the same actions as at the previous scan, at least SETTLE_MS after that list. Its first
+   * sighting tells it Loopscope's telemetry URL (so an early run's spans are not lost either).
    */
-  private async settled(options: { source: string; runtime: KnownRuntime }): Promise<boolean> {
+  private async settled(options: { source: string; runtime: KnownRuntime }): Promise<Listed | undefined> {
     const { source, runtime } = options;
     const previous = this.settling.get(source);
     if (previous?.id !== runtime.id) await runtime.reflection.notify(this.options.telemetryServerUrl).catch(() => undefined);
+    let listed: Listed;
     let keys: string;
     try {
-      keys = listedKeys(await runtime.reflection.listActions());
+      const body = await runtime.reflection.listActions();
+      listed = { ok: true, body };
+      keys = listedKeys(body);
     } catch (error) {
       if (LoopscopeError.isInstance(error) && error.code === 'FAILED_PRECONDITION') {
         // It answered, with a list Loopscope will not read (over the size or depth limit, not
-        // JSON): the same refusal twice attaches it, and `describe` shows it as its problem.
+        // JSON): the same refusal (twice, for a kind that settles) attaches it, and `describe`
+        // shows it as its problem.
+        listed = { ok: false, error };
         keys = `refused: ${error.message}`;
       } else {
         // Not answering its list yet: try again at the next scan.
         this.settling.delete(source);
-        return false;
+        return undefined;
       }
     }
+    if (!ATTACHED_KINDS[runtime.runtime].registersBeforeDefining) return listed;
     if (previous?.id === runtime.id && previous.keys === keys) {
       // Too soon after the first to prove the list stopped growing: the settle scan asks again.
-      if (performance.now() - previous.at < this.settleMs) return false;
+      if (performance.now() - previous.at < this.settleMs) return undefined;
       this.settling.delete(source);
-      return true;
+      return listed;
     }
     this.settling.set(source, { id: runtime.id, keys, at: performance.now() });
-    return false;
+    return undefined;
   }
 
   private async read(options: { file: string; projectDir: string }): Promise<KnownRuntime | undefined> {
@@ -356,26 +376,32 @@ export class RuntimeRegistry {
     return this.runtimes().find((runtime) => runtime.id === id);
   }
 
+  /**
+   * Keeps what `describe` shows of a runtime for ACTIONS_FRESH_MS: its actions read from `listed`
+   * (the app's action list) and, for a kind with Loopscope's step plugin, whether it has it.
+   */
+  private cacheDescription(options: { runtime: KnownRuntime; listed: Promise<unknown> }): DescribedActions {
+    const { runtime } = options;
+    // Any failure, reading the list included, is this runtime's problem: the others are still listed.
+    const actions = options.listed
+      .then((body) => ({ actions: readReflectionActions(body) }))
+      .catch((error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${errorMessage(error)}` }));
+    // Only a kind with Loopscope's step plugin has the middleware registry it writes to; an unanswered ask leaves it unknown.
+    const plugin = ATTACHED_KINDS[runtime.runtime].stepPlugin
+      ? runtime.reflection.listValues('middleware').then(
+          (values) => ({ stepPlugin: Object.hasOwn(values, STEP_MIDDLEWARE) }),
+          () => ({}),
+        )
+      : Promise.resolve({});
+    const cached = { at: Date.now(), value: Promise.all([actions, plugin]).then(([listed, stepPlugin]) => ({ ...listed, ...stepPlugin })) };
+    this.actions.set(runtime.id, cached);
+    return cached;
+  }
+
   /** A runtime with its actions and, for genkit JS, whether it has Loopscope's step plugin (asked from its reflection server, at most once a second). */
   async describe(runtime: KnownRuntime): Promise<AttachedRuntime> {
     let cached = this.actions.get(runtime.id);
-    if (!cached || Date.now() - cached.at > ACTIONS_FRESH_MS) {
-      // Any failure, reading the list included, is this runtime's problem: the others are still listed.
-      const listed = runtime.reflection.listActions()
-        .then((body) => ({ actions: readReflectionActions(body) }))
-        .catch((error: unknown) => ({ actions: [], problem: `The runtime did not list its actions: ${errorMessage(error)}` }));
-      // Only a kind with Loopscope's step plugin has the middleware registry it writes to; an unanswered ask leaves it unknown.
-      const plugin =
-        ATTACHED_KINDS[runtime.runtime].stepPlugin
-          ? runtime.reflection.listValues('middleware').then(
-              (values) => ({ stepPlugin: Object.hasOwn(values, STEP_MIDDLEWARE) }),
-              () => ({}),
-            )
-          : Promise.resolve({});
-      const value = Promise.all([listed, plugin]).then(([actions, stepPlugin]) => ({ ...actions, ...stepPlugin }));
-      cached = { at: Date.now(), value };
-      this.actions.set(runtime.id, cached);
-    }
+    if (!cached || Date.now() - cached.at > ACTIONS_FRESH_MS) cached = this.cacheDescription({ runtime, listed: runtime.reflection.listActions() });
     const { actions, problem, stepPlugin } = await cached.value;
     return {
       id: runtime.id,

@@ -1,30 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import type { ApiErrorBody } from '../../contract/api-error';
 import { LoopscopeError } from '../../errors';
 import { parseJsonLimited } from '../../spans/parse-json-limited';
 import type { AppContext } from '../app-context-ports';
 import { API_MAX_BODY_BYTES } from './body-limits';
 import { postRuns } from '../services/post-runs';
 import { readNodeBody } from './read-node-body';
-import { guardDirect, headerOf, postPathname } from './fast-path-request';
+import { errorAnswer, guardDirect, headerOf, jsonAnswer, postPathname } from './fast-path-request';
 import { refusalBody, type GuardConfig } from './request-guard';
 import type { DirectAnswer } from './start-http-servers';
-
-
-function jsonAnswer(status: number, payload: unknown): DirectAnswer {
-  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
-}
-
-/** A thrown value as the API's error answer (lib/server/http/http.ts's `errorResponse`, for a Node response). */
-function errorAnswer(error: unknown): DirectAnswer {
-  if (LoopscopeError.isInstance(error)) {
-    const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
-    return jsonAnswer(error.httpStatus, body);
-  }
-  console.error('loopscope: unexpected error', error);
-  const body: ApiErrorBody = { error: { code: 'INTERNAL', message: 'Internal error; see the server log.' } };
-  return jsonAnswer(500, body);
-}
 
 /**
  * `POST /api/runs` answered by Loopscope's HTTP server itself (scripts/start.js), in front of
