@@ -147,6 +147,11 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
   }
 
   const histories = new Map<readonly InterruptedGenerateKey[], Map<string, InterruptedGenerateKey[]>>();
+  const historiesOf = (group: readonly InterruptedGenerateKey[]) => {
+    let made = histories.get(group);
+    if (!made) histories.set(group, (made = keysByHistory(group)));
+    return made;
+  };
   for (const resume of contentResumes) {
     const group = byRequests.get(resume.requests) ?? [];
     // Only the prefix of a start-ordered list that started no later than the resume counts, and
@@ -154,7 +159,7 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
     const pool = narrowedPool({
       group,
       resume,
-      histories: () => histories.get(group) ?? (histories.set(group, keysByHistory(group)), histories.get(group)!),
+      histories: () => historiesOf(group),
     });
     if (!pool) continue;
     // Nearest earlier first; an interrupt not answered yet before one that is.

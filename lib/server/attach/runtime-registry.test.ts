@@ -57,6 +57,16 @@ async function fakeRuntime(options: { earlyLists: number; settleMs?: number; pol
   return { registry, notified, lists: () => lists };
 }
 
+/** A fake runtime's registry started with a 50 ms settle time and a poll a minute apart (only the settle scan can attach it), once it attached. */
+async function startedUntilAttached(options: { earlyLists: number }) {
+  const made = await fakeRuntime({ earlyLists: options.earlyLists, settleMs: 50, pollMs: 60_000 });
+  cleanup.push(async () => made.registry.stop());
+  made.registry.start();
+  await expect.poll(() => made.registry.runtimes().length, { timeout: 5_000 }).toBe(1);
+  return made;
+}
+
+
 describe('RuntimeRegistry: a runtime is attached once its action list is stable', () => {
   it('does not trust an early, shorter list: attached only when two lists in a row agree, with all 8 actions', async () => {
     const { registry, notified, lists } = await fakeRuntime({ earlyLists: 1 });
@@ -100,19 +110,13 @@ describe('RuntimeRegistry: a runtime is attached once its action list is stable'
 
   it('a started registry takes the confirming list after the settle time, not at the next poll', async () => {
     // A poll a minute apart: only the settle scan can attach it within the test.
-    const { registry, lists } = await fakeRuntime({ earlyLists: 0, settleMs: 50, pollMs: 60_000 });
-    cleanup.push(async () => registry.stop());
-    registry.start();
-    await expect.poll(() => registry.runtimes().length, { timeout: 5_000 }).toBe(1);
+    const { lists } = await startedUntilAttached({ earlyLists: 0 });
     // The two that settled it.
     expect(lists()).toBe(2);
   });
 
   it('a list that grew starts the settle time again, and the settle scan still attaches it with all its actions', async () => {
-    const { registry, lists } = await fakeRuntime({ earlyLists: 1, settleMs: 50, pollMs: 60_000 });
-    cleanup.push(async () => registry.stop());
-    registry.start();
-    await expect.poll(() => registry.runtimes().length, { timeout: 5_000 }).toBe(1);
+    const { registry, lists } = await startedUntilAttached({ earlyLists: 1 });
     expect(lists()).toBe(3);
     const described = await registry.describe(registry.runtimes()[0]);
     expect(described.actions.map((action) => action.key).sort()).toEqual([...ALL].sort());
