@@ -103,4 +103,16 @@ describe('matchResumes', () => {
       ['T2:b', 'T2:a', []],
     ]);
   });
+
+  it('within its own trace, a guess names and counts only that trace’s interrupts, however many other traces hold the same', () => {
+    const copies = Array.from({ length: 50 }, (_, copy) => interrupt(`C${copy}`, copy));
+    const keys = {
+      interrupted: [...copies, interrupt('T', 60, { generateId: 'T:a' }), interrupt('T', 61, { generateId: 'T:b' }), interrupt('T', 62, { generateId: 'T:c' })],
+      resumes: [resume('T', 70, { generateId: 'T:r' })],
+    };
+    expect(matchResumes(keys)).toEqual([{ resumeId: 'T:r', interruptedId: 'T:c', evidence: 'history', couldAlsoAnswer: ['T:b', 'T:a'], alternatives: 2 }]);
+    // Another trace's resume chooses among all the copies (none is in its own trace).
+    const elsewhere = matchResumes({ ...keys, resumes: [resume('R', 70)] });
+    expect(elsewhere[0]).toMatchObject({ interruptedId: 'T:c', alternatives: 52 });
+  });
 });

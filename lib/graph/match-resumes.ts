@@ -28,8 +28,9 @@ const byStart = <T extends { startTime: number; generateId: string }>(a: T, b: T
  * The candidates of one resume among a start-ordered list of its group's keys that started no
  * later (`keys[0..end)`): from its resource and not itself; with `byHistory`, only those with its
  * whole conversation; with `byTrace`, only those in its own trace. `keys` is the whole group, or —
- * once the pool is narrowed to the conversation — the group's keys with that conversation, in
- * the same order: the same candidates either way, without walking the rest of the group.
+ * once the pool is narrowed to the conversation, or to the trace — the group's keys with that
+ * conversation or in that trace, in the same order: the same candidates either way, without
+ * walking the rest of the group.
  */
 interface Pool {
   keys: readonly InterruptedGenerateKey[];
@@ -49,55 +50,68 @@ function inPool(candidate: InterruptedGenerateKey, pool: Pool): boolean {
   );
 }
 
-/** In one pass over the prefix: whether any candidate is there at all, any in the resume's trace. */
-function poolShape(pool: Pool): { any: boolean; trace: boolean } {
-  const shape = { any: false, trace: false };
-  for (let index = 0; index < pool.end && !shape.trace; index++) {
-    const candidate = pool.keys[index];
-    if (!inPool(candidate, pool)) continue;
-    shape.any = true;
-    if (candidate.traceId === pool.resume.traceId) shape.trace = true;
+/** A start-ordered list of keys split by `keyOf` (keys it gives none are left out), each part in the list's order. */
+function splitKeys(list: readonly InterruptedGenerateKey[], keyOf: (key: InterruptedGenerateKey) => string | undefined): Map<string, InterruptedGenerateKey[]> {
+  const parts = new Map<string, InterruptedGenerateKey[]>();
+  for (const key of list) {
+    const part = keyOf(key);
+    if (part === undefined) continue;
+    const keys = parts.get(part);
+    if (keys) keys.push(key);
+    else parts.set(part, [key]);
   }
-  return shape;
+  return parts;
+}
+
+const historyOf = (key: InterruptedGenerateKey) => key.history;
+const traceOf = (key: InterruptedGenerateKey) => key.traceId;
+
+/**
+ * The parts of start-ordered key lists, each split made on first ask and kept for the rest of the
+ * matching: a group by conversation, a group or a conversation by trace. A thousand paused runs
+ * of one agent form one group (the OpenAI Agents SDK's link scope is the agent), or — copies of
+ * one run — one conversation; a resume whose candidates are its own conversation, or its own
+ * trace, looks at those keys, not at the thousand.
+ */
+function keySplits(): (list: readonly InterruptedGenerateKey[], by: 'history' | 'trace') => Map<string, InterruptedGenerateKey[]> {
+  const made = { history: new Map<readonly InterruptedGenerateKey[], Map<string, InterruptedGenerateKey[]>>(), trace: new Map<readonly InterruptedGenerateKey[], Map<string, InterruptedGenerateKey[]>>() };
+  return (list, by) => {
+    let parts = made[by].get(list);
+    if (!parts) made[by].set(list, (parts = splitKeys(list, by === 'history' ? historyOf : traceOf)));
+    return parts;
+  };
+}
+
+/** Whether any key of the pool's prefix is a candidate. */
+function anyCandidate(pool: Pool): boolean {
+  for (let index = 0; index < pool.end; index++) if (inPool(pool.keys[index], pool)) return true;
+  return false;
 }
 
 /**
- * A group's keys by conversation, each list in the group's (start) order: made on the first
- * resume of the group that has a history. A thousand paused runs of one agent form one group
- * (the OpenAI Agents SDK's link scope is the agent), and a resume whose conversation only its
- * own interrupt had looks at that one key, not at the thousand.
+ * `pool` narrowed to the resume's own trace when any candidate is there (its keys then that
+ * trace's, the same candidates with fewer keys to walk), else as it is when it has a candidate
+ * at all, else undefined.
  */
-function keysByHistory(group: readonly InterruptedGenerateKey[]): Map<string, InterruptedGenerateKey[]> {
-  const byHistory = new Map<string, InterruptedGenerateKey[]>();
-  for (const key of group) {
-    if (key.history === undefined) continue;
-    const list = byHistory.get(key.history);
-    if (list) list.push(key);
-    else byHistory.set(key.history, [key]);
-  }
-  return byHistory;
+function settledPool(pool: Pool, split: ReturnType<typeof keySplits>): Pool | undefined {
+  const ofTrace = split(pool.keys, 'trace').get(pool.resume.traceId) ?? [];
+  const inItsTrace: Pool = { ...pool, keys: ofTrace, end: startedBy(ofTrace, pool.resume.startTime), byTrace: true };
+  if (anyCandidate(inItsTrace)) return inItsTrace;
+  return anyCandidate(pool) ? pool : undefined;
 }
 
 /**
  * The pool a content resume chooses from (rule 2 of `matchResumes`): narrowed to its
  * conversation when any candidate has it, then to its trace when any of those is in it.
  */
-function narrowedPool(options: { group: readonly InterruptedGenerateKey[]; histories: () => Map<string, InterruptedGenerateKey[]>; resume: ResumeGenerateKey }): Pool | undefined {
-  const { group, resume } = options;
+function narrowedPool(options: { group: readonly InterruptedGenerateKey[]; split: ReturnType<typeof keySplits>; resume: ResumeGenerateKey }): Pool | undefined {
+  const { group, resume, split } = options;
   if (resume.history !== undefined) {
-    const keys = options.histories().get(resume.history) ?? [];
-    const pool: Pool = { keys, end: startedBy(keys, resume.startTime), resume, byHistory: true, byTrace: false };
-    const seen = poolShape(pool);
-    if (seen.any) {
-      pool.byTrace = seen.trace;
-      return pool;
-    }
+    const keys = split(group, 'history').get(resume.history) ?? [];
+    const pool = settledPool({ keys, end: startedBy(keys, resume.startTime), resume, byHistory: true, byTrace: false }, split);
+    if (pool) return pool;
   }
-  const pool: Pool = { keys: group, end: startedBy(group, resume.startTime), resume, byHistory: false, byTrace: false };
-  const seen = poolShape(pool);
-  if (!seen.any) return undefined;
-  pool.byTrace = seen.trace;
-  return pool;
+  return settledPool({ keys: group, end: startedBy(group, resume.startTime), resume, byHistory: false, byTrace: false }, split);
 }
 
 /**
@@ -146,21 +160,12 @@ export function matchResumes(keys: TraceLinkKeys): ResumeMatch[] {
     } else if (!resume.authoritative) contentResumes.push(resume);
   }
 
-  const histories = new Map<readonly InterruptedGenerateKey[], Map<string, InterruptedGenerateKey[]>>();
-  const historiesOf = (group: readonly InterruptedGenerateKey[]) => {
-    let made = histories.get(group);
-    if (!made) histories.set(group, (made = keysByHistory(group)));
-    return made;
-  };
+  const split = keySplits();
   for (const resume of contentResumes) {
     const group = byRequests.get(resume.requests) ?? [];
-    // Only the prefix of a start-ordered list that started no later than the resume counts, and
-    // the pool is narrowed by flags over it, not by copies: every resume of a group walks it.
-    const pool = narrowedPool({
-      group,
-      resume,
-      histories: () => historiesOf(group),
-    });
+    // Only the prefix of a start-ordered list that started no later than the resume counts: the
+    // group's, its conversation's or its trace's list, split once for every resume of the group.
+    const pool = narrowedPool({ group, resume, split });
     if (!pool) continue;
     // Nearest earlier first; an interrupt not answered yet before one that is.
     let chosen: InterruptedGenerateKey | undefined;
