@@ -6,6 +6,7 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { decodeGenkitTraceData, isGenkitTraceData } from './genkit-trace-data';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson } from './otlp-json';
+import { decodeOtlpJsonByResource } from './otlp-json-by-resource';
 import { decodeCanonicalOtlpJson } from './otlp-json-fast';
 import { checkNesting, parseJsonLimited, tryParseJsonLimited, tryParseJsonUnbounded } from './parse-json-limited';
 import type { Span } from './span';
@@ -50,6 +51,9 @@ export function parseTraceText(text: string, sourceName: string): Span[] {
   const content = text.replace(/^\uFEFF/, '');
   if (content.trim() === '') throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: the file is empty.`);
 
+  // What exporters write, read element by element; anything else parsed whole.
+  const byResource = decodeOtlpJsonByResource(content);
+  if (byResource) return mergeSpans([], byResource);
   const parsed = tryParseJsonUnbounded(content);
   // A canonical OTLP body (what exporters write) needs no walk for the nesting limit: the fast
   // decoder keeps only values it bounds itself. Anything else is walked before it is read.
