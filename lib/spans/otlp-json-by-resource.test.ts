@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
-import { decodeOtlpJsonByResource } from './otlp-json-by-resource';
+import { decodeOtlpJsonByResource as decodeSource, textSource } from './otlp-json-by-resource';
+
+const decodeOtlpJsonByResource = (text: string) => decodeSource(textSource(text));
 import { decodeCanonicalOtlpJson } from './otlp-json-fast';
 import { parseTraceText } from './parse-trace-text';
 

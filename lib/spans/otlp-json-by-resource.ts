@@ -20,17 +20,37 @@ const COLON = 0x3a;
 
 const isWhitespace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
+/**
+ * What the splitter reads: a text, or the bytes of one (lib/store/bytes-json-source.ts). Positions
+ * are the text's code units or the bytes; what the splitter looks at between elements is ASCII,
+ * the same in both.
+ */
+export interface JsonSource {
+  readonly length: number;
+  /** The code unit or byte at `at` (NaN or undefined past the end). */
+  codeAt(at: number): number;
+  /** Where `pattern` (ASCII) is next found from `from` on; -1 when it is not. */
+  indexOf(pattern: string, from: number): number;
+  /** `[from, to)` as a text `JSON.parse` reads as it would read the original's. */
+  text(from: number, to: number): string;
+}
+
+/** A text as a `JsonSource`. */
+export function textSource(text: string): JsonSource {
+  return { length: text.length, codeAt: (at) => text.charCodeAt(at), indexOf: (pattern, from) => text.indexOf(pattern, from), text: (from, to) => text.slice(from, to) };
+}
+
 /** The index after the last character before `end` that is not whitespace. */
-function trimmedEnd(text: string, end: number): number {
+function trimmedEnd(text: JsonSource, end: number): number {
   let at = end;
-  while (at > 0 && isWhitespace(text.charCodeAt(at - 1))) at--;
+  while (at > 0 && isWhitespace(text.codeAt(at - 1))) at--;
   return at;
 }
 
 /** The index of the first character from `start` on that is not whitespace. */
-function trimmedStart(text: string, start: number): number {
+function trimmedStart(text: JsonSource, start: number): number {
   let at = start;
-  while (at < text.length && isWhitespace(text.charCodeAt(at))) at++;
+  while (at < text.length && isWhitespace(text.codeAt(at))) at++;
   return at;
 }
 
@@ -38,11 +58,11 @@ function trimmedStart(text: string, start: number): number {
  * The next object whose first key is `resource`, from `from` on: where it starts (`open`) and
  * where its key ends (`after`, where the search for the one after it goes on); undefined when none.
  */
-function nextElement(text: string, from: number): { open: number; after: number } | undefined {
-  for (let key = text.indexOf(RESOURCE_KEY, from); key >= 0; key = text.indexOf(RESOURCE_KEY, key + RESOURCE_KEY.length)) {
+function nextElement(text: JsonSource, range: { from: number; limit?: number }): { open: number; after: number } | undefined {
+  for (let key = text.indexOf(RESOURCE_KEY, range.from); key >= 0 && (range.limit === undefined || key < range.limit); key = text.indexOf(RESOURCE_KEY, key + RESOURCE_KEY.length)) {
     const open = trimmedEnd(text, key) - 1;
     const after = key + RESOURCE_KEY.length;
-    if (text.charCodeAt(open) === OPEN_BRACE && text.charCodeAt(trimmedStart(text, after)) === COLON) return { open, after };
+    if (text.codeAt(open) === OPEN_BRACE && text.codeAt(trimmedStart(text, after)) === COLON) return { open, after };
   }
   return undefined;
 }
@@ -71,12 +91,12 @@ function isHead(head: string): boolean {
 }
 
 /**
- * The spans of a canonical OTLP JSON export request's text, read one `resourceSpans` element at a
- * time: each element is parsed and decoded (otlp-json-fast.ts) before the next is parsed, so no
- * parsed element outlives its decoding. A 23 MB trace parsed at once is a tree of tens of
- * megabytes that every young-generation collection meanwhile copies; element by element it dies
- * young, and loading takes about what a bare `JSON.parse` of the text does
- * (bench/graph-build.bench.ts, docs/performance.md). Compact and indented layouts alike.
+ * The spans of a canonical OTLP JSON export request — its text, or its file's bytes — read one
+ * `resourceSpans` element at a time: each element is parsed and decoded (otlp-json-fast.ts) before
+ * the next is parsed, so no parsed element outlives its decoding. A 23 MB trace parsed at once is
+ * a tree of tens of megabytes that every young-generation collection meanwhile copies; element by
+ * element it dies young (bench/graph-build.bench.ts, docs/performance.md). Compact and indented
+ * layouts alike.
  *
  * Gives what decoding the whole parsed text gives, or undefined — and the caller parses the text
  * whole — whenever that is not certain: no head ending in the `resourceSpans` list, an element
@@ -86,29 +106,29 @@ function isHead(head: string): boolean {
  * fast decoder leaves to the tolerant path. Each element that parses is a complete value right
  * after the head or a comma, so together they are exactly the list's elements.
  */
-export function decodeOtlpJsonByResource(text: string): Span[] | undefined {
+export function decodeOtlpJsonByResource(text: JsonSource): Span[] | undefined {
   // Looked for in the head only: a text of another kind is not searched to its end.
-  const first = nextElement(text.slice(0, MAX_HEAD), 0);
-  if (!first || !isHead(text.slice(0, first.open))) return undefined;
+  const first = nextElement(text, { from: 0, limit: MAX_HEAD });
+  if (!first || !isHead(text.text(0, first.open))) return undefined;
   const spans: Span[] = [];
   /** Parses and decodes the element `text[from, to)`: false when it is not one the fast decoder reads. */
   const take = (from: number, to: number): boolean => {
-    const element = parsedOrUndefined(text.slice(from, to));
+    const element = parsedOrUndefined(text.text(from, to));
     const decoded = element === undefined ? undefined : decodeCanonicalOtlpJson({ resourceSpans: [element] });
     if (!decoded) return false;
     for (const span of decoded) spans.push(span);
     return true;
   };
   let current = first;
-  for (let next = nextElement(text, current.after); next; next = nextElement(text, current.after)) {
+  for (let next = nextElement(text, { from: current.after }); next; next = nextElement(text, { from: current.after })) {
     const comma = trimmedEnd(text, next.open) - 1;
-    if (text.charCodeAt(comma) !== COMMA || !take(current.open, trimmedEnd(text, comma))) return undefined;
+    if (text.codeAt(comma) !== COMMA || !take(current.open, trimmedEnd(text, comma))) return undefined;
     current = next;
   }
   // The last element ends at the list's `]`, which only the object's `}` and whitespace follow.
   const close = trimmedEnd(text, text.length) - 1;
-  if (text.charCodeAt(close) !== CLOSE_BRACE) return undefined;
+  if (text.codeAt(close) !== CLOSE_BRACE) return undefined;
   const listEnd = trimmedEnd(text, close) - 1;
-  if (text.charCodeAt(listEnd) !== CLOSE_BRACKET) return undefined;
+  if (text.codeAt(listEnd) !== CLOSE_BRACKET) return undefined;
   return take(current.open, trimmedEnd(text, listEnd)) ? spans : undefined;
 }

@@ -6,7 +6,7 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { decodeGenkitTraceData, isGenkitTraceData } from './genkit-trace-data';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson } from './otlp-json';
-import { decodeOtlpJsonByResource } from './otlp-json-by-resource';
+import { decodeOtlpJsonByResource, textSource } from './otlp-json-by-resource';
 import { decodeCanonicalOtlpJson } from './otlp-json-fast';
 import { checkNesting, parseJsonLimited, tryParseJsonLimited, tryParseJsonUnbounded } from './parse-json-limited';
 import type { Span } from './span';
@@ -48,11 +48,24 @@ function parseJsonLines(lines: string[], sourceName: string): Span[] {
  * @throws LoopscopeError INVALID_ARGUMENT `"<sourceName>: <what is wrong>"`.
  */
 export function parseTraceText(text: string, sourceName: string): Span[] {
-  const content = text.replace(/^\uFEFF/, '');
+  return readTraceText({ text, sourceName, byResource: true });
+}
+
+/**
+ * `parseTraceText` without reading an export request element by element: for the text of bytes
+ * that were tried so already (lib/store/load-trace-file.ts), which would fail the same way again.
+ */
+export function parseWholeTraceText(text: string, sourceName: string): Span[] {
+  return readTraceText({ text, sourceName, byResource: false });
+}
+
+function readTraceText(options: { text: string; sourceName: string; byResource: boolean }): Span[] {
+  const { sourceName } = options;
+  const content = options.text.replace(/^\uFEFF/, '');
   if (content.trim() === '') throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: the file is empty.`);
 
-  // What exporters write, read element by element; anything else parsed whole.
-  const byResource = decodeOtlpJsonByResource(content);
+  // What exporters write, read element by element (otlp-json-by-resource.ts); anything else parsed whole.
+  const byResource = options.byResource ? decodeOtlpJsonByResource(textSource(content)) : undefined;
   if (byResource) return mergeSpans([], byResource);
   const parsed = tryParseJsonUnbounded(content);
   // A canonical OTLP body (what exporters write) needs no walk for the nesting limit: the fast

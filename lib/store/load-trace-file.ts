@@ -4,8 +4,10 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { mergeSpans } from '../spans/merge-spans';
 import { decodeOtlpProtobuf } from '../spans/otlp-protobuf';
 import { tryParseJsonLimited } from '../spans/parse-json-limited';
-import { decodeTraceDocument, parseTraceText } from '../spans/parse-trace-text';
+import { decodeTraceDocument, parseTraceText, parseWholeTraceText } from '../spans/parse-trace-text';
 import type { Span } from '../spans/span';
+import { decodeOtlpJsonByResource } from '../spans/otlp-json-by-resource';
+import { bytesJsonSource } from './bytes-json-source';
 
 export { parseTraceText };
 
@@ -75,8 +77,11 @@ function parseProtobufTrace(bytes: Uint8Array, sourceName: string): Span[] {
 export function parseTraceBytes(bytes: Uint8Array, sourceName: string): Span[] {
   const content = isGzip(bytes) ? gunzipTrace(bytes, sourceName) : bytes;
   if (!startsLikeJsonText(content)) return parseProtobufTrace(content, sourceName);
+  // What exporters write, read element by element from the bytes (bytes-json-source.ts); anything else decoded and parsed whole.
+  const byResource = decodeOtlpJsonByResource(bytesJsonSource(Buffer.from(content.buffer, content.byteOffset, content.byteLength)));
+  if (byResource) return mergeSpans([], byResource);
   try {
-    return parseTraceText(utf8Text(content), sourceName);
+    return parseWholeTraceText(utf8Text(content), sourceName);
   } catch (error) {
     // A protobuf request starts with 0x0a (field 1, length-delimited), which is also "\n": one
     // whose first length byte happens to be `{` (123) or `[` (91) looks like JSON text.
