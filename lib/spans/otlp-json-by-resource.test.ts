@@ -1,26 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LoopscopeError } from '../errors';
 import { decodeOtlpJsonByResource as decodeSource, textSource } from './otlp-json-by-resource';
-
-const decodeOtlpJsonByResource = (text: string) => decodeSource(textSource(text));
 import { decodeCanonicalOtlpJson } from './otlp-json-fast';
 import { parseTraceText } from './parse-trace-text';
+import { recordedTraceFiles } from './testing/recorded-trace-files';
 
-/** Every OTLP JSON trace recorded by a real run that the repository holds. */
-function recordedTraceFiles(): string[] {
-  const folders = ['traces', 'lib/graph/__fixtures__', ...readdirSync('lib/runtimes').map((runtime) => path.join('lib/runtimes', runtime, '__fixtures__'))];
-  return folders.flatMap((folder) => {
-    try {
-      return readdirSync(folder)
-        .filter((name) => name.endsWith('.json'))
-        .map((name) => path.join(folder, name));
-    } catch {
-      return [];
-    }
-  });
-}
+const decodeOtlpJsonByResource = (text: string) => decodeSource(textSource(text));
 
 const span = (spanId: string) => ({ traceId: 'a'.repeat(32), spanId: spanId.repeat(16), name: `span ${spanId}`, kind: 1, startTimeUnixNano: '1', endTimeUnixNano: '2' });
 const element = (service: string, ...spanIds: string[]) => ({ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeSpans: [{ scope: { name: 's' }, spans: spanIds.map(span) }] });

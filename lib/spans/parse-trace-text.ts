@@ -6,7 +6,7 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { decodeGenkitTraceData, isGenkitTraceData } from './genkit-trace-data';
 import { mergeSpans } from './merge-spans';
 import { decodeOtlpJson } from './otlp-json';
-import { decodeOtlpJsonByResource, textSource } from './otlp-json-by-resource';
+import { decodeOtlpJsonByResource, textSource, type JsonSource } from './otlp-json-by-resource';
 import { decodeCanonicalOtlpJson } from './otlp-json-fast';
 import { checkNesting, parseJsonLimited, tryParseJsonLimited, tryParseJsonUnbounded } from './parse-json-limited';
 import type { Span } from './span';
@@ -48,25 +48,22 @@ function parseJsonLines(lines: string[], sourceName: string): Span[] {
  * @throws LoopscopeError INVALID_ARGUMENT `"<sourceName>: <what is wrong>"`.
  */
 export function parseTraceText(text: string, sourceName: string): Span[] {
-  return readTraceText({ text, sourceName, byResource: true });
+  return readJsonTrace({ source: textSource(text), text: () => text, sourceName });
 }
 
 /**
- * `parseTraceText` without reading an export request element by element: for the text of bytes
- * that were tried so already (lib/store/load-trace-file.ts), which would fail the same way again.
+ * `parseTraceText` of a JSON trace given as a `JsonSource` (its text, or its file's bytes:
+ * lib/store/load-trace-file.ts): an export request laid out as exporters write it is read element
+ * by element from the source (otlp-json-by-resource.ts); anything else is read whole from
+ * `text()`, asked for only then.
  */
-export function parseWholeTraceText(text: string, sourceName: string): Span[] {
-  return readTraceText({ text, sourceName, byResource: false });
-}
-
-function readTraceText(options: { text: string; sourceName: string; byResource: boolean }): Span[] {
+export function readJsonTrace(options: { source: JsonSource; text: () => string; sourceName: string }): Span[] {
   const { sourceName } = options;
-  const content = options.text.replace(/^\uFEFF/, '');
+  const byResource = decodeOtlpJsonByResource(options.source);
+  if (byResource) return mergeSpans([], byResource);
+  const content = options.text().replace(/^\uFEFF/, '');
   if (content.trim() === '') throw new LoopscopeError('INVALID_ARGUMENT', `${sourceName}: the file is empty.`);
 
-  // What exporters write, read element by element (otlp-json-by-resource.ts); anything else parsed whole.
-  const byResource = options.byResource ? decodeOtlpJsonByResource(textSource(content)) : undefined;
-  if (byResource) return mergeSpans([], byResource);
   const parsed = tryParseJsonUnbounded(content);
   // A canonical OTLP body (what exporters write) needs no walk for the nesting limit: the fast
   // decoder keeps only values it bounds itself. Anything else is walked before it is read.

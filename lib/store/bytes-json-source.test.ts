@@ -1,24 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeOtlpJsonByResource, textSource } from '../spans/otlp-json-by-resource';
 import { parseTraceText } from '../spans/parse-trace-text';
+import { recordedTraceFiles } from '../spans/testing/recorded-trace-files';
 import { bytesJsonSource } from './bytes-json-source';
 import { parseTraceBytes } from './load-trace-file';
-
-/** Every OTLP JSON trace recorded by a real run that the repository holds. */
-function recordedTraceFiles(): string[] {
-  const folders = ['traces', 'lib/graph/__fixtures__', ...readdirSync('lib/runtimes').map((runtime) => path.join('lib/runtimes', runtime, '__fixtures__'))];
-  return folders.flatMap((folder) => {
-    try {
-      return readdirSync(folder)
-        .filter((name) => name.endsWith('.otlp.json') || folder === 'traces')
-        .map((name) => path.join(folder, name));
-    } catch {
-      return [];
-    }
-  });
-}
 
 /** One span whose name and attribute hold `text`, in a compact export request of two elements. */
 function bodyWith(text: string): string {

@@ -4,9 +4,8 @@ import { errorMessage, LoopscopeError } from '../errors';
 import { mergeSpans } from '../spans/merge-spans';
 import { decodeOtlpProtobuf } from '../spans/otlp-protobuf';
 import { tryParseJsonLimited } from '../spans/parse-json-limited';
-import { decodeTraceDocument, parseTraceText, parseWholeTraceText } from '../spans/parse-trace-text';
+import { decodeTraceDocument, parseTraceText, readJsonTrace } from '../spans/parse-trace-text';
 import type { Span } from '../spans/span';
-import { decodeOtlpJsonByResource } from '../spans/otlp-json-by-resource';
 import { bytesJsonSource } from './bytes-json-source';
 
 export { parseTraceText };
@@ -37,8 +36,11 @@ function startsLikeJsonText(bytes: Uint8Array): boolean {
   return index === bytes.length || bytes[index] === 0x7b || bytes[index] === 0x5b;
 }
 
+/** The bytes as a Buffer over the same memory. */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 /** The whole buffer as UTF-8 in one piece (faster for JSON.parse than chunked decoding: read-text-file.ts). */
-const utf8Text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+const utf8Text = (bytes: Uint8Array) => asBuffer(bytes).toString('utf8');
 
 /** The OTLP JSON object of a protobuf `ExportTraceServiceRequest`, or why the bytes are not one. */
 function tryDecodeProtobuf(bytes: Uint8Array): { ok: true; request: unknown } | { ok: false; problem: string; cause: unknown } {
@@ -77,11 +79,9 @@ function parseProtobufTrace(bytes: Uint8Array, sourceName: string): Span[] {
 export function parseTraceBytes(bytes: Uint8Array, sourceName: string): Span[] {
   const content = isGzip(bytes) ? gunzipTrace(bytes, sourceName) : bytes;
   if (!startsLikeJsonText(content)) return parseProtobufTrace(content, sourceName);
-  // What exporters write, read element by element from the bytes (bytes-json-source.ts); anything else decoded and parsed whole.
-  const byResource = decodeOtlpJsonByResource(bytesJsonSource(Buffer.from(content.buffer, content.byteOffset, content.byteLength)));
-  if (byResource) return mergeSpans([], byResource);
   try {
-    return parseWholeTraceText(utf8Text(content), sourceName);
+    // What exporters write is read element by element from the bytes (bytes-json-source.ts); anything else decoded and parsed whole.
+    return readJsonTrace({ source: bytesJsonSource(asBuffer(content)), text: () => utf8Text(content), sourceName });
   } catch (error) {
     // A protobuf request starts with 0x0a (field 1, length-delimited), which is also "\n": one
     // whose first length byte happens to be `{` (123) or `[` (91) looks like JSON text.
